@@ -1,0 +1,198 @@
+// Package store defines how Drover keeps its records: the Store interface,
+// the records that are not domain types (signing keys, grants, jobs), and
+// the errors a store returns. Two implementations live beneath it, sqlite/
+// (the embedded default) and postgres/ (for several replicas on one
+// server); storetest/ is the one conformance suite both must pass.
+//
+// A store returns *livestock.Error of KindNotFound when a thing is missing
+// (never a nil value with a nil error) and KindUnavailable when the database
+// cannot be reached.
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// Store is everything the service keeps. Methods that change more than one
+// row run in one transaction; InTx lets a caller group its own writes with a
+// job so that both are committed, or neither.
+type Store interface {
+	// Dialect names the database: "sqlite" or "postgres".
+	Dialect() string
+	// Ready reports nil when the database answers and every migration has
+	// been applied.
+	Ready(ctx context.Context) error
+	Close() error
+
+	// Users and holdings.
+	UserBySubject(ctx context.Context, subject string) (livestock.User, error)
+	UserByName(ctx context.Context, name string) (livestock.User, error)
+	// PasswordHash returns the bcrypt hash of a user's password; users who
+	// sign in only through an external issuer have none (KindNotFound).
+	PasswordHash(ctx context.Context, userName string) ([]byte, error)
+	Holding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error)
+
+	// Seed writes the sandbox's users, holdings, flocks, herds and animals.
+	// It is idempotent and safe to run from several replicas at once; it
+	// reports whether this call created the data.
+	Seed(ctx context.Context, s Seed) (created bool, err error)
+
+	// Signing keys of the sandbox issuer, shared by every replica.
+	SigningKeys(ctx context.Context) ([]SigningKey, error)
+	// AddSigningKey stores k unless a key with its ID exists.
+	AddSigningKey(ctx context.Context, k SigningKey) error
+
+	// Authorization codes and refresh tokens are single use: Take marks one
+	// used and returns it, or KindNotFound when it is unknown, used or
+	// expired at now.
+	AddAuthCode(ctx context.Context, c AuthCode) error
+	TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (AuthCode, error)
+	AddRefreshToken(ctx context.Context, r RefreshToken) error
+	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (RefreshToken, error)
+
+	// InTx runs fn in one write transaction, committed when fn returns nil.
+	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+
+	// RunJob claims the oldest due job of one of kinds and calls fn inside
+	// the claiming transaction, so a job's effects and its completion are
+	// committed together: a job is applied exactly once, whatever crashes.
+	// When fn returns nil the job is marked done; when it returns an error
+	// the transaction is rolled back and the error returned. ran is false
+	// when no job was due. Replicas on PostgreSQL skip jobs another holds.
+	RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx Tx, j Job) error) (ran bool, err error)
+	// RetryJob counts a failed attempt and makes the job due again at runAt,
+	// or marks it failed when final is true.
+	RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) error
+	// JobCounts reports the number of jobs by state, for metrics.
+	JobCounts(ctx context.Context) (map[JobState]int, error)
+	// Job returns one job, mainly for tests and the operator.
+	Job(ctx context.Context, id int64) (Job, error)
+}
+
+// Tx is the write side of one transaction. Later interfaces add their own
+// writes here, so that a request, its job and its audit line commit as one.
+type Tx interface {
+	// EnqueueJob adds a job, due at j.RunAt (now when zero).
+	EnqueueJob(ctx context.Context, j NewJob) (int64, error)
+	// Audit appends a line to the audit log.
+	Audit(ctx context.Context, a AuditEntry) error
+	// AuditEntries lists the audit lines of one subject, oldest first.
+	AuditEntries(ctx context.Context, subject string) ([]AuditEntry, error)
+}
+
+// JobState is where a job is in its life.
+type JobState string
+
+const (
+	JobAvailable JobState = "available" // due now or later
+	JobDone      JobState = "done"      // applied
+	JobFailed    JobState = "failed"    // gave up after its last attempt
+)
+
+// NewJob is a job to enqueue.
+type NewJob struct {
+	Kind        string
+	Payload     []byte // JSON, read by the job's handler
+	RunAt       time.Time
+	MaxAttempts int // 0 means the default, 25
+}
+
+// Job is a stored job.
+type Job struct {
+	ID          int64
+	Kind        string
+	Payload     []byte
+	State       JobState
+	Attempts    int // failed attempts so far
+	MaxAttempts int
+	RunAt       time.Time
+	LastError   string
+	CreatedAt   time.Time
+	FinishedAt  time.Time // zero until done or failed
+}
+
+// AuditEntry records who did what to which record.
+type AuditEntry struct {
+	At            time.Time
+	UserName      string
+	Action        string
+	Subject       string // the record acted on, e.g. "job:42" or "TransferRequests(7)"
+	CorrelationID string
+	Detail        string
+}
+
+// SigningKey is one private key of the sandbox issuer, as a JWK.
+type SigningKey struct {
+	ID         string // the JWK "kid"
+	Algorithm  string // e.g. "ES256"
+	PrivateJWK []byte
+	CreatedAt  time.Time
+}
+
+// AuthCode is an authorization code of the sandbox issuer (PKCE).
+type AuthCode struct {
+	CodeHash      string // SHA-256 of the code, hex; the code itself is never stored
+	UserName      string
+	ClientID      string
+	RedirectURI   string
+	Challenge     string // PKCE code_challenge
+	ChallengeType string // "S256" or "plain"
+	Scope         string
+	ExpiresAt     time.Time
+}
+
+// RefreshToken is a refresh token of the sandbox issuer.
+type RefreshToken struct {
+	TokenHash string // SHA-256 of the token, hex
+	UserName  string
+	ClientID  string
+	Scope     string
+	ExpiresAt time.Time
+}
+
+// Seed is the sandbox's data, made by package sandbox and written by Seed.
+type Seed struct {
+	Users    []SeedUser
+	Holdings []livestock.Holding
+	Flocks   []Flock
+	Animals  []Animal
+	Tags     []IssuedTag
+}
+
+// SeedUser is a user with a password and the holdings they act for.
+type SeedUser struct {
+	Name         string
+	Role         livestock.Role
+	PasswordHash []byte
+	Holdings     []livestock.CPH
+}
+
+// Flock is a flock or herd: a mark issued to a holding for one species.
+type Flock struct {
+	Mark    string // 6 digits
+	Species string // "Sheep", "Goats", "Deer", "Cattle"
+	CPH     livestock.CPH
+}
+
+// IssuedTag is an identifier issued to a flock or herd, whether or not an
+// animal wears it yet.
+type IssuedTag struct {
+	Identifier string // printed form: "UK0130181 00001", "UK442501300001"
+	Mark       string
+	Species    string
+	IssuedOn   time.Time // a date
+}
+
+// Animal is a registered animal, where it is and since when.
+type Animal struct {
+	Identifier string
+	Species    string
+	Sex        string // "male" or "female"
+	BirthDate  time.Time
+	CPH        livestock.CPH // the holding it is on
+	OnSince    time.Time     // the date it arrived there (or was born there)
+	State      string        // "registered", "dead", "lost", "stolen"
+}
