@@ -12,16 +12,16 @@ import (
 type Kind int
 
 const (
-	KindInternal        Kind = iota // a fault of ours: logged, shown generically
-	KindInvalid                     // the request breaks a rule: fix and resend
-	KindNotFound                    // the thing named does not exist (or is not yours to see)
-	KindConflict                    // the request clashes with the registry's state
-	KindForbidden                   // well formed, but not yours to do
-	KindUnauthenticated             // no valid identity
-	KindUnavailable                 // try again later
-	KindTooMany                     // slow down
-	KindTooLarge                    // the body is over the limit
-	KindMethodNotAllowed            // the endpoint exists, not with this method
+	KindInternal         Kind = iota // a fault of ours: logged, shown generically
+	KindInvalid                      // the request breaks a rule: fix and resend
+	KindNotFound                     // the thing named does not exist (or is not yours to see)
+	KindConflict                     // the request clashes with the registry's state
+	KindForbidden                    // well formed, but not yours to do
+	KindUnauthenticated              // no valid identity
+	KindUnavailable                  // try again later
+	KindTooMany                      // slow down
+	KindTooLarge                     // the body is over the limit
+	KindMethodNotAllowed             // the endpoint exists, not with this method
 )
 
 func (k Kind) String() string {

@@ -1,0 +1,58 @@
+package livestock
+
+// Tag is an ear tag number of any species that has one, in its printed form:
+// a sheep or goat tag as UK0130181 00001, a cattle (bison, buffalo) tag as
+// UK123450600001. It is for code that handles tags of several species
+// alike, such as the devices of a movement; code that knows the species uses
+// SheepTag, GoatTag or CattleTag. The zero value is "no tag".
+type Tag struct {
+	species Species
+	s       string
+}
+
+// ParseTag reads s by the rules of the species' tags: SheepTag for sheep,
+// GoatTag for goats, CattleTag for cattle, bison and buffalo. Deer have no
+// ear tag format, so every deer tag is refused.
+func ParseTag(species Species, s string) (Tag, error) {
+	var (
+		printed string
+		err     error
+	)
+	switch {
+	case species == SpeciesSheep:
+		var t SheepTag
+		t, err = ParseSheepTag(s)
+		printed = t.s
+	case species == SpeciesGoats:
+		var t GoatTag
+		t, err = ParseGoatTag(s)
+		printed = t.s
+	case species.Bovine():
+		var t CattleTag
+		t, err = ParseCattleTag(s)
+		printed = t.s
+	case species.IsZero():
+		err = ruleError(CodeBadFormat, "ear tag", s, "the species must be known to read a tag")
+	default:
+		err = ruleError(CodeBadFormat, "ear tag", s, "there is no ear tag format for "+species.RegistrationName())
+	}
+	if err != nil {
+		return Tag{}, err
+	}
+	return Tag{species, printed}, nil
+}
+
+func (t Tag) String() string   { return t.s }
+func (t Tag) IsZero() bool     { return t.s == "" }
+func (t Tag) Species() Species { return t.species }
+
+// RFID is the electronic identifier of a sheep or goat tag; ok is false for
+// cattle, whose tag numbers do not map onto a 38-bit national id.
+func (t Tag) RFID() (RFID, bool) {
+	if t.species != SpeciesSheep && t.species != SpeciesGoats {
+		return RFID{}, false
+	}
+	return flockRFID(t.s), true
+}
+
+func (t Tag) MarshalText() ([]byte, error) { return []byte(t.s), nil }
