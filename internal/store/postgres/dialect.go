@@ -1,0 +1,69 @@
+package postgres
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store/sqldb"
+)
+
+// SQL that only PostgreSQL needs.
+const (
+	// claimLock lets replicas claim jobs side by side: a row another
+	// transaction holds is skipped rather than waited for.
+	claimLock = ` FOR UPDATE SKIP LOCKED`
+	// seedLock queues seeders of one schema behind each other until commit,
+	// so that exactly one finds the users table empty.
+	seedLock = `SELECT pg_advisory_xact_lock(hashtext('drover.seed.' || coalesce(current_schema(), '')))`
+)
+
+// maxParams bounds a multi-row insert, well under the protocol's 65535.
+const maxParams = 8000
+
+var dialect = sqldb.Dialect{
+	Name:      "postgres",
+	BindTime:  bindTime,
+	Classify:  classify,
+	ClaimLock: claimLock,
+	SeedLock:  seedLock,
+	MaxParams: maxParams,
+}
+
+// bindTime binds an instant as a time.Time, which pgx sends as timestamptz.
+func bindTime(t time.Time) any { return t.UTC() }
+
+// classify maps PostgreSQL's SQLSTATE codes and pgx's connection errors to
+// error kinds.
+func classify(err error) livestock.Kind {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Code == "23505": // unique_violation
+			return livestock.KindConflict
+		case strings.HasPrefix(pe.Code, "08"), // connection_exception
+			strings.HasPrefix(pe.Code, "53"),  // insufficient_resources (too many connections)
+			strings.HasPrefix(pe.Code, "57P"), // admin_shutdown, cannot_connect_now…
+			pe.Code == "40001",                // serialization_failure
+			pe.Code == "40P01",                // deadlock_detected
+			pe.Code == "55P03",                // lock_not_available
+			pe.Code == "57014":                // query_canceled (statement_timeout)
+			return livestock.KindUnavailable
+		}
+		return livestock.KindInternal
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || pgconn.Timeout(err) {
+		return livestock.KindUnavailable
+	}
+	return livestock.KindInternal
+}
+
+// wrapOpen reports a failure to connect or migrate with its kind: a server
+// that cannot be reached is unavailable.
+func wrapOpen(op string, err error) error {
+	return dialect.Error("postgres: "+op, err)
+}

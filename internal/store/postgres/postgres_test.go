@@ -1,0 +1,118 @@
+package postgres_test
+
+import (
+	"context"
+	"net/url"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/postgres"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	storetest.Exercise(t, func(t *testing.T) store.Store { return storetest.OpenPostgres(t) })
+}
+
+// open opens the store at u, closed when the test ends.
+func open(t *testing.T, u string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(t.Context(), u)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// exec runs one statement on its own connection, behind the store.
+func exec(t *testing.T, u, stmt string, args ...any) {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(t.Context(), stmt, args...); err != nil {
+		t.Fatalf("%s: %v", stmt, err)
+	}
+}
+
+func TestReopen(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	storetest.Reopen(t, func(t *testing.T) store.Store { return open(t, u) })
+}
+
+// TestReplicasStartTogether opens several stores on one new schema at once:
+// the migration lock lets one migrate while the others wait.
+func TestReplicasStartTogether(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			s, err := postgres.Open(t.Context(), u)
+			if err != nil {
+				t.Errorf("Open: %v", err)
+				return
+			}
+			defer s.Close()
+			if err := s.Ready(t.Context()); err != nil {
+				t.Errorf("Ready: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := postgres.Migrate(t.Context(), u); err != nil {
+		t.Errorf("Migrate with nothing to do: %v", err)
+	}
+}
+
+// TestSearchPath checks that the tables are made in the URL's schema.
+func TestSearchPath(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	open(t, u)
+	parsed, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := parsed.Query().Get("search_path")
+	conn, err := pgx.Connect(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	err = conn.QueryRow(t.Context(),
+		`SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('jobs', 'users')`, schema).Scan(&n)
+	if err != nil || n != 2 {
+		t.Errorf("tables in %s = %d, %v; want 2", schema, n, err)
+	}
+}
+
+// TestReadyPending checks that Ready fails while a migration is missing.
+func TestReadyPending(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	s := open(t, u)
+	exec(t, u, "DELETE FROM goose_db_version WHERE version_id = 1")
+	if err := s.Ready(t.Context()); livestock.ErrorKind(err) != livestock.KindUnavailable {
+		t.Errorf("Ready with a migration pending = %v; want KindUnavailable", err)
+	}
+}
+
+func TestOpenUnavailable(t *testing.T) {
+	t.Parallel()
+	// Port 1 refuses connections.
+	_, err := postgres.Open(t.Context(), "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=5")
+	if livestock.ErrorKind(err) != livestock.KindUnavailable {
+		t.Errorf("Open of a server that is not there = %v; want KindUnavailable", err)
+	}
+}

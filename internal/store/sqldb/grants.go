@@ -1,0 +1,96 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+const (
+	signingKeysSQL   = `SELECT id, algorithm, private_jwk, created_at FROM signing_keys ORDER BY created_at, id`
+	addSigningKeySQL = `INSERT INTO signing_keys (id, algorithm, private_jwk, created_at)
+		VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`
+	addAuthCodeSQL = `INSERT INTO auth_codes (code_hash, user_name, client_id, redirect_uri,
+		challenge, challenge_type, scope, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+	// takeAuthCodeSQL marks a code used and returns it in one statement, so
+	// of two takes racing for one code exactly one matches used_at IS NULL.
+	takeAuthCodeSQL = `UPDATE auth_codes SET used_at = $2
+		WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2
+		RETURNING code_hash, user_name, client_id, redirect_uri, challenge, challenge_type, scope, expires_at`
+	addRefreshTokenSQL = `INSERT INTO refresh_tokens (token_hash, user_name, client_id, scope, expires_at)
+		VALUES ($1, $2, $3, $4, $5)`
+	takeRefreshTokenSQL = `UPDATE refresh_tokens SET used_at = $2
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+		RETURNING token_hash, user_name, client_id, scope, expires_at`
+)
+
+// SigningKeys lists the issuer's keys, oldest first.
+func (s *Store) SigningKeys(ctx context.Context) (keys []store.SigningKey, err error) {
+	defer s.wrap(&err, "SigningKeys")
+	rows, err := s.r.QueryContext(ctx, signingKeysSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k store.SigningKey
+		if err := rows.Scan(&k.ID, &k.Algorithm, &k.PrivateJWK, instant{&k.CreatedAt}); err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+
+// AddSigningKey stores k unless a key with its ID exists. A zero CreatedAt
+// is taken as now.
+func (s *Store) AddSigningKey(ctx context.Context, k store.SigningKey) (err error) {
+	defer s.wrap(&err, "AddSigningKey")
+	if k.CreatedAt.IsZero() {
+		k.CreatedAt = time.Now()
+	}
+	_, err = s.w.ExecContext(ctx, addSigningKeySQL, k.ID, k.Algorithm, k.PrivateJWK, s.at(k.CreatedAt))
+	return err
+}
+
+// AddAuthCode stores a new authorization code; a hash that exists is a
+// conflict.
+func (s *Store) AddAuthCode(ctx context.Context, c store.AuthCode) (err error) {
+	defer s.wrap(&err, "AddAuthCode")
+	_, err = s.w.ExecContext(ctx, addAuthCodeSQL, c.CodeHash, c.UserName, c.ClientID, c.RedirectURI,
+		c.Challenge, c.ChallengeType, c.Scope, s.at(c.ExpiresAt))
+	return err
+}
+
+// TakeAuthCode marks a code used and returns it.
+func (s *Store) TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (c store.AuthCode, err error) {
+	defer s.wrap(&err, "TakeAuthCode")
+	err = s.w.QueryRowContext(ctx, takeAuthCodeSQL, codeHash, s.at(now)).Scan(&c.CodeHash, &c.UserName,
+		&c.ClientID, &c.RedirectURI, &c.Challenge, &c.ChallengeType, &c.Scope, instant{&c.ExpiresAt})
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.AuthCode{}, notFound("unknown, used or expired authorization code")
+	}
+	return c, err
+}
+
+// AddRefreshToken stores a new refresh token; a hash that exists is a
+// conflict.
+func (s *Store) AddRefreshToken(ctx context.Context, r store.RefreshToken) (err error) {
+	defer s.wrap(&err, "AddRefreshToken")
+	_, err = s.w.ExecContext(ctx, addRefreshTokenSQL, r.TokenHash, r.UserName, r.ClientID, r.Scope, s.at(r.ExpiresAt))
+	return err
+}
+
+// TakeRefreshToken marks a refresh token used and returns it.
+func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (r store.RefreshToken, err error) {
+	defer s.wrap(&err, "TakeRefreshToken")
+	err = s.w.QueryRowContext(ctx, takeRefreshTokenSQL, tokenHash, s.at(now)).Scan(&r.TokenHash, &r.UserName,
+		&r.ClientID, &r.Scope, instant{&r.ExpiresAt})
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.RefreshToken{}, notFound("unknown, used or expired refresh token")
+	}
+	return r, err
+}

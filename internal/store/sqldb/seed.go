@@ -1,0 +1,149 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+const (
+	anyUserSQL         = `SELECT EXISTS (SELECT 1 FROM users)`
+	seedHoldingsSQL    = `INSERT INTO holdings (cph, type, mhs)`
+	seedUsersSQL       = `INSERT INTO users (user_name, subject, role, password_hash)`
+	seedUserHoldingSQL = `INSERT INTO user_holdings (user_id, cph)
+		SELECT id, $2 FROM users WHERE user_name = $1 ON CONFLICT DO NOTHING`
+	seedFlocksSQL  = `INSERT INTO flocks (mark, species, cph)`
+	seedTagsSQL    = `INSERT INTO issued_tags (identifier, mark, species, issued_on)`
+	seedAnimalsSQL = `INSERT INTO animals (identifier, species, sex, birth_date, cph, on_since, state)`
+)
+
+// Seed writes the sandbox's data in one transaction, leaving every row
+// that exists as it is. Seeders queue behind each other (the dialect's
+// SeedLock, or SQLite's single writer), so exactly one of them sees an
+// empty users table and reports created.
+func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err error) {
+	defer s.wrap(&err, "Seed")
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		if err != nil {
+			rollback(tx)
+		}
+	}()
+	if s.d.SeedLock != "" {
+		if _, err := tx.ExecContext(ctx, s.d.SeedLock); err != nil {
+			return false, err
+		}
+	}
+	var existed bool
+	if err := tx.QueryRowContext(ctx, anyUserSQL).Scan(&existed); err != nil {
+		return false, err
+	}
+	err = s.insertMany(ctx, tx, seedHoldingsSQL, 3, len(sd.Holdings), func(i int) []any {
+		h := sd.Holdings[i]
+		var mhs any
+		if !h.MHS.IsZero() {
+			mhs = h.MHS.String()
+		}
+		return []any{h.CPH.String(), string(h.Type), mhs}
+	})
+	if err != nil {
+		return false, err
+	}
+	err = s.insertMany(ctx, tx, seedUsersSQL, 4, len(sd.Users), func(i int) []any {
+		u := sd.Users[i]
+		return []any{u.Name, u.Name, string(u.Role), nullBytes(u.PasswordHash)}
+	})
+	if err != nil {
+		return false, err
+	}
+	if err := seedUserHoldings(ctx, tx, sd.Users); err != nil {
+		return false, err
+	}
+	err = s.insertMany(ctx, tx, seedFlocksSQL, 3, len(sd.Flocks), func(i int) []any {
+		f := sd.Flocks[i]
+		return []any{f.Mark, f.Species, f.CPH.String()}
+	})
+	if err != nil {
+		return false, err
+	}
+	err = s.insertMany(ctx, tx, seedTagsSQL, 4, len(sd.Tags), func(i int) []any {
+		g := sd.Tags[i]
+		return []any{g.Identifier, g.Mark, g.Species, date(g.IssuedOn)}
+	})
+	if err != nil {
+		return false, err
+	}
+	err = s.insertMany(ctx, tx, seedAnimalsSQL, 7, len(sd.Animals), func(i int) []any {
+		a := sd.Animals[i]
+		return []any{a.Identifier, a.Species, a.Sex, date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State}
+	})
+	if err != nil {
+		return false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return false, err
+	}
+	return !existed && len(sd.Users) > 0, nil
+}
+
+func seedUserHoldings(ctx context.Context, tx *sql.Tx, users []store.SeedUser) error {
+	stmt, err := tx.PrepareContext(ctx, seedUserHoldingSQL)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, u := range users {
+		for _, h := range u.Holdings {
+			if _, err := stmt.ExecContext(ctx, u.Name, h.String()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// insertMany runs head VALUES (…), (…) ON CONFLICT DO NOTHING for n rows
+// of width columns, in as few statements as the dialect's MaxParams allows.
+func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, head string, width, n int, row func(i int) []any) error {
+	per := max(s.d.MaxParams/width, 1)
+	for start := 0; start < n; start += per {
+		end := min(start+per, n)
+		args := make([]any, 0, (end-start)*width)
+		var b strings.Builder
+		b.WriteString(head)
+		b.WriteString(" VALUES ")
+		for i := start; i < end; i++ {
+			if i > start {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for j := range width {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "$%d", len(args)+j+1)
+			}
+			b.WriteByte(')')
+			args = append(args, row(i)...)
+		}
+		b.WriteString(" ON CONFLICT DO NOTHING")
+		if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nullBytes binds an empty byte slice as NULL.
+func nullBytes(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,106 @@
+// Package sqldb is the one implementation of store.Store on database/sql,
+// shared by the sqlite and postgres packages. What differs between the two
+// databases (a few query strings, how an instant is bound, what a driver
+// error means) is a Dialect, which those packages supply; everything else,
+// including the transaction boundaries, is written once here.
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Dialect is what one database does differently.
+type Dialect struct {
+	// Name is what Store.Dialect reports: "sqlite" or "postgres".
+	Name string
+	// BindTime turns an instant into the value bound to a parameter. It is
+	// given a UTC time truncated to the microsecond.
+	BindTime func(time.Time) any
+	// Classify reports what a driver error means to a caller:
+	// KindConflict, KindUnavailable, or KindInternal when nothing better.
+	Classify func(error) livestock.Kind
+	// ClaimLock ends the query that claims a job, so that replicas skip
+	// the jobs others hold ("" when the single writer serialises claims).
+	ClaimLock string
+	// SeedLock runs first in Seed's transaction so that seeders queue
+	// behind each other ("" when the write transaction already does).
+	SeedLock string
+	// MaxParams bounds the parameters of one multi-row insert.
+	MaxParams int
+}
+
+// Config is what New needs.
+type Config struct {
+	Dialect Dialect
+	// Writer runs every write transaction; Reader runs lone reads. They
+	// are the same pool on PostgreSQL. On SQLite the writer has one
+	// connection, so BEGIN IMMEDIATE never waits on another writer.
+	Writer, Reader *sql.DB
+	// Pending reports whether migrations remain to be applied, for Ready.
+	Pending func(ctx context.Context) (bool, error)
+	// Close releases whatever else the store holds, after both pools.
+	Close func() error
+}
+
+// Store implements store.Store.
+type Store struct {
+	d       *Dialect
+	w, r    *sql.DB
+	pending func(ctx context.Context) (bool, error)
+	close   func() error
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New returns a store over the pools in c. It takes ownership of them:
+// Close closes them.
+func New(c Config) *Store {
+	d := c.Dialect
+	return &Store{d: &d, w: c.Writer, r: c.Reader, pending: c.Pending, close: c.Close}
+}
+
+// Dialect names the database.
+func (s *Store) Dialect() string { return s.d.Name }
+
+// Ready pings both pools, then checks that every migration is applied.
+func (s *Store) Ready(ctx context.Context) (err error) {
+	defer s.wrap(&err, "Ready")
+	if err := s.w.PingContext(ctx); err != nil {
+		return unavailable(err)
+	}
+	if s.r != s.w {
+		if err := s.r.PingContext(ctx); err != nil {
+			return unavailable(err)
+		}
+	}
+	if s.pending == nil {
+		return nil
+	}
+	pending, err := s.pending(ctx)
+	if err != nil {
+		return unavailable(err)
+	}
+	if pending {
+		return livestock.Errorf(livestock.KindUnavailable, "the database has migrations still to apply")
+	}
+	return nil
+}
+
+// Close closes the pools and then anything else the store holds.
+func (s *Store) Close() error {
+	var errs []error
+	if s.r != s.w {
+		errs = append(errs, s.r.Close())
+	}
+	errs = append(errs, s.w.Close())
+	if s.close != nil {
+		errs = append(errs, s.close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,102 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+const (
+	enqueueJobSQL = `INSERT INTO jobs (kind, payload, max_attempts, run_at, created_at)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id`
+	auditSQL = `INSERT INTO audit_log (at, user_name, action, subject, correlation_id, detail)
+		VALUES ($1, $2, $3, $4, $5, $6)`
+	auditEntriesSQL = `SELECT at, user_name, action, subject, correlation_id, detail
+		FROM audit_log WHERE subject = $1 ORDER BY at, id`
+)
+
+// defaultMaxAttempts is a job's attempts when NewJob leaves it zero.
+const defaultMaxAttempts = 25
+
+// InTx runs fn in one write transaction, committed when fn returns nil and
+// rolled back otherwise, or when fn panics (and the panic goes on). fn's
+// error is returned as it is. fn must write through tx only: on SQLite tx
+// holds the one writer connection, so another write of the store's own
+// from inside fn would wait until ctx ends.
+func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) (err error) {
+	sqlTx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		s.wrap(&err, "InTx")
+		return err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			rollback(sqlTx)
+		}
+	}()
+	if err := fn(ctx, &tx{s: s, tx: sqlTx}); err != nil {
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		s.wrap(&err, "InTx")
+		return err
+	}
+	committed = true
+	return nil
+}
+
+// tx is store.Tx over one database/sql transaction.
+type tx struct {
+	s  *Store
+	tx *sql.Tx
+}
+
+// EnqueueJob adds a job, due at j.RunAt or now.
+func (t *tx) EnqueueJob(ctx context.Context, j store.NewJob) (id int64, err error) {
+	defer t.s.wrap(&err, "EnqueueJob")
+	now := time.Now()
+	if j.RunAt.IsZero() {
+		j.RunAt = now
+	}
+	if j.MaxAttempts <= 0 {
+		j.MaxAttempts = defaultMaxAttempts
+	}
+	if j.Payload == nil {
+		j.Payload = []byte{}
+	}
+	err = t.tx.QueryRowContext(ctx, enqueueJobSQL, j.Kind, j.Payload, j.MaxAttempts,
+		t.s.at(j.RunAt), t.s.at(now)).Scan(&id)
+	return id, err
+}
+
+// Audit appends a line to the audit log; a zero At is taken as now.
+func (t *tx) Audit(ctx context.Context, a store.AuditEntry) (err error) {
+	defer t.s.wrap(&err, "Audit")
+	if a.At.IsZero() {
+		a.At = time.Now()
+	}
+	_, err = t.tx.ExecContext(ctx, auditSQL, t.s.at(a.At), a.UserName, a.Action, a.Subject, a.CorrelationID, a.Detail)
+	return err
+}
+
+// AuditEntries lists the audit lines of one subject, oldest first, as this
+// transaction sees them.
+func (t *tx) AuditEntries(ctx context.Context, subject string) (entries []store.AuditEntry, err error) {
+	defer t.s.wrap(&err, "AuditEntries")
+	rows, err := t.tx.QueryContext(ctx, auditEntriesSQL, subject)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a store.AuditEntry
+		if err := rows.Scan(instant{&a.At}, &a.UserName, &a.Action, &a.Subject, &a.CorrelationID, &a.Detail); err != nil {
+			return nil, err
+		}
+		entries = append(entries, a)
+	}
+	return entries, rows.Err()
+}

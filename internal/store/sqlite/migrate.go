@@ -1,0 +1,43 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"github.com/pressly/goose/v3"
+)
+
+// migrations are the numbered schema changes, applied in order by goose.
+//
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// newProvider returns goose over db and the embedded migrations.
+func newProvider(db *sql.DB) (*goose.Provider, error) {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: migrations: %w", err)
+	}
+	return p, nil
+}
+
+// migrate applies every pending migration through the writer. goose takes
+// no lock here: one process owns a SQLite file, and its one writer
+// connection serialises everything.
+func migrate(ctx context.Context, w *sql.DB) error {
+	p, err := newProvider(w)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	return nil
+}

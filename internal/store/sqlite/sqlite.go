@@ -1,0 +1,107 @@
+// Package sqlite keeps Drover's records in one SQLite file: the embedded
+// default, for a single replica. It wraps modernc.org/sqlite (pure Go) and
+// hands the queries to package sqldb.
+//
+// Every write goes through one connection, opened with BEGIN IMMEDIATE, so
+// writers queue in Go rather than failing with SQLITE_BUSY; reads use a
+// separate pool of read-only connections, which WAL lets run alongside the
+// writer. synchronous=FULL means a committed write is on disk.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb"
+)
+
+// Store is a store.Store on one SQLite file.
+type Store struct {
+	*sqldb.Store
+}
+
+var _ store.Store = (*Store)(nil)
+
+// readers is the size of the read-only pool.
+const readers = 4
+
+// Open opens (creating it if need be) the database file at path and
+// applies any pending migration.
+func Open(ctx context.Context, path string) (*Store, error) {
+	w, r, err := openPools(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(ctx, w); err != nil {
+		_ = r.Close()
+		_ = w.Close()
+		return nil, err
+	}
+	// Ready asks the readers, so that a probe does not queue for the writer.
+	ready, err := newProvider(r)
+	if err != nil {
+		_ = r.Close()
+		_ = w.Close()
+		return nil, err
+	}
+	return &Store{sqldb.New(sqldb.Config{
+		Dialect: dialect,
+		Writer:  w,
+		Reader:  r,
+		Pending: ready.HasPending,
+	})}, nil
+}
+
+// Migrate applies any pending migration to the database file at path,
+// creating it if need be, and closes it again.
+func Migrate(ctx context.Context, path string) error {
+	w, r, err := openPools(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	defer w.Close()
+	return migrate(ctx, w)
+}
+
+// openPools opens the writer (one connection) and the readers, and checks
+// that the file can be opened.
+func openPools(ctx context.Context, path string) (w, r *sql.DB, err error) {
+	common := url.Values{"_busy_timeout": {"10000"}, "_foreign_keys": {"1"}}
+	wq, rq := url.Values{}, url.Values{"_query_only": {"1"}}
+	for k, v := range common {
+		wq[k], rq[k] = v, v
+	}
+	wq.Set("_journal_mode", "WAL")
+	wq.Set("_synchronous", "FULL")
+	wq.Set("_txlock", "immediate")
+	if w, err = sql.Open("sqlite", path+"?"+wq.Encode()); err != nil {
+		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	// The writer goes first: it turns WAL on before any reader opens.
+	if err := w.PingContext(ctx); err != nil {
+		_ = w.Close()
+		return nil, nil, openError(path, err)
+	}
+	if r, err = sql.Open("sqlite", path+"?"+rq.Encode()); err != nil {
+		_ = w.Close()
+		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	if err := r.PingContext(ctx); err != nil {
+		_ = r.Close()
+		_ = w.Close()
+		return nil, nil, openError(path, err)
+	}
+	return w, r, nil
+}

@@ -1,0 +1,131 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqlite"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	storetest.Exercise(t, func(t *testing.T) store.Store { return storetest.OpenSQLite(t) })
+}
+
+// open opens the store at path, closed when the test ends.
+func open(t *testing.T, path string) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open(%q): %v", path, err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// raw opens the file without the store, to look behind it.
+func raw(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+func TestReopen(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.Reopen(t, func(t *testing.T) store.Store { return open(t, path) })
+}
+
+// TestMigrate runs the migrations alone, as `drover migrate` does, and
+// checks the file is WAL and ready for Open.
+func TestMigrate(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := storetest.SQLitePath(t)
+	if err := sqlite.Migrate(ctx, path); err != nil {
+		t.Fatalf("Migrate: %v", err)
+	}
+	if err := sqlite.Migrate(ctx, path); err != nil {
+		t.Fatalf("Migrate again: %v", err)
+	}
+	var mode string
+	if err := raw(t, path).QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	if err := open(t, path).Ready(ctx); err != nil {
+		t.Errorf("Ready: %v", err)
+	}
+}
+
+// TestReadyPending checks that Ready fails while a migration is missing.
+func TestReadyPending(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := storetest.SQLitePath(t)
+	s := open(t, path)
+	if _, err := raw(t, path).ExecContext(ctx, "DELETE FROM goose_db_version WHERE version_id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ready(ctx); livestock.ErrorKind(err) != livestock.KindUnavailable {
+		t.Errorf("Ready with a migration pending = %v; want KindUnavailable", err)
+	}
+}
+
+func TestOpenUnavailable(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "no", "such", "dir", "drover.db")
+	_, err := sqlite.Open(context.Background(), path)
+	if livestock.ErrorKind(err) != livestock.KindUnavailable {
+		t.Errorf("Open(%q) = %v; want KindUnavailable", path, err)
+	}
+}
+
+// TestStoredForms checks how SQLite holds times and dates: instants as
+// fixed-width UTC text, dates as the date in the zone they were given in.
+func TestStoredForms(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := storetest.SQLitePath(t)
+	s := open(t, path)
+	bst := time.FixedZone("BST", 3600)
+	cph := livestock.MustCPH("01/100/0001")
+	_, err := s.Seed(ctx, store.Seed{
+		Holdings: []livestock.Holding{{CPH: cph, Type: livestock.HoldingProducer}},
+		Flocks:   []store.Flock{{Mark: "100001", Species: "Sheep", CPH: cph}},
+		Tags: []store.IssuedTag{{Identifier: "UK0100001 00001", Mark: "100001", Species: "Sheep",
+			IssuedOn: time.Date(2024, 4, 1, 0, 0, 0, 0, bst)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+		return tx.Audit(ctx, store.AuditEntry{At: time.Date(2024, 4, 1, 0, 30, 0, 5000, bst)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := raw(t, path)
+	var issued, at string
+	if err := db.QueryRowContext(ctx, "SELECT issued_on FROM issued_tags").Scan(&issued); err != nil {
+		t.Fatal(err)
+	}
+	if issued != "2024-04-01" {
+		t.Errorf("issued_on = %q, want 2024-04-01", issued)
+	}
+	if err := db.QueryRowContext(ctx, "SELECT at FROM audit_log").Scan(&at); err != nil {
+		t.Fatal(err)
+	}
+	if at != "2024-03-31T23:30:00.000005Z" {
+		t.Errorf("audit at = %q, want 2024-03-31T23:30:00.000005Z", at)
+	}
+}

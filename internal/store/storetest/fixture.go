@@ -1,0 +1,99 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Holdings of the fixture.
+var (
+	farmA    = livestock.MustCPH("01/100/0001")
+	farmB    = livestock.MustCPH("01/100/0002")
+	abattoir = livestock.MustCPH("44/200/0003")
+	market   = livestock.MustCPH("66/300/0004")
+)
+
+// cmpOpts compares the identifier types by value.
+var cmpOpts = cmp.Options{
+	cmp.Comparer(func(a, b livestock.CPH) bool { return a == b }),
+	cmp.Comparer(func(a, b livestock.MHS) bool { return a == b }),
+}
+
+func mustMHS(s string) livestock.MHS {
+	m, err := livestock.ParseMHS(s)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// fixture is a small sandbox: keeper1 keeps three holdings (listed out of
+// order), keeper2 one, and the inspector has no password.
+func fixture() store.Seed {
+	day := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
+	return store.Seed{
+		Holdings: []livestock.Holding{
+			{CPH: farmA, Type: livestock.HoldingProducer},
+			{CPH: farmB, Type: livestock.HoldingProducer},
+			{CPH: abattoir, Type: livestock.HoldingAbattoir, MHS: mustMHS("0036")},
+			{CPH: market, Type: livestock.HoldingSaleYard},
+		},
+		Users: []store.SeedUser{
+			{Name: "keeper1", Role: livestock.RoleKeeper, PasswordHash: []byte("$2a$04$hash1"),
+				Holdings: []livestock.CPH{abattoir, farmB, farmA}},
+			{Name: "keeper2", Role: livestock.RoleKeeper, PasswordHash: []byte("$2a$04$hash2"),
+				Holdings: []livestock.CPH{market}},
+			{Name: "inspector", Role: livestock.RoleInspector},
+		},
+		Flocks: []store.Flock{
+			{Mark: "100001", Species: "Sheep", CPH: farmA},
+			{Mark: "100002", Species: "Cattle", CPH: farmB},
+		},
+		Tags: []store.IssuedTag{
+			{Identifier: "UK0100001 00001", Mark: "100001", Species: "Sheep", IssuedOn: day},
+			{Identifier: "UK0100001 00002", Mark: "100001", Species: "Sheep", IssuedOn: day},
+			{Identifier: "UK100002000017", Mark: "100002", Species: "Cattle", IssuedOn: day},
+		},
+		Animals: []store.Animal{
+			{Identifier: "UK0100001 00001", Species: "Sheep", Sex: "female", BirthDate: day,
+				CPH: farmA, OnSince: day, State: "registered"},
+		},
+	}
+}
+
+// largeSeed is the fixture with n more sheep tags and n/2 more animals.
+func largeSeed(n int) store.Seed {
+	sd := fixture()
+	day := time.Date(2024, 4, 1, 0, 0, 0, 0, time.FixedZone("BST", 3600))
+	for i := range n {
+		id := fmt.Sprintf("UK0100001 %05d", 100+i)
+		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: id, Mark: "100001", Species: "Sheep", IssuedOn: day})
+		if i%2 == 0 {
+			sd.Animals = append(sd.Animals, store.Animal{Identifier: id, Species: "Sheep", Sex: "male",
+				BirthDate: day, CPH: farmA, OnSince: day.AddDate(0, 0, 1), State: "registered"})
+		}
+	}
+	return sd
+}
+
+// wantCounts is the number of rows Seed(sd) leaves in each table.
+func wantCounts(sd store.Seed) map[string]int {
+	links := 0
+	for _, u := range sd.Users {
+		links += len(u.Holdings)
+	}
+	return map[string]int{"holdings": len(sd.Holdings), "users": len(sd.Users), "user_holdings": links,
+		"flocks": len(sd.Flocks), "issued_tags": len(sd.Tags), "animals": len(sd.Animals)}
+}
+
+// counter is implemented by stores that count their rows (both of ours):
+// the seed tests need it to see what a Seed wrote.
+type counter interface {
+	RowCounts(ctx context.Context) (map[string]int, error)
+}
