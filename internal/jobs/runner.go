@@ -1,0 +1,213 @@
+// Package jobs runs Drover's durable background work: queued registrations
+// and movement requests. A job is written by the request that creates it,
+// in the same transaction (store.Tx.EnqueueJob), so it exists exactly when
+// the request was acknowledged. The runner claims due jobs from the store
+// and applies each inside the claiming transaction, so a job's effects and
+// its completion commit together: applied exactly once, whatever crashes.
+//
+// A handler that fails is retried with exponential backoff; an error marked
+// Permanent, or the last allowed attempt, fails the job for good. Several
+// replicas can run runners on one PostgreSQL store: each job is held by
+// one of them at a time (SKIP LOCKED).
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Handler applies one job inside the transaction that claimed it.
+type Handler func(ctx context.Context, tx store.Tx, j store.Job) error
+
+// Options configure a Runner.
+type Options struct {
+	Workers    int           // jobs run at once; default 2
+	Poll       time.Duration // how often idle workers look for due jobs; default 500ms
+	JobTimeout time.Duration // longest a job may run; default 30s
+	Log        *slog.Logger
+	Now        func() time.Time
+}
+
+// Runner claims and runs jobs.
+type Runner struct {
+	store    store.Store
+	opts     Options
+	mu       sync.Mutex
+	handlers map[string]Handler
+	kinds    []string
+	wake     chan struct{}
+}
+
+// New makes a runner; register handlers before Run.
+func New(s store.Store, o Options) *Runner {
+	if o.Workers <= 0 {
+		o.Workers = 2
+	}
+	if o.Poll <= 0 {
+		o.Poll = 500 * time.Millisecond
+	}
+	if o.JobTimeout <= 0 {
+		o.JobTimeout = 30 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Runner{store: s, opts: o, handlers: map[string]Handler{}, wake: make(chan struct{}, 1)}
+}
+
+// Register sets the handler of a job kind.
+func (r *Runner) Register(kind string, h Handler) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.handlers[kind]; !dup {
+		r.kinds = append(r.kinds, kind)
+	}
+	r.handlers[kind] = h
+}
+
+// Notify wakes an idle worker: call it after committing a transaction that
+// enqueued a job, so the job starts without waiting for the next poll.
+func (r *Runner) Notify() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run works until ctx ends. A job already running when ctx ends is let
+// finish (within JobTimeout); then Run returns.
+func (r *Runner) Run(ctx context.Context) error {
+	r.mu.Lock()
+	kinds := append([]string(nil), r.kinds...)
+	r.mu.Unlock()
+	if len(kinds) == 0 {
+		<-ctx.Done()
+		return nil
+	}
+	var wg sync.WaitGroup
+	for range r.opts.Workers {
+		wg.Go(func() { r.work(ctx, kinds) })
+	}
+	wg.Wait()
+	return nil
+}
+
+func (r *Runner) work(ctx context.Context, kinds []string) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.wake:
+		case <-timer.C:
+		}
+		// Drain the queue before sleeping again.
+		for ctx.Err() == nil {
+			ran, err := r.RunOne(ctx, kinds)
+			if err != nil {
+				r.opts.Log.Warn("job queue", slog.Any("error", err))
+				break
+			}
+			if !ran {
+				break
+			}
+		}
+		timer.Reset(r.opts.Poll + time.Duration(rand.Int64N(int64(r.opts.Poll/5)+1)))
+	}
+}
+
+// RunOne runs at most one due job and reports whether it found one. The
+// job runs on a context that outlives ctx, so that a shutdown lets it
+// finish rather than abandoning it half way.
+func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
+	jctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.JobTimeout)
+	defer cancel()
+	var failed *store.Job
+	var jobErr error
+	ran, err := r.store.RunJob(jctx, kinds, r.opts.Now(), func(ctx context.Context, tx store.Tx, j store.Job) error {
+		h := r.handler(j.Kind)
+		if h == nil {
+			return Permanent(fmt.Errorf("no handler for job kind %q", j.Kind))
+		}
+		jobErr = safeCall(ctx, h, tx, j)
+		if jobErr != nil {
+			failed = &j
+		}
+		return jobErr
+	})
+	if failed != nil {
+		return true, r.retry(jctx, *failed, jobErr)
+	}
+	if err != nil {
+		return ran, err
+	}
+	return ran, nil
+}
+
+func (r *Runner) handler(kind string) Handler {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.handlers[kind]
+}
+
+// safeCall runs h, turning a panic into a permanent failure of the job so
+// that one bad job cannot stop the worker.
+func safeCall(ctx context.Context, h Handler, tx store.Tx, j store.Job) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = Permanent(fmt.Errorf("job %d panicked: %v", j.ID, v))
+		}
+	}()
+	return h(ctx, tx, j)
+}
+
+// retry records a failed attempt: due again after a backoff, or failed for
+// good when the error is permanent or the attempts are used up.
+func (r *Runner) retry(ctx context.Context, j store.Job, cause error) error {
+	attempt := j.Attempts + 1
+	final := IsPermanent(cause) || attempt >= j.MaxAttempts
+	runAt := r.opts.Now().Add(Backoff(attempt))
+	lvl := slog.LevelWarn
+	if final {
+		lvl = slog.LevelError
+	}
+	r.opts.Log.Log(ctx, lvl, "job attempt failed", slog.Int64("job", j.ID), slog.String("kind", j.Kind),
+		slog.Int("attempt", attempt), slog.Bool("final", final), slog.Any("error", cause))
+	if err := r.store.RetryJob(ctx, j.ID, runAt, cause.Error(), final); err != nil {
+		return fmt.Errorf("record failure of job %d: %w", j.ID, err)
+	}
+	return nil
+}
+
+// Backoff is the wait before attempt n+1: 1s, 2s, 4s … capped at 10
+// minutes, with up to 10% jitter so that failed jobs do not retry in step.
+func Backoff(attempt int) time.Duration {
+	d := time.Second << min(attempt-1, 10)
+	d = min(d, 10*time.Minute)
+	return d + time.Duration(rand.Int64N(int64(d/10)+1))
+}
+
+type permanent struct{ err error }
+
+func (p permanent) Error() string { return p.err.Error() }
+func (p permanent) Unwrap() error { return p.err }
+
+// Permanent marks err as not worth retrying.
+func Permanent(err error) error { return permanent{err} }
+
+// IsPermanent reports whether err was marked Permanent.
+func IsPermanent(err error) bool {
+	var p permanent
+	return errors.As(err, &p)
+}

@@ -1,0 +1,231 @@
+package jobs_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// enqueue writes n jobs of kind, each in its own transaction with an audit
+// line, as a request handler would.
+func enqueue(t *testing.T, s store.Store, kind string, n int) []int64 {
+	t.Helper()
+	var ids []int64
+	for i := range n {
+		err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) error {
+			id, err := tx.EnqueueJob(ctx, store.NewJob{Kind: kind, Payload: []byte(fmt.Sprintf(`{"n":%d}`, i))})
+			ids = append(ids, id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ids
+}
+
+// effects counts the audit lines a job's handler wrote: its visible effect.
+func effects(t *testing.T, s store.Store, id int64) int {
+	t.Helper()
+	var n int
+	err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) error {
+		e, err := tx.AuditEntries(ctx, fmt.Sprintf("job:%d", id))
+		n = len(e)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func apply(ctx context.Context, tx store.Tx, j store.Job) error {
+	return tx.Audit(ctx, store.AuditEntry{At: time.Now(), Action: "applied", Subject: fmt.Sprintf("job:%d", j.ID)})
+}
+
+func TestAppliedOnce(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := enqueue(t, s, "test.apply", 3)
+		r := jobs.New(s, jobs.Options{})
+		r.Register("test.apply", apply)
+		for range 3 {
+			if ran, err := r.RunOne(context.Background(), []string{"test.apply"}); !ran || err != nil {
+				t.Fatalf("RunOne = %v, %v", ran, err)
+			}
+		}
+		if ran, err := r.RunOne(context.Background(), []string{"test.apply"}); ran || err != nil {
+			t.Fatalf("RunOne on an empty queue = %v, %v", ran, err)
+		}
+		for _, id := range ids {
+			j, err := s.Job(context.Background(), id)
+			if err != nil || j.State != store.JobDone || effects(t, s, id) != 1 {
+				t.Errorf("job %d: %+v, %v, %d effects; want done once", id, j, err, effects(t, s, id))
+			}
+		}
+	})
+}
+
+func TestRolledBackEnqueueLeavesNoJob(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		var id int64
+		boom := errors.New("request failed after enqueue")
+		err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) error {
+			var err error
+			id, err = tx.EnqueueJob(ctx, store.NewJob{Kind: "test.apply", Payload: []byte(`{}`)})
+			if err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("InTx = %v", err)
+		}
+		if _, err := s.Job(context.Background(), id); err == nil {
+			t.Errorf("job %d exists after its transaction rolled back", id)
+		}
+	})
+}
+
+func TestRetryWithBackoff(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := enqueue(t, s, "test.flaky", 1)
+		now := time.Now()
+		r := jobs.New(s, jobs.Options{Now: func() time.Time { return now }})
+		calls := 0
+		r.Register("test.flaky", func(ctx context.Context, tx store.Tx, j store.Job) error {
+			calls++
+			if err := apply(ctx, tx, j); err != nil {
+				return err
+			}
+			if calls == 1 {
+				return errors.New("database hiccup")
+			}
+			return nil
+		})
+		kinds := []string{"test.flaky"}
+		if ran, err := r.RunOne(context.Background(), kinds); !ran || err != nil {
+			t.Fatalf("first attempt: %v, %v", ran, err)
+		}
+		j, _ := s.Job(context.Background(), ids[0])
+		if j.State != store.JobAvailable || j.Attempts != 1 || !j.RunAt.After(now) || j.LastError != "database hiccup" {
+			t.Fatalf("after a failed attempt: %+v", j)
+		}
+		if effects(t, s, ids[0]) != 0 {
+			t.Fatal("a failed attempt left its effect behind")
+		}
+		// Not due yet: nothing runs until the backoff has passed.
+		if ran, _ := r.RunOne(context.Background(), kinds); ran {
+			t.Fatal("job ran again before its backoff")
+		}
+		now = now.Add(jobs.Backoff(1) + time.Second)
+		if ran, err := r.RunOne(context.Background(), kinds); !ran || err != nil {
+			t.Fatalf("second attempt: %v, %v", ran, err)
+		}
+		j, _ = s.Job(context.Background(), ids[0])
+		if j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
+			t.Fatalf("after the second attempt: %+v, %d effects", j, effects(t, s, ids[0]))
+		}
+	})
+}
+
+func TestPermanentFailureAndPanic(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := enqueue(t, s, "test.bad", 2)
+		r := jobs.New(s, jobs.Options{})
+		r.Register("test.bad", func(ctx context.Context, tx store.Tx, j store.Job) error {
+			if j.ID == ids[0] {
+				return jobs.Permanent(errors.New("cannot ever work"))
+			}
+			panic("handler bug")
+		})
+		for range 2 {
+			if _, err := r.RunOne(context.Background(), []string{"test.bad"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, id := range ids {
+			if j, _ := s.Job(context.Background(), id); j.State != store.JobFailed || j.FinishedAt.IsZero() {
+				t.Errorf("job %d = %+v, want failed", id, j)
+			}
+		}
+	})
+}
+
+// TestConcurrentRunners runs two runners, as two replicas would, over one
+// store: every job is applied exactly once.
+func TestConcurrentRunners(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		const n = 40
+		ids := enqueue(t, s, "test.apply", n)
+		var applied atomic.Int64
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		for range 2 {
+			r := jobs.New(s, jobs.Options{Workers: 3, Poll: 10 * time.Millisecond})
+			r.Register("test.apply", func(ctx context.Context, tx store.Tx, j store.Job) error {
+				applied.Add(1)
+				return apply(ctx, tx, j)
+			})
+			wg.Go(func() { _ = r.Run(ctx) })
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			counts, err := s.JobCounts(context.Background())
+			if err == nil && counts[store.JobDone] == n {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+		wg.Wait()
+		for _, id := range ids {
+			if got := effects(t, s, id); got != 1 {
+				t.Errorf("job %d applied %d times", id, got)
+			}
+		}
+		if applied.Load() != n {
+			t.Errorf("handlers ran %d times for %d jobs", applied.Load(), n)
+		}
+	})
+}
+
+// TestShutdownFinishesCurrentJob cancels Run while a job is running: the
+// job completes and Run returns after it.
+func TestShutdownFinishesCurrentJob(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := enqueue(t, s, "test.slow", 1)
+		started := make(chan struct{})
+		ctx, cancel := context.WithCancel(context.Background())
+		r := jobs.New(s, jobs.Options{Workers: 1, Poll: 10 * time.Millisecond})
+		r.Register("test.slow", func(jctx context.Context, tx store.Tx, j store.Job) error {
+			close(started)
+			cancel() // the shutdown signal arrives mid-job
+			time.Sleep(100 * time.Millisecond)
+			if jctx.Err() != nil {
+				return jctx.Err()
+			}
+			return apply(jctx, tx, j)
+		})
+		done := make(chan struct{})
+		go func() { _ = r.Run(ctx); close(done) }()
+		<-started
+		<-done
+		if j, _ := s.Job(context.Background(), ids[0]); j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
+			t.Errorf("job after shutdown = %+v", j)
+		}
+	})
+}
