@@ -1,0 +1,78 @@
+package sandbox
+
+import (
+	"fmt"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// addFlocks adds the keeper's sheep and goat flocks, each with 25 tagged
+// animals, and the deer herd, which has no tags.
+func (k Keeper) addFlocks(s *store.Seed) error {
+	cph := k.ProducerCPH()
+	for _, f := range []struct {
+		species string
+		marks   []string
+	}{{"Sheep", k.SheepMarks}, {"Goats", k.GoatMarks}} {
+		for _, mark := range f.marks {
+			s.Flocks = append(s.Flocks, store.Flock{Mark: mark, Species: f.species, CPH: cph})
+			for n := 1; n <= tagsPerFlock; n++ {
+				id, err := flockTag(f.species, mark, n)
+				if err != nil {
+					return err
+				}
+				s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: mark, Species: f.species, IssuedOn: Since})
+				s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: f.species, Sex: sexOf(n),
+					BirthDate: Since, CPH: cph, OnSince: Since, State: "registered"})
+			}
+		}
+	}
+	s.Flocks = append(s.Flocks, store.Flock{Mark: k.DeerMark, Species: "Deer", CPH: cph})
+	return nil
+}
+
+// flockTag is the printed form of tag n of a flock: UK0130181 00001.
+func flockTag(species, mark string, n int) (string, error) {
+	raw := fmt.Sprintf("UK0%s %05d", mark, n)
+	if species == "Goats" {
+		t, err := livestock.ParseGoatTag(raw)
+		return t.String(), err
+	}
+	t, err := livestock.ParseSheepTag(raw)
+	return t.String(), err
+}
+
+// addHerd adds the keeper's cattle herd: cows 00001–00005 registered and
+// usable as dams, numbers 00101–00150 issued to the herd for calves.
+func (k Keeper) addHerd(s *store.Seed) error {
+	cph := k.ProducerCPH()
+	s.Flocks = append(s.Flocks, store.Flock{Mark: k.HerdMark, Species: "Cattle", CPH: cph})
+	born := Since.AddDate(-4, 0, 0)
+	for n := 1; n <= lastIssued; n++ {
+		if n > cowsPerHerd && n < firstIssued {
+			continue
+		}
+		tag, err := livestock.NewCattleTag(k.HerdMark, n)
+		if err != nil {
+			return err
+		}
+		id := tag.String()
+		if n <= cowsPerHerd {
+			s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: "Cattle", IssuedOn: born})
+			s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: "Cattle", Sex: "female",
+				BirthDate: born, CPH: cph, OnSince: born, State: "registered"})
+			continue
+		}
+		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: "Cattle", IssuedOn: Since})
+	}
+	return nil
+}
+
+// sexOf gives most of a flock's animals as female, with a male every fifth.
+func sexOf(n int) string {
+	if n%5 == 0 {
+		return "male"
+	}
+	return "female"
+}
