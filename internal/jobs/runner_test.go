@@ -11,6 +11,7 @@ import (
 
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqlite"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
@@ -228,4 +229,32 @@ func TestShutdownFinishesCurrentJob(t *testing.T) {
 			t.Errorf("job after shutdown = %+v", j)
 		}
 	})
+}
+
+// TestQueuedJobSurvivesRestart enqueues a job, closes the store as a
+// stopped process would, and runs the job from a store opened anew.
+func TestQueuedJobSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	s, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := enqueue(t, s, "test.apply", 1)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := jobs.New(s, jobs.Options{})
+	r.Register("test.apply", apply)
+	if ran, err := r.RunOne(context.Background(), []string{"test.apply"}); !ran || err != nil {
+		t.Fatalf("RunOne after restart = %v, %v", ran, err)
+	}
+	if j, _ := s.Job(context.Background(), ids[0]); j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
+		t.Errorf("job after restart = %+v", j)
+	}
 }
