@@ -1,0 +1,67 @@
+package auth
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// AuthorizeForm serves GET /oauth2/authorize: the sandbox's login page
+// for the authorization-code flow. The request's parameters ride along in
+// hidden fields. A request without PKCE, or asking for anything but a
+// code, is refused (400) before any page is shown.
+func (s *Sandbox) AuthorizeForm(w http.ResponseWriter, r *http.Request) error {
+	q, err := single(r.URL.Query(), "query:")
+	if err != nil {
+		return err
+	}
+	ar, err := parseAuthRequest(q, "query:")
+	if err != nil {
+		return err
+	}
+	return renderLogin(w, loginPage{Request: ar})
+}
+
+// Authorize serves POST /oauth2/authorize: the login form's submission. A
+// good user name and password redirect (302) to redirect_uri with a code
+// and the state; a bad one shows the page again with a message.
+func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
+	form, err := readForm(w, r)
+	if err != nil {
+		return err
+	}
+	ar, err := parseAuthRequest(form, "form:")
+	if err != nil {
+		return err
+	}
+	name, password := form.Get("username"), form.Get("password")
+	if name == "" || password == "" {
+		return renderLogin(w, loginPage{Request: ar, UserName: name, Error: "Enter your user name and password."})
+	}
+	u, err := s.checkPassword(r.Context(), name, password)
+	if errors.Is(err, errBadCredentials) {
+		return renderLogin(w, loginPage{Request: ar, UserName: name, Error: "The user name or password is wrong."})
+	}
+	if err != nil {
+		return err
+	}
+	code := rand.Text() + rand.Text()
+	if err := s.store.AddAuthCode(r.Context(), store.AuthCode{
+		CodeHash:      hashSecret(code),
+		UserName:      u.Name,
+		ClientID:      ar.ClientID,
+		RedirectURI:   ar.RedirectURI,
+		Challenge:     ar.CodeChallenge,
+		ChallengeType: ar.CodeChallengeMethod,
+		Scope:         normalScope(ar.Scope),
+		ExpiresAt:     s.now().Add(authCodeLife),
+	}); err != nil {
+		return fmt.Errorf("auth: storing authorization code: %w", err)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, withCode(ar.RedirectURI, code, ar.State), http.StatusFound)
+	return nil
+}

@@ -1,0 +1,57 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sync"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// errBadCredentials means the user name or the password is wrong; which of
+// the two is never told.
+var errBadCredentials = errors.New("auth: bad user name or password")
+
+// msgBadCredentials is the one message for both a wrong password and an
+// unknown user, so that the token endpoint does not reveal who exists.
+const msgBadCredentials = "the user name or password is wrong"
+
+// dummyHash is compared against when there is no real hash, so that an
+// unknown user costs as much time as a wrong password.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, err := bcrypt.GenerateFromPassword([]byte(rand.Text()), bcrypt.DefaultCost)
+	if err != nil {
+		panic(err) // only for a cost out of range
+	}
+	return h
+})
+
+// checkPassword returns the user named name when password is theirs, or
+// errBadCredentials. Users without a password (those who sign in through
+// an external issuer) cannot use it.
+func (s *Sandbox) checkPassword(ctx context.Context, name, password string) (livestock.User, error) {
+	var hash []byte
+	u, err := s.store.UserByName(ctx, name)
+	switch {
+	case livestock.IsNotFound(err):
+	case err != nil:
+		return livestock.User{}, fmt.Errorf("auth: user %q: %w", name, err)
+	default:
+		hash, err = s.store.PasswordHash(ctx, u.Name)
+		if err != nil && !livestock.IsNotFound(err) {
+			return livestock.User{}, fmt.Errorf("auth: password of %q: %w", name, err)
+		}
+	}
+	if hash == nil {
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		return livestock.User{}, errBadCredentials
+	}
+	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil {
+		return livestock.User{}, errBadCredentials
+	}
+	return u, nil
+}

@@ -1,0 +1,151 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// Grant types of the token endpoint.
+const (
+	grantPassword          = "password"
+	grantAuthorizationCode = "authorization_code"
+	grantRefreshToken      = "refresh_token"
+)
+
+// Lifetimes, as on the live service: access tokens 60 minutes, refresh
+// tokens 90 days; authorization codes 5 minutes.
+const (
+	accessTokenLife  = 60 * time.Minute
+	refreshTokenLife = 90 * 24 * time.Hour
+	authCodeLife     = 5 * time.Minute
+)
+
+// grant is what an accepted grant entitles the client to.
+type grant struct {
+	user     livestock.User
+	clientID string
+	scope    string
+}
+
+// Token serves POST /oauth2/token: the password, authorization_code and
+// refresh_token grants. A refused grant is a KindInvalid error with
+// CodeBadGrant naming the form field at fault.
+func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
+	form, err := readForm(w, r)
+	if err != nil {
+		return err
+	}
+	var g grant
+	switch gt := form.Get("grant_type"); gt {
+	case "":
+		return require(form, "form:", "grant_type")
+	case grantPassword:
+		g, err = s.passwordGrant(r.Context(), form)
+	case grantAuthorizationCode:
+		g, err = s.codeGrant(r.Context(), form)
+	case grantRefreshToken:
+		g, err = s.refreshGrant(r.Context(), form)
+	default:
+		return livestock.Invalid("The grant type is not supported.", livestock.FieldError{
+			Code: livestock.CodeBadEnum, Source: "form:grant_type", Value: gt,
+			Message: "grant_type must be authorization_code, password or refresh_token",
+		})
+	}
+	if err != nil {
+		return err
+	}
+	resp, err := s.issue(r.Context(), g)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, "no-store", resp)
+}
+
+func (s *Sandbox) passwordGrant(ctx context.Context, f url.Values) (grant, error) {
+	if err := require(f, "form:", "username", "password"); err != nil {
+		return grant{}, err
+	}
+	u, err := s.checkPassword(ctx, f.Get("username"), f.Get("password"))
+	if errors.Is(err, errBadCredentials) {
+		return grant{}, badGrant("password", msgBadCredentials)
+	}
+	if err != nil {
+		return grant{}, err
+	}
+	return grant{user: u, clientID: f.Get("client_id"), scope: normalScope(f.Get("scope"))}, nil
+}
+
+func (s *Sandbox) codeGrant(ctx context.Context, f url.Values) (grant, error) {
+	if err := require(f, "form:", "code", "code_verifier", "redirect_uri", "client_id"); err != nil {
+		return grant{}, err
+	}
+	if !pkceValid(f.Get("code_verifier")) {
+		return grant{}, livestock.Invalid("The code verifier is malformed.", fieldError(livestock.CodeBadFormat,
+			"form:code_verifier", "code_verifier must be 43 to 128 letters, digits or -._~"))
+	}
+	c, err := s.store.TakeAuthCode(ctx, hashSecret(f.Get("code")), s.now())
+	if livestock.IsNotFound(err) {
+		return grant{}, badGrant("code", "the authorization code is unknown, used or expired")
+	}
+	if err != nil {
+		return grant{}, fmt.Errorf("auth: taking authorization code: %w", err)
+	}
+	switch {
+	case c.ClientID != f.Get("client_id"):
+		return grant{}, badGrant("client_id", "client_id is not the one the code was issued to")
+	case c.RedirectURI != f.Get("redirect_uri"):
+		return grant{}, badGrant("redirect_uri", "redirect_uri is not the one of the authorization request")
+	case !pkceMatches(c.ChallengeType, c.Challenge, f.Get("code_verifier")):
+		return grant{}, badGrant("code_verifier", "code_verifier does not match the code_challenge")
+	}
+	u, err := s.grantUser(ctx, c.UserName, "code")
+	return grant{user: u, clientID: c.ClientID, scope: c.Scope}, err
+}
+
+func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error) {
+	if err := require(f, "form:", "refresh_token"); err != nil {
+		return grant{}, err
+	}
+	rt, err := s.store.TakeRefreshToken(ctx, hashSecret(f.Get("refresh_token")), s.now())
+	if livestock.IsNotFound(err) {
+		return grant{}, badGrant("refresh_token", "the refresh token is unknown, used or expired")
+	}
+	if err != nil {
+		return grant{}, fmt.Errorf("auth: taking refresh token: %w", err)
+	}
+	if cid := f.Get("client_id"); cid != "" && cid != rt.ClientID {
+		return grant{}, badGrant("client_id", "client_id is not the one the refresh token was issued to")
+	}
+	scope := rt.Scope
+	if asked := strings.Fields(f.Get("scope")); len(asked) > 0 {
+		granted := strings.Fields(rt.Scope)
+		for _, a := range asked {
+			if !slices.Contains(granted, a) {
+				return grant{}, badGrant("scope", "scope asks for more than was granted")
+			}
+		}
+		scope = strings.Join(asked, " ")
+	}
+	u, err := s.grantUser(ctx, rt.UserName, "refresh_token")
+	return grant{user: u, clientID: rt.ClientID, scope: scope}, err
+}
+
+// grantUser finds the user a code or refresh token was issued to.
+func (s *Sandbox) grantUser(ctx context.Context, name, field string) (livestock.User, error) {
+	u, err := s.store.UserByName(ctx, name)
+	if livestock.IsNotFound(err) {
+		return u, badGrant(field, "the user of this grant no longer exists")
+	}
+	if err != nil {
+		return u, fmt.Errorf("auth: user %q: %w", name, err)
+	}
+	return u, nil
+}
