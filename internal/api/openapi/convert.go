@@ -1,0 +1,161 @@
+package openapi
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// collector gathers the FieldErrors of one failed validation.
+type collector struct {
+	out []livestock.FieldError
+}
+
+func (c *collector) add(code livestock.Code, source, message, value string) {
+	c.out = append(c.out, livestock.FieldError{Code: code, Message: message, Source: source, Value: value})
+}
+
+// maxErrors bounds the errors reported for one request: enough to fix any
+// honest request, and a problem body of bounded size for a hostile one.
+const maxErrors = 100
+
+// result is every error once, in a stable order (body pointers first, then
+// parameters, each by source), at most maxErrors of them.
+func (c *collector) result() []livestock.FieldError {
+	if len(c.out) == 0 {
+		return nil
+	}
+	slices.SortFunc(c.out, func(a, b livestock.FieldError) int {
+		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Message, b.Message))
+	})
+	out := slices.Compact(c.out)
+	return out[:min(len(out), maxErrors)]
+}
+
+// request collects the rules broken in err, an error of
+// openapi3filter.ValidateRequest.
+func (c *collector) request(err error) {
+	switch e := err.(type) {
+	case openapi3.MultiError:
+		for _, x := range e {
+			c.request(x)
+		}
+	case *openapi3filter.RequestError:
+		switch {
+		case e.Parameter != nil:
+			c.parameter(e)
+		case e.RequestBody != nil:
+			c.body(e)
+		default:
+			c.add(livestock.CodeSchema, "", "the request does not conform to the OpenAPI document", "")
+		}
+	case *openapi3filter.SecurityRequirementsError:
+		// Authentication belongs to the middleware; the no-op function
+		// used here never fails.
+	default:
+		c.add(livestock.CodeSchema, "", "the request does not conform to the OpenAPI document", "")
+	}
+}
+
+func (c *collector) parameter(e *openapi3filter.RequestError) {
+	p := e.Parameter
+	src := p.In + ":" + p.Name
+	var pe *openapi3filter.ParseError
+	switch {
+	case errors.Is(e.Err, openapi3filter.ErrInvalidRequired):
+		c.add(livestock.CodeMissing, src, "is required", "")
+	case errors.Is(e.Err, openapi3filter.ErrInvalidEmptyValue):
+		c.add(livestock.CodeMissing, src, "must not be empty", "")
+	case errors.As(e.Err, &pe):
+		value := valueText(pe.Value)
+		switch {
+		case errors.Is(pe, strconv.ErrRange):
+			c.add(livestock.CodeBadFormat, src, "is out of range", value)
+		case pe.Kind == openapi3filter.KindInvalidFormat && p.Schema != nil && p.Schema.Value != nil:
+			c.add(livestock.CodeWrongType, src, typePhrase(p.Schema.Value.Type.Slice()), value)
+		default:
+			c.add(livestock.CodeBadFormat, src, "is not in the form this parameter takes", value)
+		}
+	default:
+		c.schema(e.Err, src)
+	}
+}
+
+func (c *collector) body(e *openapi3filter.RequestError) {
+	var tooLarge *http.MaxBytesError
+	var pe *openapi3filter.ParseError
+	switch {
+	case errors.Is(e.Err, openapi3filter.ErrInvalidRequired):
+		c.add(livestock.CodeMissing, "", "a request body is required", "")
+	case errors.As(e.Err, &tooLarge):
+		c.add(livestock.CodeTooLarge, "", "the body is over the size limit", "")
+	case e.Err == nil && strings.HasPrefix(e.Reason, "header Content-Type has unexpected value"):
+		c.unsupportedType(e)
+	case e.Reason == "reading failed":
+		c.add(livestock.CodeSchema, "", "the body could not be read", "")
+	case errors.As(e.Err, &pe):
+		if pe.Kind == openapi3filter.KindUnsupportedFormat {
+			c.unsupportedType(e)
+			return
+		}
+		var ct string
+		if e.Input != nil && e.Input.Request != nil {
+			ct = e.Input.Request.Header.Get("Content-Type")
+		}
+		if isJSON(ct) {
+			c.add(livestock.CodeMalformedJSON, "", "is not well-formed JSON", "")
+		} else {
+			c.add(livestock.CodeBadFormat, "", "cannot be decoded as "+mediaType(ct), "")
+		}
+	default:
+		c.schema(e.Err, "")
+	}
+}
+
+func (c *collector) unsupportedType(e *openapi3filter.RequestError) {
+	var ct string
+	if e.Input != nil && e.Input.Request != nil {
+		ct = e.Input.Request.Header.Get("Content-Type")
+	}
+	accepted := slices.Sorted(maps.Keys(e.RequestBody.Content))
+	c.add(livestock.CodeUnsupportedType, "header:Content-Type",
+		"must be "+strings.Join(accepted, " or "), valueText(ct))
+}
+
+// malformedJSON describes why data is not one JSON value.
+func malformedJSON(data []byte) livestock.FieldError {
+	msg := "is not well-formed JSON"
+	var v any
+	var syn *json.SyntaxError
+	switch err := json.Unmarshal(data, &v); {
+	case errors.As(err, &syn):
+		msg = fmt.Sprintf("is not well-formed JSON: %s at byte %d", syn.Error(), syn.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		msg = "is not well-formed JSON: it ends early"
+	}
+	return livestock.FieldError{Code: livestock.CodeMalformedJSON, Message: msg}
+}
+
+// mediaType is the media type of a Content-Type value, read as leniently
+// as kin-openapi reads it.
+func mediaType(ct string) string {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+func isJSON(ct string) bool {
+	mt := mediaType(ct)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}

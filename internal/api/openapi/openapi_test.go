@@ -1,0 +1,208 @@
+package openapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+func load(t *testing.T) *Doc {
+	t.Helper()
+	d, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestLoadIsValidOpenAPI31(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	if !d.spec.IsOpenAPI31OrLater() || d.spec.OpenAPI != "3.1.0" {
+		t.Errorf("openapi %q, want 3.1.0", d.spec.OpenAPI)
+	}
+	// What /openapi.json serves is itself a valid document.
+	if !json.Valid(d.JSON()) {
+		t.Fatal("JSON() is not JSON")
+	}
+	again, err := LoadFrom(d.JSON())
+	if err != nil {
+		t.Fatalf("JSON() does not load: %v", err)
+	}
+	if diff := cmp.Diff(d.Operations(), again.Operations()); diff != "" {
+		t.Errorf("operations differ after a round trip (-yaml +json):\n%s", diff)
+	}
+	if _, err := LoadFrom([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n")); err == nil {
+		t.Error("LoadFrom accepted an OpenAPI 3.0 document")
+	}
+	if _, err := LoadFrom([]byte("openapi: 3.1.0\npaths: {}\n")); err == nil {
+		t.Error("LoadFrom accepted a document without info")
+	}
+}
+
+func TestOperations(t *testing.T) {
+	t.Parallel()
+	want := []Operation{
+		{"GET", "/.well-known/openid-configuration"},
+		{"GET", "/docs"},
+		{"GET", "/docs/{file}"},
+		{"GET", "/healthz"},
+		{"GET", "/metrics"},
+		{"GET", "/oauth2/authorize"},
+		{"POST", "/oauth2/authorize"},
+		{"GET", "/oauth2/jwks"},
+		{"POST", "/oauth2/token"},
+		{"GET", "/openapi.json"},
+		{"GET", "/readyz"},
+		{"GET", "/v1/StandingData"},
+		{"GET", "/v1/StandingData/{list}"},
+		{"GET", "/v1/me"},
+	}
+	if diff := cmp.Diff(want, load(t).Operations()); diff != "" {
+		t.Errorf("Operations() (-want +got):\n%s", diff)
+	}
+}
+
+// TestErrorCodes holds the document's ErrorCode schema to livestock.Codes:
+// the same codes in the same order, each described by its title.
+func TestErrorCodes(t *testing.T) {
+	t.Parallel()
+	s := load(t).spec.Components.Schemas["ErrorCode"].Value
+	var wantEnum []any
+	wantTitles := map[string]any{}
+	for _, c := range livestock.Codes {
+		wantEnum = append(wantEnum, string(c.Code))
+		wantTitles[string(c.Code)] = c.Title
+		if row := fmt.Sprintf("| %s | %s |", c.Code, c.Title); !strings.Contains(s.Description, row) {
+			t.Errorf("the ErrorCode description has no row %q", row)
+		}
+	}
+	if diff := cmp.Diff(wantEnum, s.Enum); diff != "" {
+		t.Errorf("ErrorCode enum (-livestock.Codes +document):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantTitles, s.Extensions["x-enumDescriptions"]); diff != "" {
+		t.Errorf("x-enumDescriptions (-livestock.Codes +document):\n%s", diff)
+	}
+	problem := load(t).spec.Components.Schemas["ProblemError"].Value
+	if ref := problem.Properties["code"].Ref; ref != "#/components/schemas/ErrorCode" {
+		t.Errorf("ProblemError.code refers to %q", ref)
+	}
+}
+
+// errorResponses names the reusable response for each error status.
+var errorResponses = map[string]string{
+	"400": "BadRequest", "401": "Unauthorized", "403": "Forbidden", "404": "NotFound",
+	"413": "PayloadTooLarge", "429": "TooManyRequests", "500": "InternalError",
+	"503": "ServiceUnavailable", "504": "GatewayTimeout",
+}
+
+// TestEveryOperation checks what every operation must document.
+func TestEveryOperation(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	for name := range errorResponses {
+		r := d.spec.Components.Responses[errorResponses[name]]
+		if r == nil {
+			t.Fatalf("no components.responses.%s", errorResponses[name])
+		}
+		if mt := r.Value.Content.Get("application/problem+json"); mt == nil || mt.Schema.Ref != "#/components/schemas/Problem" {
+			t.Errorf("%s is not an application/problem+json Problem", errorResponses[name])
+		}
+	}
+	for _, h := range []string{"Deprecation", "Sunset"} {
+		if d.spec.Components.Headers[h] == nil || !strings.Contains(d.spec.Info.Description, "`"+h+"`") {
+			t.Errorf("header %s is not defined and described", h)
+		}
+	}
+	tags := map[string]bool{}
+	for _, tag := range d.spec.Tags {
+		tags[tag.Name] = true
+	}
+	ids := map[string]bool{}
+	for _, o := range d.Operations() {
+		t.Run(o.Method+" "+o.Path, func(t *testing.T) {
+			item := d.spec.Paths.Find(o.Path)
+			op := item.GetOperation(o.Method)
+			if op.OperationID == "" || ids[op.OperationID] {
+				t.Errorf("operationId %q is empty or used twice", op.OperationID)
+			}
+			ids[op.OperationID] = true
+			if op.Summary == "" || len(op.Tags) == 0 {
+				t.Error("no summary or no tags")
+			}
+			for _, tag := range op.Tags {
+				if !tags[tag] {
+					t.Errorf("tag %q is not declared", tag)
+				}
+			}
+			secured := op.Security != nil && len(*op.Security) > 0
+			if strings.HasPrefix(o.Path, "/v1/") != secured || op.Security == nil {
+				t.Errorf("security %v: want bearer for /v1 and an explicit [] elsewhere", op.Security)
+			}
+			want := []string{"400", "500"}
+			// The registry and the issuer are behind the rate limit, load
+			// shedding and the request deadline; the registry also behind
+			// authentication.
+			if secured || strings.HasPrefix(o.Path, "/oauth2/") || strings.HasPrefix(o.Path, "/.well-known/") {
+				want = append(want, "429", "503", "504")
+			}
+			if secured {
+				want = append(want, "401")
+			}
+			if op.RequestBody != nil {
+				want = append(want, "413")
+			}
+			if strings.Contains(o.Path, "{") {
+				want = append(want, "404")
+			}
+			var success bool
+			for status, r := range op.Responses.Map() {
+				success = success || strings.HasPrefix(status, "2")
+				if name, ok := errorResponses[status]; ok && r.Ref != "#/components/responses/"+name {
+					t.Errorf("response %s is %q, want the component %s", status, r.Ref, name)
+				}
+				if r.Value.Headers["X-Correlation-ID"] == nil {
+					t.Errorf("response %s has no X-Correlation-ID header", status)
+				}
+			}
+			if !success {
+				t.Error("no 2xx response")
+			}
+			for _, status := range want {
+				if op.Responses.Value(status) == nil {
+					t.Errorf("no %s response", status)
+				}
+			}
+			for _, h := range []string{"X-Correlation-ID", "LI-Correlation-Id"} {
+				p := item.Parameters.GetByInAndName(openapi3.ParameterInHeader, h)
+				if p == nil {
+					p = op.Parameters.GetByInAndName(openapi3.ParameterInHeader, h)
+				}
+				if p == nil || p.Required || p.Schema.Value.MaxLength == nil || *p.Schema.Value.MaxLength != 128 {
+					t.Errorf("no optional header parameter %s of at most 128 characters", h)
+				}
+			}
+		})
+	}
+}
+
+func TestSecuritySchemes(t *testing.T) {
+	t.Parallel()
+	s := load(t).spec.Components.SecuritySchemes
+	if b := s["bearer"].Value; b.Type != "http" || b.Scheme != "bearer" || b.BearerFormat != "JWT" {
+		t.Errorf("bearer scheme: %+v", b)
+	}
+	f := s["oauth2"].Value.Flows
+	if f.AuthorizationCode == nil || f.AuthorizationCode.AuthorizationURL != "/oauth2/authorize" || f.AuthorizationCode.TokenURL != "/oauth2/token" {
+		t.Errorf("authorizationCode flow: %+v", f.AuthorizationCode)
+	}
+	if f.Password == nil || f.Password.TokenURL != "/oauth2/token" {
+		t.Errorf("password flow: %+v", f.Password)
+	}
+}

@@ -1,0 +1,126 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// validateOptions: every broken rule, not only the first; no
+// authentication (the middleware has done it, with better errors); and
+// no defaults written into the request, so that what the handler reads is
+// what the client sent.
+var validateOptions = newOptions(false)
+
+// parameterOptions skip the body, once it is known to be unreadable.
+var parameterOptions = newOptions(true)
+
+func newOptions(skipBody bool) *openapi3filter.Options {
+	o := &openapi3filter.Options{
+		MultiError:          true,
+		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
+		SkipSettingDefaults: true,
+		ExcludeRequestBody:  skipBody,
+	}
+	// kin-openapi renders each error's message as it builds the error tree,
+	// and by default a message holds the schema and the value, indented:
+	// for a value 10,000 arrays deep that is a gigabyte of spaces. We read
+	// the errors' fields, never their messages, so keep messages short.
+	o.WithCustomSchemaErrorFunc(func(e *openapi3.SchemaError) string {
+		if e.Reason != "" {
+			return e.Reason
+		}
+		return "does not match the schema"
+	})
+	return o
+}
+
+// ValidateRequest checks r against the operation documented for its method
+// at pathTemplate (the chi route pattern, written like the document's path
+// template) and returns every broken rule, or nil when r conforms.
+// pathParams holds the decoded values of the template's parameters.
+//
+// Each FieldError's Source says where the rule broke:
+//
+//   - a JSON pointer into the body, such as "/content/animalCount", naming
+//     the unknown property for S004 and the missing one for S002; the empty
+//     string is the body as a whole (missing, not JSON, too large);
+//   - "<in>:<name>" for a parameter, <in> being path, query, header or
+//     cookie: "path:list", "query:$top", "header:X-Correlation-ID". A rule
+//     broken inside a structured parameter appends a pointer:
+//     "query:ids/2".
+//
+// The errors are sorted by Source; at most 100 are returned.
+//
+// r.Body is read and replaced with an equivalent reader, so the handler
+// can still read it. If the body is over an http.MaxBytesReader limit the
+// result is one FieldError with code S011 (livestock.CodeTooLarge), which
+// the caller answers with 413 rather than 400.
+//
+// ValidateRequest returns nil for an operation the document does not have:
+// a test holds the router and the document to the same set of routes.
+// It never panics, whatever r holds.
+func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams map[string]string) (errs []livestock.FieldError) {
+	route := d.routes[Operation{Method: r.Method, Path: pathTemplate}]
+	if route == nil {
+		return nil
+	}
+	defer func() {
+		// kin-openapi has had panics on hostile input; a request that makes
+		// it panic is refused rather than taking the handler down.
+		if recover() != nil {
+			errs = []livestock.FieldError{{
+				Code:    livestock.CodeSchema,
+				Message: "the request could not be checked against the OpenAPI document",
+			}}
+		}
+	}()
+	var c collector
+	opts := validateOptions
+	if route.Operation.RequestBody != nil && isJSON(r.Header.Get("Content-Type")) {
+		if !c.checkJSON(r) {
+			opts = parameterOptions
+		}
+	}
+	in := &openapi3filter.RequestValidationInput{
+		Request:    r,
+		PathParams: pathParams,
+		Route:      route,
+		Options:    opts,
+	}
+	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+		c.request(err)
+	}
+	return c.result()
+}
+
+// checkJSON reads r.Body, puts back an equivalent reader, and reports
+// whether the body is empty or one well-formed JSON value. kin-openapi
+// decodes only the first value of a body, so `{"a":1}}` would pass it.
+func (c *collector) checkJSON(r *http.Request) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	data, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		c.add(livestock.CodeTooLarge, "", "the body is over the size limit", "")
+		return false
+	case err != nil:
+		c.add(livestock.CodeSchema, "", "the body could not be read", "")
+		return false
+	case len(data) > 0 && !json.Valid(data):
+		c.out = append(c.out, malformedJSON(data))
+		return false
+	}
+	return true
+}
