@@ -1,0 +1,65 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/google/uuid"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+const (
+	headerCorrelation   = "X-Correlation-ID"
+	headerCorrelationLI = "LI-Correlation-Id" // the live registration service's name
+	maxCorrelationLen   = 128
+)
+
+type correlationKey struct{}
+
+// correlationID returns the request's correlation id.
+func correlationID(ctx context.Context) string {
+	id, _ := ctx.Value(correlationKey{}).(string)
+	return id
+}
+
+// correlate echoes the caller's correlation id (X-Correlation-ID, or its
+// alias LI-Correlation-Id) or allocates a UUID, and puts it on every
+// response under both names. An id that is too long or carries characters
+// a header cannot hold is a 400: echoing it would be unsafe and replacing
+// it would defeat the caller's duplicate detection.
+func (s *Server) correlate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, source := r.Header.Get(headerCorrelation), "header:"+headerCorrelation
+		if id == "" {
+			id, source = r.Header.Get(headerCorrelationLI), "header:"+headerCorrelationLI
+		}
+		bad := ""
+		switch {
+		case len(id) > maxCorrelationLen:
+			bad = "must be at most 128 characters"
+		case !visibleASCII(id):
+			bad = "must be printable ASCII without spaces"
+		}
+		if bad != "" || id == "" {
+			id = uuid.NewString()
+		}
+		w.Header().Set(headerCorrelation, id)
+		w.Header().Set(headerCorrelationLI, id)
+		if bad != "" {
+			writeProblem(w, livestock.Invalid("the correlation id cannot be used",
+				livestock.FieldError{Code: livestock.CodeBadFormat, Message: bad, Source: source, Value: truncate(r.Header.Get(headerCorrelation)+r.Header.Get(headerCorrelationLI), 64)}))
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), correlationKey{}, id)))
+	})
+}
+
+func visibleASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,74 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/drover-registry/drover/internal/auth"
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// errDeadline is what a handler returns, wrapped, when the request's own
+// deadline passed: the caller gets 504.
+var errDeadline = context.DeadlineExceeded
+
+// handlerFunc is the shape of every handler: it writes a success itself and
+// returns an error for everything else.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts a handlerFunc. It is the innermost step of the chain: the
+// route is known here, so the request is first checked against the OpenAPI
+// operation for it (every failing field listed in one 400), then the
+// handler runs, and a returned error becomes the problem body.
+func (s *Server) handle(h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if fields := s.validate(r); len(fields) > 0 {
+			e := livestock.Invalid("the request does not conform to the OpenAPI document", fields...)
+			if fields[0].Code == livestock.CodeTooLarge {
+				e.Kind, e.Detail = livestock.KindTooLarge, "the request body is over the size limit"
+			}
+			s.fail(w, r, e)
+			return
+		}
+		if err := h(w, r); err != nil {
+			s.fail(w, r, err)
+		}
+	}
+}
+
+// validate checks r against the document's operation for its route.
+func (s *Server) validate(r *http.Request) []livestock.FieldError {
+	rc := chi.RouteContext(r.Context())
+	if rc == nil || s.doc == nil {
+		return nil
+	}
+	params := make(map[string]string, len(rc.URLParams.Keys))
+	for i, k := range rc.URLParams.Keys {
+		v, err := decodeParam(rc.URLParams.Values[i])
+		if err != nil {
+			return []livestock.FieldError{{Code: livestock.CodeBadPath, Message: "cannot be percent-decoded", Source: "path:" + k, Value: rc.URLParams.Values[i]}}
+		}
+		params[k] = v
+	}
+	return s.doc.ValidateRequest(r, rc.RoutePattern(), params)
+}
+
+// fail writes err as a problem body. Internal faults are logged with the
+// correlation id; the caller sees only a generic message.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	e := asDomainError(err)
+	switch e.Kind {
+	case livestock.KindInternal:
+		s.log.ErrorContext(r.Context(), "internal fault", slog.String("correlation_id", correlationID(r.Context())),
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
+	case livestock.KindUnavailable:
+		s.log.WarnContext(r.Context(), "unavailable", slog.String("correlation_id", correlationID(r.Context())),
+			slog.String("path", r.URL.Path), slog.Any("error", err))
+	case livestock.KindUnauthenticated:
+		w.Header().Set("WWW-Authenticate", auth.WWWAuthenticate(err))
+	}
+	writeProblem(w, e)
+}

@@ -1,0 +1,97 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// metrics are the server's Prometheus metrics, on a registry of its own so
+// that tests can run several servers in one process.
+type metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+	limited  prometheus.Counter
+	shed     prometheus.Counter
+}
+
+func newMetrics(st store.Store) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "drover_http_requests_total", Help: "HTTP requests by route, method and status.",
+		}, []string{"route", "method", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "drover_http_request_duration_seconds", Help: "Time to answer an HTTP request, by route and method.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route", "method"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "drover_http_in_flight_requests", Help: "HTTP requests being served now.",
+		}),
+		limited: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "drover_http_rate_limited_total", Help: "Requests refused with 429 by the per-user rate limit.",
+		}),
+		shed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "drover_http_shed_total", Help: "Requests refused with 503 because too many were in flight.",
+		}),
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.limited, m.shed,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		&queueCollector{store: st, desc: prometheus.NewDesc("drover_jobs",
+			"Background jobs by state (available is the queue depth).", []string{"state"}, nil)})
+	return m
+}
+
+func (m *metrics) observe(method, route string, status int, d time.Duration) {
+	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// routePattern is the route the request matched, or "unmatched", so that
+// metrics have one series per route rather than one per URL.
+func routePattern(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		if p := rc.RoutePattern(); p != "" {
+			return p
+		}
+	}
+	return "unmatched"
+}
+
+// queueCollector reads the job counts from the store at scrape time.
+type queueCollector struct {
+	store store.Store
+	desc  *prometheus.Desc
+}
+
+func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	counts, err := c.store.JobCounts(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(c.desc, err)
+		return
+	}
+	for _, state := range []store.JobState{store.JobAvailable, store.JobDone, store.JobFailed} {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(counts[state]), string(state))
+	}
+}

@@ -1,0 +1,245 @@
+package api_test
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+func TestMe(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		res := b.do(http.MethodGet, "/v1/me", b.token("keeper1"), nil)
+		if res.status != http.StatusOK {
+			t.Fatalf("GET /v1/me = %d %s", res.status, res.body)
+		}
+		var me struct {
+			UserName string `json:"userName"`
+			Holdings []struct{ Holding, Type, MHS string }
+		}
+		res.decode(&me)
+		if me.UserName != "keeper1" || len(me.Holdings) != 7 {
+			t.Fatalf("me = %+v", me)
+		}
+		first, producer := me.Holdings[0], me.Holdings[4]
+		if first.Holding != "01/100/0253" || first.Type != "abattoir" || first.MHS != "0035" {
+			t.Errorf("first holding = %+v", first)
+		}
+		if producer.Holding != "01/100/0257" || producer.Type != "producer" || producer.MHS != "" {
+			t.Errorf("producer holding = %+v", producer)
+		}
+
+		insp := b.do(http.MethodGet, "/v1/me", b.token("inspector"), nil)
+		if insp.status != http.StatusOK || !strings.Contains(string(insp.body), `"holdings":[]`) {
+			t.Errorf("inspector me = %d %s", insp.status, insp.body)
+		}
+	})
+}
+
+func TestUnauthenticated(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		for _, tc := range []struct{ name, auth string }{
+			{"no header", ""},
+			{"not bearer", "Basic a2VlcGVyMTprZWVwZXIx"},
+			{"garbage", "Bearer not.a.jwt"},
+			{"alg none", "Bearer eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJrZWVwZXIxIn0."},
+		} {
+			for _, path := range []string{"/v1/me", "/v1/StandingData", "/v1/StandingData/species"} {
+				res := b.do(http.MethodGet, path, "", nil, "Authorization", tc.auth)
+				if res.status != http.StatusUnauthorized {
+					t.Errorf("%s %s: status %d, want 401", tc.name, path, res.status)
+					continue
+				}
+				if !strings.HasPrefix(res.header.Get("WWW-Authenticate"), "Bearer") {
+					t.Errorf("%s %s: WWW-Authenticate = %q", tc.name, path, res.header.Get("WWW-Authenticate"))
+				}
+				if p := res.problem(); p.Errors[0].Code[0] != 'A' {
+					t.Errorf("%s %s: codes %v, want an A code", tc.name, path, p.codes())
+				}
+			}
+		}
+	})
+}
+
+func TestStandingData(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		tok := b.token("keeper2")
+		var lists struct{ Value []struct{ Name string } }
+		b.do(http.MethodGet, "/v1/StandingData", tok, nil).decode(&lists)
+		names := map[string]bool{}
+		for _, l := range lists.Value {
+			names[l.Name] = true
+		}
+		for _, want := range []string{"species", "sheepBreeds", "goatBreeds", "processingFlags", "counties", "cattleBreeds"} {
+			if !names[want] {
+				t.Errorf("list %q missing from %v", want, lists.Value)
+			}
+		}
+		var species struct {
+			Value []struct{ Code, Description string }
+		}
+		res := b.do(http.MethodGet, "/v1/StandingData/species", tok, nil)
+		res.decode(&species)
+		codes := map[string]bool{}
+		for _, e := range species.Value {
+			codes[e.Code] = e.Description != ""
+		}
+		if !codes["Sheep"] || !codes["Goats"] || !codes["Deer"] {
+			t.Errorf("species = %s", res.body)
+		}
+		missing := b.do(http.MethodGet, "/v1/StandingData/noSuchList", tok, nil)
+		if missing.status != http.StatusNotFound {
+			t.Fatalf("unknown list: %d", missing.status)
+		}
+		missing.problem()
+	})
+}
+
+func TestCorrelationID(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	for _, tc := range []struct {
+		name    string
+		headers []string
+		status  int
+		want    string // "" means a new UUID
+	}{
+		{"allocated", nil, 200, ""},
+		{"echoed", []string{"X-Correlation-ID", "abc-123"}, 200, "abc-123"},
+		{"live alias", []string{"LI-Correlation-Id", "li-456"}, 200, "li-456"},
+		{"both: X wins", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "li-1"}, 200, "x-1"},
+		{"too long", []string{"X-Correlation-ID", strings.Repeat("a", 129)}, 400, ""},
+		{"space inside", []string{"X-Correlation-ID", "a b"}, 400, ""},
+	} {
+		res := b.do(http.MethodGet, "/healthz", "", nil, tc.headers...)
+		if res.status != tc.status {
+			t.Errorf("%s: status %d, want %d", tc.name, res.status, tc.status)
+		}
+		got := res.header.Get("X-Correlation-ID")
+		if res.header.Get("LI-Correlation-Id") != got {
+			t.Errorf("%s: the two correlation headers differ", tc.name)
+		}
+		if tc.want == "" && !uuidPattern.MatchString(got) || tc.want != "" && got != tc.want {
+			t.Errorf("%s: X-Correlation-ID = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// Even a 404 and a 401 carry one.
+	for _, path := range []string{"/nowhere", "/v1/me"} {
+		if res := b.do(http.MethodGet, path, "", nil); res.header.Get("X-Correlation-ID") == "" {
+			t.Errorf("%s: no X-Correlation-ID", path)
+		}
+	}
+}
+
+func TestErrorsForUnknownRoutesAndMethods(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	if p := b.do(http.MethodGet, "/v1/NoSuchThing", "", nil).problem(); p.Status != 404 || p.Errors[0].Code != "R007" {
+		t.Errorf("unknown route: %+v", p)
+	}
+	if p := b.do(http.MethodDelete, "/healthz", "", nil).problem(); p.Status != 405 || p.Errors[0].Code != "R008" {
+		t.Errorf("wrong method: %+v", p)
+	}
+}
+
+func TestPercentGarbageInPath(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	for _, path := range []string{"/v1/StandingData/%00", "/v1/StandingData/%ff%fe", "/v1/me%0a"} {
+		res := b.do(http.MethodGet, path, "", nil)
+		if res.status != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", path, res.status)
+			continue
+		}
+		if p := res.problem(); p.Errors[0].Code != "S010" {
+			t.Errorf("%s: codes %v, want S010", path, p.codes())
+		}
+	}
+	// An escape that is not hex never reaches the router: Go's server
+	// refuses the request line with a plain 400.
+	if res := b.do(http.MethodGet, "/v1/me", "", nil); res.status != 401 {
+		t.Fatalf("control: %d", res.status)
+	}
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{MaxBody: 1024})
+	body := strings.NewReader("grant_type=password&username=keeper1&password=" + strings.Repeat("x", 2048))
+	res := b.do(http.MethodPost, "/oauth2/token", "", body, "Content-Type", "application/x-www-form-urlencoded")
+	if res.status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d, want 413: %s", res.status, res.body)
+	}
+	if p := res.problem(); p.Errors[0].Code != "S011" {
+		t.Errorf("codes %v, want S011", p.codes())
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{RateLimit: 1, RateBurst: 3})
+	tok1, tok2 := b.token("keeper1"), b.token("keeper2")
+	var statuses []int
+	for range 5 {
+		statuses = append(statuses, b.do(http.MethodGet, "/v1/me", tok1, nil).status)
+	}
+	if diff := cmp.Diff([]int{200, 200, 200, 429, 429}, statuses); diff != "" {
+		t.Errorf("keeper1 statuses (-want +got):\n%s", diff)
+	}
+	res := b.do(http.MethodGet, "/v1/me", tok1, nil)
+	if res.header.Get("Retry-After") == "" || res.problem().Errors[0].Code != "R002" {
+		t.Errorf("429 without Retry-After or R002: %v %s", res.header, res.body)
+	}
+	// Another user is unaffected.
+	if res := b.do(http.MethodGet, "/v1/me", tok2, nil); res.status != 200 {
+		t.Errorf("keeper2 got %d while keeper1 was limited", res.status)
+	}
+}
+
+func TestOperationsEndpoints(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		for _, tc := range []struct {
+			path, contentType, contains string
+		}{
+			{"/healthz", "application/json", `"ok"`},
+			{"/readyz", "application/json", `"ready"`},
+			{"/openapi.json", "application/json", `"openapi":"3.1`},
+			{"/docs", "text/html", "swagger"},
+			{"/.well-known/openid-configuration", "application/json", `"token_endpoint"`},
+			{"/oauth2/jwks", "application/json", `"keys"`},
+		} {
+			res := b.do(http.MethodGet, tc.path, "", nil)
+			if res.status != 200 || !strings.HasPrefix(res.header.Get("Content-Type"), tc.contentType) ||
+				!strings.Contains(strings.ReplaceAll(string(res.body), " ", ""), tc.contains) {
+				t.Errorf("GET %s = %d %q, want 200 %s containing %s", tc.path, res.status, res.header.Get("Content-Type"), tc.contentType, tc.contains)
+			}
+		}
+		b.do(http.MethodGet, "/v1/me", b.token("keeper1"), nil)
+		metrics := string(b.do(http.MethodGet, "/metrics", "", nil).body)
+		for _, want := range []string{
+			`drover_http_requests_total{method="GET",route="/v1/me",status="200"} 1`,
+			`drover_http_request_duration_seconds_bucket{method="GET",route="/v1/me"`,
+			`drover_jobs{state="available"} 0`,
+		} {
+			if !strings.Contains(metrics, want) {
+				t.Errorf("metrics lack %s", want)
+			}
+		}
+	})
+}

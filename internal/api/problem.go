@@ -1,0 +1,161 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// problem is the one error body of the service (RFC 9457), for every 4xx
+// and 5xx: application/problem+json.
+type problem struct {
+	Type   string         `json:"type"`
+	Title  string         `json:"title"`
+	Status int            `json:"status"`
+	Detail string         `json:"detail,omitempty"`
+	Errors []problemError `json:"errors"`
+}
+
+type problemError struct {
+	Code    livestock.Code `json:"code"`
+	Message string         `json:"message"`
+	Source  string         `json:"source,omitempty"`
+	Value   string         `json:"value,omitempty"`
+}
+
+// kindStatus is the one table from error kind to HTTP status.
+var kindStatus = map[livestock.Kind]int{
+	livestock.KindInvalid:          http.StatusBadRequest,
+	livestock.KindUnauthenticated:  http.StatusUnauthorized,
+	livestock.KindForbidden:        http.StatusForbidden,
+	livestock.KindNotFound:         http.StatusNotFound,
+	livestock.KindMethodNotAllowed: http.StatusMethodNotAllowed,
+	livestock.KindConflict:         http.StatusConflict,
+	livestock.KindTooLarge:         http.StatusRequestEntityTooLarge,
+	livestock.KindTooMany:          http.StatusTooManyRequests,
+	livestock.KindInternal:         http.StatusInternalServerError,
+	livestock.KindUnavailable:      http.StatusServiceUnavailable,
+}
+
+// kindCode is the code an error of a kind carries when it names no field.
+var kindCode = map[livestock.Kind]livestock.Code{
+	livestock.KindInvalid:          livestock.CodeSchema,
+	livestock.KindUnauthenticated:  livestock.CodeUnauthenticated,
+	livestock.KindForbidden:        livestock.CodeForbidden,
+	livestock.KindNotFound:         livestock.CodeNotFound,
+	livestock.KindMethodNotAllowed: livestock.CodeNoMethod,
+	livestock.KindConflict:         livestock.CodeSchema,
+	livestock.KindTooLarge:         livestock.CodeTooLarge,
+	livestock.KindTooMany:          livestock.CodeRateLimited,
+	livestock.KindInternal:         livestock.CodeInternal,
+	livestock.KindUnavailable:      livestock.CodeUnavailable,
+}
+
+// asDomainError turns any error into a *livestock.Error that is safe to
+// show. Errors that are not domain errors become a generic internal fault;
+// their text stays in the log.
+func asDomainError(err error) *livestock.Error {
+	if errors.Is(err, errDeadline) {
+		return &livestock.Error{Kind: livestock.KindUnavailable, Detail: "the request took too long inside the service",
+			Fields: []livestock.FieldError{{Code: livestock.CodeTimeout, Message: "timed out; try again"}}, Err: err}
+	}
+	var e *livestock.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return &livestock.Error{Kind: livestock.KindTooLarge, Detail: "the request body is over the limit of " +
+			strconv.FormatInt(tooBig.Limit, 10) + " bytes", Err: err}
+	}
+	return &livestock.Error{Kind: livestock.KindInternal, Detail: "an internal fault; the request can be sent again", Err: err}
+}
+
+// writeProblem writes err as the problem body. A timeout answers 504, as
+// the movements document lists; every other kind maps through kindStatus.
+func writeProblem(w http.ResponseWriter, err error) {
+	e := asDomainError(err)
+	status, ok := kindStatus[e.Kind]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if len(e.Fields) > 0 && e.Fields[0].Code == livestock.CodeTimeout {
+		status = http.StatusGatewayTimeout
+	}
+	p := problem{
+		Type:   "urn:drover:problem:" + kindSlug(e.Kind),
+		Title:  http.StatusText(status),
+		Status: status,
+		Detail: e.Detail,
+	}
+	for _, f := range e.Fields {
+		p.Errors = append(p.Errors, problemError{Code: f.Code, Message: f.Message, Source: f.Source, Value: truncate(f.Value, 200)})
+	}
+	if len(p.Errors) == 0 {
+		msg := e.Detail
+		if msg == "" {
+			msg = http.StatusText(status)
+		}
+		p.Errors = []problemError{{Code: kindCode[e.Kind], Message: msg}}
+	}
+	h := w.Header()
+	if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
+		if h.Get("Retry-After") == "" {
+			h.Set("Retry-After", "1")
+		}
+	}
+	h.Set("Content-Type", "application/problem+json")
+	h.Set("Cache-Control", "no-store")
+	h.Del("Content-Length")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(p)
+}
+
+// retryAfter sets Retry-After to d rounded up to whole seconds, at least 1.
+func retryAfter(w http.ResponseWriter, d time.Duration) {
+	s := int((d + time.Second - 1) / time.Second)
+	if s < 1 {
+		s = 1
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(s))
+}
+
+func kindSlug(k livestock.Kind) string {
+	switch k {
+	case livestock.KindInvalid:
+		return "invalid"
+	case livestock.KindNotFound:
+		return "not-found"
+	case livestock.KindConflict:
+		return "conflict"
+	case livestock.KindForbidden:
+		return "forbidden"
+	case livestock.KindUnauthenticated:
+		return "unauthenticated"
+	case livestock.KindUnavailable:
+		return "unavailable"
+	case livestock.KindTooMany:
+		return "too-many-requests"
+	case livestock.KindTooLarge:
+		return "too-large"
+	case livestock.KindMethodNotAllowed:
+		return "method-not-allowed"
+	}
+	return "internal"
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

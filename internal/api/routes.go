@@ -1,0 +1,55 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// routes registers every route of the service, in one place. Each route
+// here has an operation in the OpenAPI document, and the reverse; a test
+// holds the two together.
+func (s *Server) routes() chi.Router {
+	r := chi.NewRouter()
+	// The chain, outermost first; middleware.go says what each step does.
+	r.Use(s.recoverPanics, s.canonicalPath, s.observe, s.deadline, s.limitBody, s.correlate)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, &livestock.Error{Kind: livestock.KindNotFound, Detail: "no such endpoint",
+			Fields: []livestock.FieldError{{Code: livestock.CodeNoRoute, Message: "no endpoint at this path; see /openapi.json", Source: "path", Value: r.URL.Path}}})
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, &livestock.Error{Kind: livestock.KindMethodNotAllowed, Detail: "method not allowed",
+			Fields: []livestock.FieldError{{Code: livestock.CodeNoMethod, Message: r.Method + " is not allowed on this endpoint", Source: "method", Value: r.Method}}})
+	})
+
+	// Operations: no token, like the health checks.
+	r.Get("/healthz", s.handle(s.healthz))
+	r.Get("/readyz", s.handle(s.readyz))
+	r.Get("/metrics", s.metrics.handler().ServeHTTP)
+	r.Get("/openapi.json", s.handle(s.openapiJSON))
+	r.Get("/docs", s.docs)
+	r.Get("/docs/{file}", s.docs)
+
+	// The sandbox's own OpenID Connect issuer, limited per client address.
+	if s.issuer != nil {
+		r.Group(func(r chi.Router) {
+			r.Use(s.rateLimit, s.shedLoad)
+			r.Get("/.well-known/openid-configuration", s.handle(s.issuer.Discovery))
+			r.Get("/oauth2/jwks", s.handle(s.issuer.JWKS))
+			r.Post("/oauth2/token", s.handle(s.issuer.Token))
+			r.Get("/oauth2/authorize", s.handle(s.issuer.AuthorizeForm))
+			r.Post("/oauth2/authorize", s.handle(s.issuer.Authorize))
+		})
+	}
+
+	// The registry: user-restricted.
+	r.Group(func(r chi.Router) {
+		r.Use(s.authenticate, s.rateLimit, s.shedLoad)
+		r.Get("/v1/me", s.handle(s.me))
+		r.Get("/v1/StandingData", s.handle(s.standingLists))
+		r.Get("/v1/StandingData/{list}", s.handle(s.standingList))
+	})
+	return r
+}

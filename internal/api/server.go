@@ -1,0 +1,93 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/drover-registry/drover/internal/api/openapi"
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/standing"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Config holds the settings of the HTTP layer.
+type Config struct {
+	MaxBody        int64         // largest request body in bytes
+	RequestTimeout time.Duration // time a request may spend inside the service
+	RateLimit      float64       // requests per second per user; 0 turns the limit off
+	RateBurst      int           // requests a user may make at once
+	MaxInFlight    int           // requests served at once before shedding; 0 means no limit
+	MaxPage        int           // largest results page of a collection
+}
+
+// Authenticator turns a request's bearer token into a user.
+type Authenticator interface {
+	Authenticate(r *http.Request) (livestock.User, error)
+}
+
+// Issuer is the sandbox's built-in OpenID Connect issuer. Its handlers are
+// routed only in sandbox mode.
+type Issuer interface {
+	Discovery(w http.ResponseWriter, r *http.Request) error
+	JWKS(w http.ResponseWriter, r *http.Request) error
+	Token(w http.ResponseWriter, r *http.Request) error
+	AuthorizeForm(w http.ResponseWriter, r *http.Request) error
+	Authorize(w http.ResponseWriter, r *http.Request) error
+}
+
+// Deps are the parts the HTTP layer is built on; cmd/drover wires them.
+type Deps struct {
+	Store    store.Store
+	Auth     Authenticator
+	Issuer   Issuer // nil outside sandbox mode
+	Doc      *openapi.Doc
+	Standing *standing.Lists
+	Log      *slog.Logger
+}
+
+// Server is the HTTP handler of the whole service.
+type Server struct {
+	cfg      Config
+	store    store.Store
+	auth     Authenticator
+	issuer   Issuer
+	doc      *openapi.Doc
+	standing *standing.Lists
+	log      *slog.Logger
+	metrics  *metrics
+	limits   *limiter
+	slots    chan struct{}
+	router   chi.Router
+}
+
+// New builds the server and its routes.
+func New(cfg Config, d Deps) (*Server, error) {
+	if d.Store == nil || d.Auth == nil || d.Doc == nil || d.Standing == nil {
+		return nil, errors.New("api.New: Store, Auth, Doc and Standing are required")
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 1 << 20
+	}
+	if cfg.MaxPage <= 0 {
+		cfg.MaxPage = 500
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
+		standing: d.Standing, log: d.Log, metrics: newMetrics(d.Store)}
+	if cfg.RateLimit > 0 {
+		s.limits = newLimiter(cfg.RateLimit, cfg.RateBurst)
+	}
+	if cfg.MaxInFlight > 0 {
+		s.slots = make(chan struct{}, cfg.MaxInFlight)
+	}
+	s.router = s.routes()
+	return s, nil
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }

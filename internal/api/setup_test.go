@@ -1,0 +1,152 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/api/openapi"
+	"github.com/drover-registry/drover/internal/auth"
+	"github.com/drover-registry/drover/internal/sandbox"
+	"github.com/drover-registry/drover/internal/standing"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// bundle is one running server over a real store, with the sandbox data
+// and issuer, as a test sees it from outside.
+type bundle struct {
+	t     *testing.T
+	url   string
+	store store.Store
+	sb    *auth.Sandbox
+}
+
+// setup starts a server over s with cfg (zero values take defaults).
+func setup(t *testing.T, s store.Store, cfg api.Config) *bundle {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := sandbox.Ensure(ctx, s, bcrypt.MinCost); err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler = http.NotFoundHandler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	sb, err := auth.NewSandbox(ctx, s, ts.URL, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists, err := standing.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := api.New(cfg, api.Deps{Store: s, Doc: doc, Standing: lists, Issuer: sb,
+		Auth: auth.NewVerifier(sb.Issuer(), sb.Audience(), sb.Keys(), s)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = srv
+	return &bundle{t: t, url: ts.URL, store: s, sb: sb}
+}
+
+// token signs in as user with the password grant.
+func (b *bundle) token(user string) string {
+	b.t.Helper()
+	res := b.do(http.MethodPost, "/oauth2/token", "", strings.NewReader(url.Values{
+		"grant_type": {"password"}, "username": {user}, "password": {user}}.Encode()),
+		"Content-Type", "application/x-www-form-urlencoded")
+	if res.status != http.StatusOK {
+		b.t.Fatalf("token for %s: %d %s", user, res.status, res.body)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	res.decode(&tok)
+	return tok.AccessToken
+}
+
+type response struct {
+	t      *testing.T
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) decode(v any) {
+	r.t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		r.t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// problem decodes an error body, checking its media type and shape.
+func (r response) problem() problemBody {
+	r.t.Helper()
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		r.t.Fatalf("Content-Type = %q, want application/problem+json; body %s", ct, r.body)
+	}
+	var p problemBody
+	r.decode(&p)
+	if p.Status != r.status || p.Type == "" || p.Title == "" || len(p.Errors) == 0 {
+		r.t.Fatalf("problem body incomplete for status %d: %s", r.status, r.body)
+	}
+	return p
+}
+
+type problemBody struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+	Errors []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Source  string `json:"source"`
+		Value   string `json:"value"`
+	} `json:"errors"`
+}
+
+func (p problemBody) codes() []string {
+	var c []string
+	for _, e := range p.Errors {
+		c = append(c, e.Code)
+	}
+	return c
+}
+
+// do sends a request; headers come in name, value pairs.
+func (b *bundle) do(method, path, token string, body io.Reader, headers ...string) response {
+	b.t.Helper()
+	req, err := http.NewRequest(method, b.url+path, body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return response{t: b.t, status: res.StatusCode, header: res.Header, body: data}
+}

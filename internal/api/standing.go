@@ -1,0 +1,22 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// standingLists names the standing-data lists.
+func (s *Server) standingLists(w http.ResponseWriter, r *http.Request) error {
+	return writeJSON(w, http.StatusOK, map[string]any{"value": s.standing.Names()})
+}
+
+// standingList returns one standing-data list.
+func (s *Server) standingList(w http.ResponseWriter, r *http.Request) error {
+	entries, err := s.standing.List(chi.URLParam(r, "list"))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "max-age=3600")
+	return writeJSON(w, http.StatusOK, map[string]any{"value": entries})
+}
