@@ -1,0 +1,91 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// config is every setting of drover serve.
+type config struct {
+	Addr            string
+	Database        string
+	Issuer          string
+	Audience        string
+	PublicURL       string
+	RateLimit       float64
+	RateBurst       int
+	MaxPage         int
+	MaxBody         int64
+	MaxInFlight     int
+	ReadTimeout     time.Duration
+	WriteTimeout    time.Duration
+	RequestTimeout  time.Duration
+	ShutdownTimeout time.Duration
+	Workers         int
+	StandingData    string
+	LogLevel        string
+}
+
+// databaseFlag adds --database, which every sub-command takes.
+func databaseFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "database", "./drover.db", "an SQLite file path, or a postgres:// URL to use PostgreSQL")
+}
+
+func serveFlags(c *config) *flag.FlagSet {
+	fs := flag.NewFlagSet("drover serve", flag.ContinueOnError)
+	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "address to listen on")
+	databaseFlag(fs, &c.Database)
+	fs.StringVar(&c.Issuer, "issuer", "", "OpenID Connect issuer URL of production tokens; empty runs the sandbox issuer")
+	fs.StringVar(&c.Audience, "audience", "drover", "audience (aud) that access tokens must carry")
+	fs.StringVar(&c.PublicURL, "public-url", "", "URL clients reach this service at (sandbox issuer name); default http://<addr>")
+	fs.Float64Var(&c.RateLimit, "rate-limit", 100, "requests per second per user, per replica; 0 turns the limit off")
+	fs.IntVar(&c.RateBurst, "rate-burst", 200, "requests a user may make at once before the rate limit applies")
+	fs.IntVar(&c.MaxPage, "max-page", 500, "largest results page of a collection")
+	fs.Int64Var(&c.MaxBody, "max-body", 1<<20, "largest request body in bytes (413 above)")
+	fs.IntVar(&c.MaxInFlight, "max-in-flight", 512, "requests served at once before answering 503; 0 means no limit")
+	fs.DurationVar(&c.ReadTimeout, "read-timeout", 15*time.Second, "time to read a request, headers and body")
+	fs.DurationVar(&c.WriteTimeout, "write-timeout", 30*time.Second, "time to write a response")
+	fs.DurationVar(&c.RequestTimeout, "request-timeout", 10*time.Second, "time a request may spend inside the service (504 after)")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "time to drain requests and jobs on SIGINT/SIGTERM")
+	fs.IntVar(&c.Workers, "workers", 4, "background jobs run at once")
+	fs.StringVar(&c.StandingData, "standing-data", "", "directory of standing-data files replacing the built-in lists")
+	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	return fs
+}
+
+// parse reads settings from the environment (DROVER_ plus the flag name
+// in upper case, dashes as underscores), then from args, which win.
+func parse(fs *flag.FlagSet, args []string, getenv func(string) string, out io.Writer) error {
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprintf(out, "usage: %s [flags]\n\nEvery flag may also be set in the environment variable shown.\n\n", fs.Name())
+		fs.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(out, "  --%s (%s)\n      %s (default %q)\n", f.Name, envName(f.Name), f.Usage, f.DefValue)
+		})
+	}
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && err == nil {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%s=%q: %w", envName(f.Name), v, e)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+func envName(flagName string) string {
+	return "DROVER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}

@@ -1,0 +1,73 @@
+// Command drover is the national livestock registry service: one binary
+// that serves the registration and movements interfaces, runs their
+// background jobs, and keeps its records in SQLite (the default, embedded)
+// or PostgreSQL.
+//
+//	drover serve     run the service (sandbox mode unless --issuer is set)
+//	drover migrate   apply database migrations and exit
+//	drover version   print the version
+//
+// Every setting is a flag and an environment variable: --max-page is also
+// DROVER_MAX_PAGE. Flags win over the environment.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "drover:", err)
+		os.Exit(1)
+	}
+}
+
+// run is main without the process: tests call it with their own arguments,
+// environment and output, and cancel ctx to stop the server.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		usage(stderr)
+		return errors.New("a sub-command is required")
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], getenv, stdout, stderr)
+	case "migrate":
+		return migrate(ctx, args[1:], getenv, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "drover", version)
+		return nil
+	case "help", "-h", "--help", "-help":
+		usage(stdout)
+		return nil
+	}
+	usage(stderr)
+	return fmt.Errorf("unknown sub-command %q", args[0])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: drover <command> [flags]
+
+commands:
+  serve     run the service (sandbox mode unless --issuer is set)
+  migrate   apply database migrations and exit
+  version   print the version
+
+Run "drover <command> --help" for the settings of a command.
+`)
+}

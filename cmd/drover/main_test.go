@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// startServer runs `drover serve` in-process on a free port, as a user
+// would, and returns its base URL and a stop function that waits for it.
+func startServer(t *testing.T, env map[string]string, args ...string) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	getenv := func(k string) string { return env[k] }
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, w, io.Discard)
+		w.Close()
+	}()
+	lines := bufio.NewScanner(out)
+	listening := regexp.MustCompile(`listening on (http://\S+)`)
+	for lines.Scan() {
+		if m := listening.FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, out)
+			stop := sync.OnceValue(func() error {
+				cancel()
+				select {
+				case err := <-done:
+					return err
+				case <-time.After(30 * time.Second):
+					return errors.New("server did not stop within 30s")
+				}
+			})
+			t.Cleanup(func() { _ = stop() })
+			return m[1], stop
+		}
+	}
+	cancel()
+	t.Fatalf("server did not start: %v", <-done)
+	return "", nil
+}
+
+func TestServeSandboxEndToEnd(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, database string }{
+		{"sqlite", filepath.Join(t.TempDir(), "drover.db")},
+		{"postgres", postgresURL(t)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.database == "" {
+				t.Skip("DROVER_TEST_POSTGRES not set")
+			}
+			base, stop := startServer(t, map[string]string{"DROVER_DATABASE": tc.database})
+
+			res, err := http.Get(base + "/v1/me")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("GET /v1/me without a token = %d, want 401", res.StatusCode)
+			}
+			res, err = http.PostForm(base+"/oauth2/token", url.Values{"grant_type": {"password"}, "username": {"keeper1"}, "password": {"keeper1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tok struct {
+				AccessToken  string `json:"access_token"`
+				RefreshToken string `json:"refresh_token"`
+				ExpiresIn    int    `json:"expires_in"`
+			}
+			if err := json.NewDecoder(res.Body).Decode(&tok); err != nil || tok.AccessToken == "" || tok.RefreshToken == "" || tok.ExpiresIn != 3600 {
+				t.Fatalf("token answer %d: %+v %v", res.StatusCode, tok, err)
+			}
+			res.Body.Close()
+			for _, path := range []string{"/v1/me", "/v1/StandingData", "/v1/StandingData/sheepBreeds"} {
+				req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+				req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					t.Errorf("GET %s = %d %s", path, res.StatusCode, body)
+				}
+			}
+			if err := stop(); err != nil {
+				t.Fatalf("graceful stop: %v", err)
+			}
+		})
+	}
+}
+
+// TestRestartKeepsTokensValid restarts the server on the same database: the
+// signing key and the seed survive, so a token from before still works.
+func TestRestartKeepsTokensValid(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "drover.db")
+	base, stop := startServer(t, nil, "--database", db)
+	res, err := http.PostForm(base+"/oauth2/token", url.Values{"grant_type": {"password"}, "username": {"keeper2"}, "password": {"keeper2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&tok)
+	res.Body.Close()
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	// The issuer name is the URL, and the port changes: pin it with --public-url.
+	base2, _ := startServer(t, nil, "--database", db, "--public-url", base)
+	req, _ := http.NewRequest(http.MethodGet, base2+"/v1/me", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("token from before the restart: %d, want 200", res.StatusCode)
+	}
+}
+
+func TestServeHelpListsEverySetting(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"serve", "--help"}, func(string) string { return "" }, &out, &out)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("serve --help = %v", err)
+	}
+	for _, want := range []string{"--addr", "DROVER_ADDR", "--database", "DROVER_DATABASE", "--rate-limit", "--max-page",
+		"--issuer", "--audience", "--max-body", "--request-timeout", "--shutdown-timeout", "--workers", `"127.0.0.1:8080"`, `"500"`, `"100"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("serve --help lacks %s", want)
+		}
+	}
+}
+
+func TestEnvironmentAndFlags(t *testing.T) {
+	t.Parallel()
+	var c config
+	env := map[string]string{"DROVER_MAX_PAGE": "50", "DROVER_RATE_LIMIT": "0", "DROVER_ADDR": ":9999"}
+	err := parse(serveFlags(&c), []string{"--addr", ":7777"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MaxPage != 50 || c.RateLimit != 0 || c.Addr != ":7777" || c.Database != "./drover.db" {
+		t.Errorf("config = %+v", c)
+	}
+	env["DROVER_MAX_PAGE"] = "lots"
+	if err := parse(serveFlags(&c), nil, func(k string) string { return env[k] }, io.Discard); err == nil || !strings.Contains(err.Error(), "DROVER_MAX_PAGE") {
+		t.Errorf("bad environment value: %v", err)
+	}
+}
+
+func TestMigrateAndVersion(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	db := filepath.Join(t.TempDir(), "m.db")
+	if err := run(context.Background(), []string{"migrate", "--database", db}, func(string) string { return "" }, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(db); err != nil || !strings.Contains(out.String(), "migrated") {
+		t.Errorf("migrate: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"version"}, nil, &out, io.Discard); err != nil || !strings.HasPrefix(out.String(), "drover ") {
+		t.Errorf("version = %q, %v", out.String(), err)
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, nil, io.Discard, io.Discard); err == nil {
+		t.Error("unknown sub-command accepted")
+	}
+}
+
+// postgresURL is a fresh schema's URL on the server named by
+// DROVER_TEST_POSTGRES, or "" when none is configured (outside CI).
+func postgresURL(t *testing.T) string {
+	if os.Getenv(storetest.EnvPostgres) == "" && os.Getenv("CI") == "" {
+		return ""
+	}
+	return storetest.PostgresURL(t)
+}

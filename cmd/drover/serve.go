@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/api/openapi"
+	"github.com/drover-registry/drover/internal/auth"
+	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/sandbox"
+	"github.com/drover-registry/drover/internal/standing"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// serve runs the service until ctx ends, then drains: the listener stops
+// taking connections, requests in flight finish, and each job worker
+// finishes the job it holds, all within --shutdown-timeout.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var c config
+	if err := parse(serveFlags(&c), args, getenv, stderr); err != nil {
+		return err
+	}
+	log, err := newLogger(stderr, c.LogLevel)
+	if err != nil {
+		return err
+	}
+
+	st, err := openStore(ctx, c.Database)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	lists, err := standing.Load(c.StandingData)
+	if err != nil {
+		return fmt.Errorf("standing data: %w", err)
+	}
+	doc, err := openapi.Load()
+	if err != nil {
+		return fmt.Errorf("openapi document: %w", err)
+	}
+
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	publicURL := c.PublicURL
+	if publicURL == "" {
+		publicURL = "http://" + ln.Addr().String()
+	}
+
+	deps := api.Deps{Store: st, Doc: doc, Standing: lists, Log: log}
+	if c.Issuer == "" {
+		sb, err := startSandbox(ctx, st, publicURL, c.Audience, log)
+		if err != nil {
+			return err
+		}
+		deps.Issuer, deps.Auth = sb, auth.NewVerifier(sb.Issuer(), c.Audience, sb.Keys(), st)
+	} else {
+		keys, err := auth.NewRemoteKeys(ctx, c.Issuer)
+		if err != nil {
+			return fmt.Errorf("issuer %s: %w", c.Issuer, err)
+		}
+		deps.Auth = auth.NewVerifier(c.Issuer, c.Audience, keys, st)
+		log.Info("production mode", slog.String("issuer", c.Issuer), slog.String("audience", c.Audience))
+	}
+	srv, err := api.New(api.Config{
+		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
+		MaxInFlight: c.MaxInFlight, MaxPage: c.MaxPage,
+	}, deps)
+	if err != nil {
+		return err
+	}
+	runner := jobs.New(st, jobs.Options{Workers: c.Workers, Log: log})
+
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       c.ReadTimeout,
+		WriteTimeout:      c.WriteTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	jobsDone := make(chan error, 1)
+	go func() { jobsDone <- runner.Run(jobsCtx) }()
+	log.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("database", st.Dialect()), slog.String("version", version))
+	fmt.Fprintf(stdout, "drover %s listening on http://%s (%s; public URL %s)\n", version, ln.Addr(), st.Dialect(), publicURL)
+
+	select {
+	case err := <-serveErr:
+		stopJobs()
+		<-jobsDone
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining requests and jobs")
+	drain, cancel := context.WithTimeout(context.Background(), c.ShutdownTimeout)
+	defer cancel()
+	stopJobs()
+	shutdownErr := hs.Shutdown(drain)
+	select {
+	case <-jobsDone:
+	case <-drain.Done():
+		log.Warn("shutdown timeout: a job is still running; it will be retried after restart")
+	}
+	if shutdownErr != nil && !errors.Is(shutdownErr, http.ErrServerClosed) {
+		return fmt.Errorf("drain: %w", shutdownErr)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// startSandbox seeds the sandbox data on first start and starts the
+// built-in issuer, announcing loudly that tokens here prove nothing.
+func startSandbox(ctx context.Context, st store.Store, publicURL, audience string, log *slog.Logger) (*auth.Sandbox, error) {
+	log.Warn("SANDBOX MODE: no --issuer given, so Drover issues its own tokens for test users " +
+		"(keeper1, keeper2, inspector; password = user name). Never use sandbox mode for real data.")
+	created, err := sandbox.Ensure(ctx, st, bcrypt.DefaultCost)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		log.Info("sandbox data created", slog.String("users", "keeper1, keeper2, inspector"))
+	}
+	sb, err := auth.NewSandbox(ctx, st, publicURL, time.Now, auth.WithAudience(audience))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox issuer: %w", err)
+	}
+	return sb, nil
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// migrate applies the migrations of the database and exits.
+func migrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("drover migrate", flag.ContinueOnError)
+	var dsn string
+	databaseFlag(fs, &dsn)
+	if err := parse(fs, args, getenv, stderr); err != nil {
+		return err
+	}
+	st, err := openStore(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Ready(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "drover: %s database is migrated\n", st.Dialect())
+	return nil
+}
