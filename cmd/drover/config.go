@@ -1,12 +1,17 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 )
+
+// errExtraArgs is returned by parse when arguments follow the flags;
+// commands that take arguments (import) accept it.
+var errExtraArgs = errors.New("unexpected argument")
 
 // config is every setting of drover serve.
 type config struct {
@@ -81,7 +86,7 @@ func parse(fs *flag.FlagSet, args []string, getenv func(string) string, out io.W
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return fmt.Errorf("%w %q", errExtraArgs, fs.Arg(0))
 	}
 	return nil
 }

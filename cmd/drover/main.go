@@ -5,6 +5,7 @@
 //
 //	drover serve     run the service (sandbox mode unless --issuer is set)
 //	drover migrate   apply database migrations and exit
+//	drover import    add holdings and users from a JSON file
 //	drover version   print the version
 //
 // Every setting is a flag and an environment variable: --max-page is also
@@ -49,6 +50,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return serve(ctx, args[1:], getenv, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args[1:], getenv, stdout, stderr)
+	case "import":
+		return importData(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "drover", version)
 		return nil
@@ -66,6 +69,7 @@ func usage(w io.Writer) {
 commands:
   serve     run the service (sandbox mode unless --issuer is set)
   migrate   apply database migrations and exit
+  import    add holdings and users (production mode) from a JSON file
   version   print the version
 
 Run "drover <command> --help" for the settings of a command.

@@ -153,7 +153,9 @@ type RefreshToken struct {
 	ExpiresAt time.Time
 }
 
-// Seed is the sandbox's data, made by package sandbox and written by Seed.
+// Seed is data to add: the sandbox's (made by package sandbox) or an
+// operator's import of holdings and users. Seed adds what is missing and
+// never changes a row that exists.
 type Seed struct {
 	Users    []SeedUser
 	Holdings []livestock.Holding
@@ -165,6 +167,7 @@ type Seed struct {
 // SeedUser is a user with a password and the holdings they act for.
 type SeedUser struct {
 	Name         string
+	Subject      string // the token subject that maps to this user; Name when empty
 	Role         livestock.Role
 	PasswordHash []byte
 	Holdings     []livestock.CPH

@@ -57,7 +57,11 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	}
 	err = s.insertMany(ctx, tx, seedUsersSQL, 4, len(sd.Users), func(i int) []any {
 		u := sd.Users[i]
-		return []any{u.Name, u.Name, string(u.Role), nullBytes(u.PasswordHash)}
+		subject := u.Subject
+		if subject == "" {
+			subject = u.Name
+		}
+		return []any{u.Name, subject, string(u.Role), nullBytes(u.PasswordHash)}
 	})
 	if err != nil {
 		return false, err

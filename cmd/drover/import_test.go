@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store/sqlite"
+)
+
+func TestImport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db, file := filepath.Join(dir, "d.db"), filepath.Join(dir, "registry.json")
+	write := func(s string) {
+		if err := os.WriteFile(file, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"holdings": [{"holding": "12/345/6789", "type": "producer"}, {"holding": "12/345/6790", "type": "abattoir", "mhs": "1234"}],
+	        "users": [{"userName": "jsmith", "subject": "idp|42", "role": "keeper", "holdings": ["12/345/6789"]}]}`)
+	getenv := func(k string) string { return map[string]string{"DROVER_DATABASE": db}[k] }
+	if err := run(context.Background(), []string{"import", file}, getenv, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, err := st.UserBySubject(context.Background(), "idp|42")
+	if err != nil || u.Name != "jsmith" || !u.CanActFor(livestock.MustCPH("12/345/6789")) || u.CanActFor(livestock.MustCPH("12/345/6790")) {
+		t.Errorf("imported user = %+v, %v", u, err)
+	}
+
+	write(`{"holdings": [{"holding": "12/345/678", "type": "barn", "mhs": "12"}],
+	        "users": [{"userName": "x", "role": "admin", "holdings": ["nope"]}]}`)
+	err = run(context.Background(), []string{"import", file}, getenv, io.Discard, io.Discard)
+	for _, want := range []string{"holdings[0].holding", "holdings[0].type", "holdings[0].mhs", "users[0].role", "users[0]: userName and subject", "users[0].holdings[0]"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bad file: error %v does not name %s", err, want)
+		}
+	}
+	write(`{"holdings": [], "extra": 1}`)
+	if err := run(context.Background(), []string{"import", file}, getenv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "extra") {
+		t.Errorf("unknown field: %v", err)
+	}
+}
