@@ -1,0 +1,66 @@
+package livestock
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestCheckReview(t *testing.T) {
+	t.Parallel()
+	tag := func(s string) Tag {
+		tg, err := ParseTag(SpeciesSheep, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tg
+	}
+	m := ReviewedMovement{
+		TransferDate: mustDate(t, "2026-11-20"),
+		Devices:      []string{"UK0130181 00001", "UK0130181 00002", "UK0130181 00003"},
+		Batches:      []BatchLine{{Number: mustBatch(t, "UK130181"), Total: 10}},
+	}
+	today := mustDate(t, "2026-11-22")
+	ok := func(n int) Review {
+		return Review{IsAccepted: true, ArrivalDate: mustDate(t, "2026-11-21"), AnimalTotal: n}
+	}
+	for _, tc := range []struct {
+		name   string
+		r      Review
+		errs   []Code
+		in     int
+		tagOut string // a tag that must not be accepted
+	}{
+		{"accept all", ok(13), nil, 13, ""},
+		{"reject all", Review{IsAccepted: false, ArrivalDate: mustDate(t, "2026-11-21")}, nil, 0, "UK0130181 00001"},
+		{"reject one device", func() Review { r := ok(12); r.RejectedDevices = []Tag{tag("UK0130181 00002")}; return r }(), nil, 12, "UK0130181 00002"},
+		{"reject part of a batch", func() Review {
+			r := ok(9)
+			r.RejectedBatches = []BatchLine{{Number: mustBatch(t, "UK130181"), Total: 4}}
+			return r
+		}(), nil, 9, ""},
+		{"wrong total", ok(12), []Code{CodeReviewTotal}, 0, ""},
+		{"tag not in movement", func() Review { r := ok(13); r.RejectedDevices = []Tag{tag("UK0130181 00009")}; return r }(), []Code{CodeReviewDevice}, 0, ""},
+		{"batch not in movement", func() Review {
+			r := ok(13)
+			r.AcceptedBatches = []BatchLine{{Number: mustBatch(t, "UK130182"), Total: 1}}
+			return r
+		}(), []Code{CodeReviewDevice}, 0, ""},
+		{"arrival before transfer", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-19"); return r }(), []Code{CodeArrivalBefore}, 0, ""},
+		{"arrival in the future", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-23"); return r }(), []Code{CodeDateFuture}, 0, ""},
+	} {
+		out, errs := CheckReview(tc.r, m, today)
+		if got := codesOf(errs); !slices.Equal(got, tc.errs) {
+			t.Errorf("%s: errors %v, want %v (%v)", tc.name, got, tc.errs, errs)
+			continue
+		}
+		if errs != nil {
+			continue
+		}
+		if out.AnimalsIn != tc.in {
+			t.Errorf("%s: %d animals in, want %d", tc.name, out.AnimalsIn, tc.in)
+		}
+		if tc.tagOut != "" && out.Accepted[tc.tagOut] {
+			t.Errorf("%s: %s accepted", tc.name, tc.tagOut)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package livestock
+
+import "fmt"
+
+// AnimalRecord is what the registry knows of one tagged animal.
+type AnimalRecord struct {
+	Species   Species
+	Holding   CPH  // where it is now
+	OnSince   Date // since when
+	Born      Date
+	State     string // "registered", "dead", "lost", "stolen"
+	InTransit bool   // in another movement that awaits review
+}
+
+// TransferFacts are the registry's records a transfer is checked against,
+// gathered by the caller (inside the transaction that applies it).
+type TransferFacts struct {
+	Today        Date
+	Source       *Holding                // nil when not registered
+	Destination  *Holding                // nil when not registered
+	Animals      map[string]AnimalRecord // by printed tag; absent: no such animal
+	FlockSpecies map[string]Species      // flock mark → species, for the batches' marks that are known
+	KnownFlag    func(code string) bool  // processingFlags codes in standing data
+	ExemptFlag   func(code string) bool  // codes that exempt a move from standstill
+	Arrivals     []Arrival               // arrivals on the source holding before the transfer date
+}
+
+// LateReportDays is the deadline for reporting a movement.
+const LateReportDays = 3
+
+// CheckTransfer applies the movement rules to t: every broken rule is an
+// error (the request fails) and every breach that must not lose the trace
+// — standstill, a late report — is a warning.
+func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
+	bad := func(code Code, at, value, format string, args ...any) {
+		errs = append(errs, FieldError{Code: code, Source: at, Value: value, Message: fmt.Sprintf(format, args...)})
+	}
+	if t.TransferDate.After(f.Today) {
+		bad(CodeDateFuture, "/content/transferDate", t.TransferDate.String(), "the transfer date is after today (%s)", f.Today)
+	}
+	switch {
+	case f.Source == nil:
+		bad(CodeHoldingUnknown, "/content/sourceHolding", t.Source.String(), "no holding %s is registered", t.Source)
+	case f.Source.Type == HoldingAbattoir:
+		bad(CodeHoldingType, "/content/sourceHolding", t.Source.String(), "animals cannot leave an abattoir")
+	}
+	switch {
+	case f.Destination == nil:
+		bad(CodeHoldingUnknown, "/content/destinationHolding", t.Destination.String(), "no holding %s is registered", t.Destination)
+	case !t.Destination.MHS.IsZero() && f.Destination.Type != HoldingAbattoir:
+		bad(CodeHoldingType, "/content/destinationHolding", t.Destination.String(), "an MHS may stand only for an abattoir")
+	case f.Source != nil && f.Destination.CPH == f.Source.CPH:
+		bad(CodeSameHolding, "/content/destinationHolding", t.Destination.String(), "the destination is the source holding")
+	}
+	for _, flag := range t.Flags {
+		if f.KnownFlag != nil && !f.KnownFlag(flag) {
+			bad(CodeFlagUnknown, "/content/processingFlags", flag, "%q is not an exemption code (see /v1/StandingData/processingFlags)", flag)
+		}
+	}
+
+	count := 0
+	seen := map[string]bool{}
+	for _, d := range t.Devices() {
+		count++
+		tag, at := d.Value.Tag.String(), d.At+"/tagNumber"
+		if seen[tag] {
+			bad(CodeDeviceRepeated, at, tag, "tag %s appears more than once", tag)
+			continue
+		}
+		seen[tag] = true
+		a, ok := f.Animals[tag]
+		switch {
+		case !ok:
+			bad(CodeDeviceUnknown, at, tag, "no animal wears tag %s", tag)
+		case a.State != "registered":
+			bad(CodeDeviceDead, at, tag, "the animal is recorded %s", a.State)
+		case a.Species != t.Species:
+			bad(CodeDeviceSpecies, at, tag, "the animal is of species %s, not %s", a.Species.MovementName(), t.Species.MovementName())
+		case a.InTransit:
+			bad(CodeDeviceInTransit, at, tag, "the animal is in another movement that awaits review")
+		case a.Holding != t.Source || a.OnSince.After(t.TransferDate):
+			bad(CodeDeviceNotOnSource, at, tag, "the animal is not on %s on %s", t.Source, t.TransferDate)
+		case !a.Born.IsZero() && t.TransferDate.Before(a.Born):
+			bad(CodeDateBeforeBirth, "/content/transferDate", t.TransferDate.String(), "tag %s was born on %s, after the transfer date", tag, a.Born)
+		}
+	}
+	for _, b := range t.Batches() {
+		count += b.Value.Total
+		n := b.Value.Number
+		if n.IsUnknown() {
+			continue
+		}
+		if sp, ok := f.FlockSpecies[n.String()[2:]]; ok && sp != t.Species {
+			bad(CodeBatchSpecies, b.At+"/batchNumber", n.String(), "flock %s is of species %s, not %s", n.String()[2:], sp.MovementName(), t.Species.MovementName())
+		}
+	}
+	if count != t.AnimalCount {
+		bad(CodeAnimalCount, "/content/animalCount", itoa(t.AnimalCount),
+			"animalCount is %d but the devices and batch totals add up to %d", t.AnimalCount, count)
+	}
+	if len(errs) > 0 {
+		return errs, nil
+	}
+	return nil, transferWarnings(t, f)
+}
+
+func transferWarnings(t Transfer, f TransferFacts) (warns []FieldError) {
+	d := Departure{Date: t.TransferDate, Species: t.Species, Flags: t.Flags, SourceType: f.Source.Type, DestinationType: f.Destination.Type}
+	if a, breach := Standstill(d, f.Arrivals, f.ExemptFlag); breach {
+		warns = append(warns, FieldError{Code: CodeStandstill, Source: "/content/transferDate", Value: t.TransferDate.String(),
+			Message: fmt.Sprintf("%s is under standstill until %s: animals arrived on %s; no exemption code applies",
+				t.Source, a.Date.AddDays(StandstillDays+1), a.Date)})
+	}
+	if f.Today.After(t.TransferDate.AddDays(LateReportDays)) {
+		warns = append(warns, FieldError{Code: CodeLateReport, Source: "/content/transferDate", Value: t.TransferDate.String(),
+			Message: fmt.Sprintf("reported %d days after the move; movements are to be reported within %d days", f.Today.DaysSince(t.TransferDate), LateReportDays)})
+	}
+	return warns
+}
