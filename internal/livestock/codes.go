@@ -43,6 +43,43 @@ const (
 	CodeInternal    Code = "R006" // a fault of ours
 	CodeNoRoute     Code = "R007" // no such endpoint
 	CodeNoMethod    Code = "R008" // the endpoint exists but not with this method
+
+	// Movements: found when the request is received (400 or 403 at once).
+	CodeNoEnvelope       Code = "S014" // the body is not wrapped in {"content": …}
+	CodeDuplicateTrack   Code = "V001" // the trackingId was used before by this user
+	CodeUserHolding      Code = "V002" // userHolding is neither the source nor the destination
+	CodeAmbiguousHolding Code = "V003" // the user keeps both holdings and userHolding cannot tell the direction
+	CodeReplayMismatch   Code = "V004" // a correlation id replayed with a different request
+	CodeFilterField      Code = "S015" // $filter names a field that cannot be filtered
+	CodeFilterSyntax     Code = "S016" // $filter cannot be parsed
+	CodePageTooLarge     Code = "S017" // $top above the largest page
+
+	// Movements: found by the background job (the request ends Failed).
+	CodeHoldingUnknown    Code = "V010" // a holding (CPH or MHS) is not registered
+	CodeHoldingType       Code = "V011" // the holding's type does not fit its role in the move
+	CodeSameHolding       Code = "V012" // source and destination are the same holding
+	CodeDeviceUnknown     Code = "V013" // no animal wears this tag
+	CodeDeviceNotOnSource Code = "V014" // the animal is not on the source holding on the transfer date
+	CodeDeviceSpecies     Code = "V015" // the animal is not of the stated species
+	CodeDeviceInTransit   Code = "V016" // the animal is in a movement that awaits review
+	CodeDeviceRepeated    Code = "V017" // the same tag appears twice in one request
+	CodeAnimalCount       Code = "V018" // animalCount differs from devices plus batch totals
+	CodeDateFuture        Code = "V019" // a date is in the future
+	CodeDateBeforeBirth   Code = "V020" // the transfer date is before the animal was born
+	CodeArrivalBefore     Code = "V021" // the arrival date is before the transfer date
+	CodeBatchSpecies      Code = "V022" // the batch's flock is of another species
+	CodeFlagUnknown       Code = "V023" // a processingFlags code is not in standing data
+	CodeTargetUnknown     Code = "V024" // the request to correct, review or undo does not exist
+	CodeNotReviewable     Code = "V025" // the movement does not await this holding's review
+	CodeReviewDevice      Code = "V026" // a reviewed tag or batch is not in the movement
+	CodeReviewTotal       Code = "V027" // animalTotal differs from what the review accepts
+	CodeNotCorrectable    Code = "V028" // the transfer can no longer be corrected
+	CodeNotUndoable       Code = "V029" // the request cannot be undone
+	CodeDeviceDead        Code = "V030" // the animal is dead, lost or stolen
+
+	// Warnings: the request succeeds and records them.
+	CodeStandstill Code = "W001" // the move breaches the standstill on the source holding
+	CodeLateReport Code = "W002" // reported after the 3-day deadline
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -71,4 +108,35 @@ var Codes = []CodeInfo{
 	{CodeInternal, KindInternal, "An internal fault"},
 	{CodeNoRoute, KindNotFound, "No such endpoint"},
 	{CodeNoMethod, KindMethodNotAllowed, "Method not allowed on this endpoint"},
+	{CodeNoEnvelope, KindInvalid, "The body must be wrapped in {\"content\": …}"},
+	{CodeFilterField, KindInvalid, "$filter names a field that cannot be filtered on"},
+	{CodeFilterSyntax, KindInvalid, "$filter cannot be parsed"},
+	{CodePageTooLarge, KindInvalid, "$top is above the largest results page"},
+	{CodeDuplicateTrack, KindInvalid, "The trackingId was used before by this user"},
+	{CodeUserHolding, KindInvalid, "userHolding is neither the source nor the destination"},
+	{CodeAmbiguousHolding, KindInvalid, "userHolding cannot tell the direction of the move"},
+	{CodeReplayMismatch, KindInvalid, "The correlation id was used before for a different request"},
+	{CodeHoldingUnknown, KindInvalid, "The holding is not registered"},
+	{CodeHoldingType, KindInvalid, "The holding's type does not fit its role in the move"},
+	{CodeSameHolding, KindInvalid, "Source and destination are the same holding"},
+	{CodeDeviceUnknown, KindInvalid, "No animal wears this tag"},
+	{CodeDeviceNotOnSource, KindInvalid, "The animal is not on the source holding on the transfer date"},
+	{CodeDeviceSpecies, KindInvalid, "The animal is not of the stated species"},
+	{CodeDeviceInTransit, KindInvalid, "The animal is in a movement awaiting review"},
+	{CodeDeviceRepeated, KindInvalid, "The same tag appears twice"},
+	{CodeAnimalCount, KindInvalid, "animalCount differs from the devices plus the batch totals"},
+	{CodeDateFuture, KindInvalid, "The date is in the future"},
+	{CodeDateBeforeBirth, KindInvalid, "The transfer date is before the animal was born"},
+	{CodeArrivalBefore, KindInvalid, "The arrival date is before the transfer date"},
+	{CodeBatchSpecies, KindInvalid, "The batch's flock is of another species"},
+	{CodeFlagUnknown, KindInvalid, "The processing flag is not a known exemption code"},
+	{CodeTargetUnknown, KindInvalid, "The request named does not exist"},
+	{CodeNotReviewable, KindInvalid, "The movement does not await this holding's review"},
+	{CodeReviewDevice, KindInvalid, "The tag or batch is not in the movement"},
+	{CodeReviewTotal, KindInvalid, "animalTotal differs from what the review accepts"},
+	{CodeNotCorrectable, KindInvalid, "The transfer can no longer be corrected"},
+	{CodeNotUndoable, KindInvalid, "The request cannot be undone"},
+	{CodeDeviceDead, KindInvalid, "The animal is dead, lost or stolen"},
+	{CodeStandstill, KindInvalid, "Warning: the move breaches the standstill on the source holding"},
+	{CodeLateReport, KindInvalid, "Warning: the move was reported after the 3-day deadline"},
 }

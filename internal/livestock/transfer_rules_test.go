@@ -57,10 +57,26 @@ func TestCheckTransfer(t *testing.T) {
 		{"repeated tag", func(tr *Transfer, f *TransferFacts) {
 			tr.Groups[0].Devices[1] = tr.Groups[0].Devices[0]
 		}, []Code{CodeDeviceRepeated}, nil},
-		{"dead animal", func(tr *Transfer, f *TransferFacts) { a := f.Animals["UK0130181 00001"]; a.State = "dead"; f.Animals["UK0130181 00001"] = a }, []Code{CodeDeviceDead}, nil},
-		{"goat in a sheep move", func(tr *Transfer, f *TransferFacts) { a := f.Animals["UK0130181 00001"]; a.Species = SpeciesGoats; f.Animals["UK0130181 00001"] = a }, []Code{CodeDeviceSpecies}, nil},
-		{"in transit", func(tr *Transfer, f *TransferFacts) { a := f.Animals["UK0130181 00001"]; a.InTransit = true; f.Animals["UK0130181 00001"] = a }, []Code{CodeDeviceInTransit}, nil},
-		{"elsewhere", func(tr *Transfer, f *TransferFacts) { a := f.Animals["UK0130181 00001"]; a.Holding = dst; f.Animals["UK0130181 00001"] = a }, []Code{CodeDeviceNotOnSource}, nil},
+		{"dead animal", func(tr *Transfer, f *TransferFacts) {
+			a := f.Animals["UK0130181 00001"]
+			a.State = "dead"
+			f.Animals["UK0130181 00001"] = a
+		}, []Code{CodeDeviceDead}, nil},
+		{"goat in a sheep move", func(tr *Transfer, f *TransferFacts) {
+			a := f.Animals["UK0130181 00001"]
+			a.Species = SpeciesGoats
+			f.Animals["UK0130181 00001"] = a
+		}, []Code{CodeDeviceSpecies}, nil},
+		{"in transit", func(tr *Transfer, f *TransferFacts) {
+			a := f.Animals["UK0130181 00001"]
+			a.InTransit = true
+			f.Animals["UK0130181 00001"] = a
+		}, []Code{CodeDeviceInTransit}, nil},
+		{"elsewhere", func(tr *Transfer, f *TransferFacts) {
+			a := f.Animals["UK0130181 00001"]
+			a.Holding = dst
+			f.Animals["UK0130181 00001"] = a
+		}, []Code{CodeDeviceNotOnSource}, nil},
 		{"arrived after the move", func(tr *Transfer, f *TransferFacts) {
 			a := f.Animals["UK0130181 00001"]
 			a.OnSince = mustDate(t, "2026-11-21")
