@@ -1,0 +1,233 @@
+package odata
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+const (
+	// MaxFilterLength is the longest $filter accepted, in characters.
+	MaxFilterLength = 2000
+	// MaxFilterDepth is how deep parentheses and nots may nest.
+	MaxFilterDepth = 32
+)
+
+const expectedOperator = "an operator (eq, ne, gt, ge, lt, le)"
+
+// ParseFilter parses the text of a $filter (already URL-decoded) into a
+// tree of comparisons on the given fields. Every error is a
+// *livestock.Error of KindInvalid with one field: CodeFilterField when a
+// field is not in fields, CodeFilterSyntax for anything else, with a
+// message that starts "at character N:".
+func ParseFilter(s string, fields Fields) (Expr, error) {
+	if !utf8.ValidString(s) {
+		off := 0
+		for off < len(s) {
+			r, n := utf8.DecodeRuneInString(s[off:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			off += n
+		}
+		return nil, syntaxError(s, off, s, "the filter is not valid UTF-8 text")
+	}
+	if n := utf8.RuneCountInString(s); n > MaxFilterLength {
+		return nil, syntaxError(s, 0, s, "the filter is %d characters long; it can be at most %d", n, MaxFilterLength)
+	}
+	p := &parser{lx: newLexer(s), s: s, fields: fields}
+	e, err := p.or()
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.lx.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind != tEnd {
+		return nil, p.unexpected(t, "and, or, or the end of the filter")
+	}
+	return e, nil
+}
+
+type parser struct {
+	lx     *lexer
+	s      string
+	fields Fields
+	depth  int // parentheses and nots open around the current token
+}
+
+// or := and ("or" and)*
+func (p *parser) or() (Expr, error) {
+	left, err := p.and()
+	for err == nil {
+		var t token
+		if t, err = p.lx.peek(); err != nil || !t.isWord("or") {
+			break
+		}
+		p.lx.next()
+		var right Expr
+		if right, err = p.and(); err == nil {
+			left = &Or{Left: left, Right: right}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return left, nil
+}
+
+// and := unary ("and" unary)*
+func (p *parser) and() (Expr, error) {
+	left, err := p.unary()
+	for err == nil {
+		var t token
+		if t, err = p.lx.peek(); err != nil || !t.isWord("and") {
+			break
+		}
+		p.lx.next()
+		var right Expr
+		if right, err = p.unary(); err == nil {
+			left = &And{Left: left, Right: right}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return left, nil
+}
+
+// unary := "not" unary | primary
+func (p *parser) unary() (Expr, error) {
+	t, err := p.lx.peek()
+	if err != nil {
+		return nil, err
+	}
+	if !t.isWord("not") {
+		return p.primary()
+	}
+	p.lx.next()
+	if err := p.enter(t); err != nil {
+		return nil, err
+	}
+	e, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	p.depth--
+	return &Not{Expr: e}, nil
+}
+
+// primary := "(" expr ")" | comparison
+func (p *parser) primary() (Expr, error) {
+	open, err := p.lx.peek()
+	if err != nil {
+		return nil, err
+	}
+	if open.kind != tOpen {
+		return p.comparison()
+	}
+	p.lx.next()
+	if err := p.enter(open); err != nil {
+		return nil, err
+	}
+	e, err := p.or()
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.lx.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind != tClose {
+		return nil, p.unexpected(t, fmt.Sprintf("and, or, or a closing parenthesis for the one at character %d", at(p.s, open.off)))
+	}
+	p.depth--
+	return e, nil
+}
+
+// enter opens one level of nesting at t, a "(" or a "not".
+func (p *parser) enter(t token) error {
+	if p.depth >= MaxFilterDepth {
+		return syntaxError(p.s, t.off, t.raw, "parentheses and nots nest more than %d deep", MaxFilterDepth)
+	}
+	p.depth++
+	return nil
+}
+
+// comparison := field op literal
+func (p *parser) comparison() (Expr, error) {
+	f, err := p.lx.next()
+	if err != nil {
+		return nil, err
+	}
+	if f.kind != tWord || isKeyword(f.text) {
+		return nil, p.unexpected(f, "a comparison (a field, an operator and a value)")
+	}
+	kind, ok := p.fields[f.text]
+	if !ok {
+		return nil, p.unknownField(f)
+	}
+	o, err := p.lx.next()
+	if err != nil {
+		return nil, err
+	}
+	op, ok := ops[o.text]
+	if o.kind != tWord || !ok {
+		return nil, p.unexpected(o, expectedOperator)
+	}
+	v, err := p.literal(f.text, kind)
+	if err != nil {
+		return nil, err
+	}
+	return &Comparison{Field: f.text, Op: op, Value: v}, nil
+}
+
+var ops = map[string]Op{"eq": Eq, "ne": Ne, "gt": Gt, "ge": Ge, "lt": Lt, "le": Le}
+
+func isKeyword(w string) bool {
+	_, op := ops[w]
+	return op || w == "and" || w == "or" || w == "not"
+}
+
+func (t token) isWord(w string) bool { return t.kind == tWord && t.text == w }
+
+func (p *parser) unknownField(f token) *livestock.Error {
+	msg := fmt.Sprintf("%s cannot be filtered on; the fields are %s", clip(f.text), listFields(p.fields))
+	if len(p.fields) == 0 {
+		msg = fmt.Sprintf("%s cannot be filtered on; this collection has no fields to filter on", clip(f.text))
+	}
+	for name := range p.fields {
+		if strings.EqualFold(name, f.text) {
+			msg += fmt.Sprintf(" (did you mean %s? field names are matched exactly)", name)
+			break
+		}
+	}
+	return filterError(livestock.CodeFilterField, p.s, f.off, f.raw, "%s", msg)
+}
+
+// unexpected says what was expected at t and what was found instead. A
+// keyword written in another case gets a hint.
+func (p *parser) unexpected(t token, expected string) *livestock.Error {
+	err := syntaxError(p.s, t.off, t.raw, "expected %s, found %s", expected, t.describe())
+	if t.kind == tWord && t.text != strings.ToLower(t.text) && isKeyword(strings.ToLower(t.text)) {
+		err.Fields[0].Message += " (keywords are lower case)"
+	}
+	return err
+}
+
+// syntaxError is a CodeFilterSyntax error at byte offset off of s.
+func syntaxError(s string, off int, value, format string, args ...any) *livestock.Error {
+	return filterError(livestock.CodeFilterSyntax, s, off, value, format, args...)
+}
+
+func filterError(code livestock.Code, s string, off int, value, format string, args ...any) *livestock.Error {
+	return invalid(livestock.FieldError{
+		Code:    code,
+		Message: fmt.Sprintf("at character %d: ", at(s, off)) + fmt.Sprintf(format, args...),
+		Source:  filterSource,
+		Value:   printable(value),
+	})
+}

@@ -1,0 +1,287 @@
+package odata
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+func TestParseFilter(t *testing.T) {
+	t.Parallel()
+	nov1 := cmpr("movementDate", Ge, utc(2026, 11, 1, 0, 0, 0))
+	sheep := cmpr("species", Eq, "Sheep")
+	goats := cmpr("species", Eq, "Goats")
+	pending := cmpr("requestStatus", Eq, "Pending")
+	tests := []struct {
+		name, in string
+		want     Expr
+	}{
+		{"the document's form", "movementDate ge 2026-11-01T00:00:00Z and movementDate le 2026-11-30T23:59:59Z",
+			&And{nov1, cmpr("movementDate", Le, utc(2026, 11, 30, 23, 59, 59))}},
+		{"eq", "species eq 'Sheep'", sheep},
+		{"ne", "species ne 'Sheep'", cmpr("species", Ne, "Sheep")},
+		{"gt", "requestId gt 42", cmpr("requestId", Gt, int64(42))},
+		{"ge", "movementDate ge 2026-11-01T00:00:00Z", nov1},
+		{"lt", "requestDate lt 2026-11-01T00:00:00Z", cmpr("requestDate", Lt, utc(2026, 11, 1, 0, 0, 0))},
+		{"le", "requestId le -1", cmpr("requestId", Le, int64(-1))},
+		{"int with leading zeros", "requestId eq 007", cmpr("requestId", Eq, int64(7))},
+		{"largest int", "requestId eq 9223372036854775807", cmpr("requestId", Eq, int64(9223372036854775807))},
+		{"smallest int", "requestId eq -9223372036854775808", cmpr("requestId", Eq, int64(-9223372036854775808))},
+
+		{"not", "not species eq 'Sheep'", &Not{sheep}},
+		{"not with parentheses", "not (species eq 'Sheep')", &Not{sheep}},
+		{"not not", "not not species eq 'Sheep'", &Not{&Not{sheep}}},
+		{"not binds tighter than and", "not species eq 'Sheep' and species eq 'Goats'", &And{&Not{sheep}, goats}},
+		{"not of a group", "not (species eq 'Sheep' or species eq 'Goats')", &Not{&Or{sheep, goats}}},
+
+		{"and binds tighter than or", "species eq 'Sheep' or species eq 'Goats' and requestStatus eq 'Pending'",
+			&Or{sheep, &And{goats, pending}}},
+		{"and binds tighter than or, on the left", "species eq 'Sheep' and species eq 'Goats' or requestStatus eq 'Pending'",
+			&Or{&And{sheep, goats}, pending}},
+		{"parentheses override", "(species eq 'Sheep' or species eq 'Goats') and requestStatus eq 'Pending'",
+			&And{&Or{sheep, goats}, pending}},
+		{"and groups to the left", "species eq 'Sheep' and species eq 'Goats' and requestStatus eq 'Pending'",
+			&And{&And{sheep, goats}, pending}},
+		{"or groups to the left", "species eq 'Sheep' or species eq 'Goats' or requestStatus eq 'Pending'",
+			&Or{&Or{sheep, goats}, pending}},
+		{"right-hand group", "species eq 'Sheep' or (species eq 'Goats' or requestStatus eq 'Pending')",
+			&Or{sheep, &Or{goats, pending}}},
+		{"redundant parentheses", "((species eq 'Sheep'))", sheep},
+		{"spaces inside parentheses", "( species eq 'Sheep' )", sheep},
+		{"many spaces", "  species   eq  'Sheep'   and   requestId eq 1  ", &And{sheep, cmpr("requestId", Eq, int64(1))}},
+
+		{"semicolons for colons", "movementDate ge 2026-11-01T00;00;00Z", nov1},
+		{"semicolons in the offset", "movementDate ge 2026-11-01T01;00;00+01;00", nov1},
+		{"offset +01:00", "movementDate ge 2026-11-01T01:00:00+01:00", nov1},
+		{"offset -05:00", "movementDate ge 2026-10-31T19:00:00-05:00", nov1},
+		{"offset +00:00", "movementDate ge 2026-11-01T00:00:00+00:00", nov1},
+		{"fractional seconds", "movementDate ge 2026-11-01T00:00:00.250Z",
+			cmpr("movementDate", Ge, time.Date(2026, 11, 1, 0, 0, 0, 250_000_000, time.UTC))},
+		{"offset crossing a year", "movementDate lt 2027-01-01T00:30:00+01:00", cmpr("movementDate", Lt, utc(2026, 12, 31, 23, 30, 0))},
+
+		{"empty string", "species eq ''", cmpr("species", Eq, "")},
+		{"escaped quote", "species eq 'O''Brien'", cmpr("species", Eq, "O'Brien")},
+		{"only a quote", "species eq ''''", cmpr("species", Eq, "'")},
+		{"keywords inside a string", "species eq 'x'' or 1 eq 1 --'", cmpr("species", Eq, "x' or 1 eq 1 --")},
+		{"SQL inside a string", "species eq 'x''; DROP TABLE requests; --'", cmpr("species", Eq, "x'; DROP TABLE requests; --")},
+		{"parentheses inside a string", "species eq ')('", cmpr("species", Eq, ")(")},
+		{"unicode", "species eq 'Chèvre'", cmpr("species", Eq, "Chèvre")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseFilter(tt.in, testFields)
+			if err != nil {
+				t.Fatalf("ParseFilter(%q): %v", tt.in, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("ParseFilter(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestParseFilterErrors(t *testing.T) {
+	t.Parallel()
+	const (
+		syntax = livestock.CodeFilterSyntax
+		field  = livestock.CodeFilterField
+	)
+	const needsDateTime = "movementDate needs a date-time with a time and an offset, e.g. 2026-11-01T00:00:00Z"
+	tests := []struct {
+		name, in string
+		want     []livestock.FieldError
+	}{
+		{"date only", "movementDate ge 2026-11-01",
+			filterErr(syntax, "2026-11-01", "at character 17: "+needsDateTime+" (the time is mandatory)")},
+		{"no offset", "movementDate ge 2026-11-01T00:00:00",
+			filterErr(syntax, "2026-11-01T00:00:00", "at character 17: "+needsDateTime+" (the offset is mandatory)")},
+		{"no seconds", "movementDate ge 2026-11-01T00:00Z",
+			filterErr(syntax, "2026-11-01T00:00Z", "at character 17: "+needsDateTime+" (the time must be HH:mm:ss)")},
+		{"hour out of range", "movementDate ge 2026-11-01T24:00:00Z",
+			filterErr(syntax, "2026-11-01T24:00:00Z", "at character 17: "+needsDateTime+" (the hour must be 00 to 23)")},
+		{"not a day", "movementDate ge 2026-02-29T00:00:00Z",
+			filterErr(syntax, "2026-02-29T00:00:00Z", "at character 17: "+needsDateTime+" (2026-02-29 is not a day of the calendar)")},
+		{"space instead of +", "movementDate ge 2026-11-01T00:00:00 01:00",
+			filterErr(syntax, "2026-11-01T00:00:00 01:00", "at character 36: movementDate has a space where the offset's sign should be: in a URL query + is read as a space, so write + as %2b, e.g. 2026-11-01T00:00:00%2b01:00")},
+		{"space instead of +, with semicolons", "movementDate ge 2026-11-01T00;00;00 01;00",
+			filterErr(syntax, "2026-11-01T00;00;00 01;00", "at character 36: movementDate has a space where the offset's sign should be: in a URL query + is read as a space, so write + as %2b, e.g. 2026-11-01T00:00:00%2b01:00")},
+		{"semicolon outside a date-time", "species eq 'x';",
+			filterErr(syntax, ";", "at character 15: expected a space before ; (a quote inside a string is written twice: 'O''Brien')")},
+		{"quoted date-time", "movementDate ge '2026-11-01T00:00:00Z'",
+			filterErr(syntax, "'2026-11-01T00:00:00Z'", "at character 17: expected a date-time without quotes for movementDate, e.g. 2026-11-01T00:00:00Z, found the string '2026-11-01T00:00:00Z'")},
+		{"out of years after UTC", "movementDate ge 0000-01-01T00:00:00+01:00",
+			filterErr(syntax, "0000-01-01T00:00:00+01:00", "at character 17: movementDate needs a date-time whose UTC instant falls in the years 0000 to 9999")},
+
+		{"unknown field", "colour eq 'red'",
+			filterErr(field, "colour", "at character 1: colour cannot be filtered on; the fields are "+allowed)},
+		{"field in the wrong case", "Species eq 'Sheep'",
+			filterErr(field, "Species", "at character 1: Species cannot be filtered on; the fields are "+allowed+" (did you mean species? field names are matched exactly)")},
+		{"unknown field after and", "species eq 'Sheep' and holding eq '12/345/6789'",
+			filterErr(field, "holding", "at character 24: holding cannot be filtered on; the fields are "+allowed)},
+
+		{"unknown operator", "species equals 'Sheep'",
+			filterErr(syntax, "equals", "at character 9: expected an operator (eq, ne, gt, ge, lt, le), found equals")},
+		{"operator in upper case", "species EQ 'Sheep'",
+			filterErr(syntax, "EQ", "at character 9: expected an operator (eq, ne, gt, ge, lt, le), found EQ (keywords are lower case)")},
+		{"has is not supported", "species has 'Sheep'",
+			filterErr(syntax, "has", "at character 9: expected an operator (eq, ne, gt, ge, lt, le), found has")},
+		{"no operator", "species",
+			filterErr(syntax, "", "at character 8: expected an operator (eq, ne, gt, ge, lt, le), found the end of the filter")},
+		{"symbolic operator", "requestId = 1",
+			filterErr(syntax, "=", "at character 11: expected an operator (eq, ne, gt, ge, lt, le), found =")},
+		{"missing literal", "species eq",
+			filterErr(syntax, "", "at character 11: expected a string in single quotes for species, found the end of the filter")},
+		{"missing literal before and", "movementDate ge and species eq 'Sheep'",
+			filterErr(syntax, "and", "at character 17: movementDate needs a date-time with a time and an offset, e.g. 2026-11-01T00:00:00Z (expected a date and a time)")},
+		{"missing date-time", "movementDate ge )",
+			filterErr(syntax, ")", "at character 17: expected a date-time for movementDate, e.g. 2026-11-01T00:00:00Z, found a closing parenthesis")},
+		{"unquoted string", "species eq Sheep",
+			filterErr(syntax, "Sheep", "at character 12: expected a string in single quotes for species, found Sheep")},
+		{"null is not a literal", "species eq null",
+			filterErr(syntax, "null", "at character 12: expected a string in single quotes for species, found null")},
+		{"quoted number", "requestId eq '1'",
+			filterErr(syntax, "'1'", "at character 14: expected a whole number without quotes for requestId, found the string '1'")},
+		{"decimal number", "requestId eq 1.5",
+			filterErr(syntax, "1.5", "at character 14: expected a whole number for requestId, found 1.5")},
+		{"number out of range", "requestId eq 9223372036854775808",
+			filterErr(syntax, "9223372036854775808", "at character 14: 9223372036854775808 is out of range for requestId (a 64-bit whole number)")},
+
+		{"unclosed parenthesis", "(species eq 'Sheep'",
+			filterErr(syntax, "", "at character 20: expected and, or, or a closing parenthesis for the one at character 1, found the end of the filter")},
+		{"unclosed inner parenthesis", "species eq 'Sheep' and (requestId eq 1 or (requestId eq 2)",
+			filterErr(syntax, "", "at character 59: expected and, or, or a closing parenthesis for the one at character 24, found the end of the filter")},
+		{"extra closing parenthesis", "species eq 'Sheep')",
+			filterErr(syntax, ")", "at character 19: expected and, or, or the end of the filter, found a closing parenthesis")},
+		{"empty parentheses", "()",
+			filterErr(syntax, ")", "at character 2: expected a comparison (a field, an operator and a value), found a closing parenthesis")},
+		{"trailing garbage", "species eq 'Sheep' foo",
+			filterErr(syntax, "foo", "at character 20: expected and, or, or the end of the filter, found foo")},
+		{"trailing and", "species eq 'Sheep' and",
+			filterErr(syntax, "", "at character 23: expected a comparison (a field, an operator and a value), found the end of the filter")},
+		{"AND in upper case", "species eq 'Sheep' AND requestId eq 1",
+			filterErr(syntax, "AND", "at character 20: expected and, or, or the end of the filter, found AND (keywords are lower case)")},
+		{"not alone", "not",
+			filterErr(syntax, "", "at character 4: expected a comparison (a field, an operator and a value), found the end of the filter")},
+		{"not after a comparison", "species not eq 'Sheep'",
+			filterErr(syntax, "not", "at character 9: expected an operator (eq, ne, gt, ge, lt, le), found not")},
+		{"empty", "",
+			filterErr(syntax, "", "at character 1: expected a comparison (a field, an operator and a value), found the end of the filter")},
+		{"spaces only", "   ",
+			filterErr(syntax, "", "at character 4: expected a comparison (a field, an operator and a value), found the end of the filter")},
+		{"a string where a field belongs", "'Sheep' eq species",
+			filterErr(syntax, "'Sheep'", "at character 1: expected a comparison (a field, an operator and a value), found the string 'Sheep'")},
+		{"a keyword where a field belongs", "and eq 1",
+			filterErr(syntax, "and", "at character 1: expected a comparison (a field, an operator and a value), found and")},
+		{"a function", "contains(species,'ee')",
+			filterErr(field, "contains", "at character 1: contains cannot be filtered on; the fields are "+allowed)},
+		{"no space after not", "not(species eq 'Sheep')",
+			filterErr(syntax, "(", "at character 4: expected a space before an opening parenthesis")},
+
+		{"no space before and", "(species eq 'Sheep')and(requestId eq 1)",
+			filterErr(syntax, "and", "at character 21: expected a space before and")},
+		{"no space before a string", "species eq'Sheep'",
+			filterErr(syntax, "'Sheep'", "at character 11: expected a space before the string 'Sheep'")},
+		{"unescaped quote", "species eq 'it's'",
+			filterErr(syntax, "s", "at character 16: expected a space before s (a quote inside a string is written twice: 'O''Brien')")},
+		{"unclosed string", "species eq 'Sheep",
+			filterErr(syntax, "'Sheep", "at character 12: the string that starts here has no closing quote (a quote inside a string is written twice: 'O''Brien')")},
+		{"a tab", "species\teq 'Sheep'",
+			filterErr(syntax, "", "at character 8: a control character is not allowed; separate words with spaces")},
+		{"a newline in a string", "species eq 'Sh\neep'",
+			filterErr(syntax, "", "at character 15: a control character is not allowed in a string")},
+		{"not UTF-8", "species eq 'Sh\xffeep'",
+			filterErr(syntax, "species eq 'Sh\uFFFDeep'", "at character 15: the filter is not valid UTF-8 text")},
+		{"position counts characters, not bytes", "species eq 'Chèvre' or colour eq 'x'",
+			filterErr(field, "colour", "at character 24: colour cannot be filtered on; the fields are "+allowed)},
+
+		// Attempts to smuggle SQL or a tautology are refused before any
+		// value reaches the store.
+		{"tautology", "species eq 'x' or 1 eq 1",
+			filterErr(field, "1", "at character 19: 1 cannot be filtered on; the fields are "+allowed)},
+		{"statement after a string", "species eq 'x'; DROP TABLE requests",
+			filterErr(syntax, ";", "at character 15: expected a space before ; (a quote inside a string is written twice: 'O''Brien')")},
+		{"bare word", "species eq x",
+			filterErr(syntax, "x", "at character 12: expected a string in single quotes for species, found x")},
+		{"comment", "species eq 'x' --",
+			filterErr(syntax, "--", "at character 16: expected and, or, or the end of the filter, found --")},
+		{"a number for a string field", "species eq 1",
+			filterErr(syntax, "1", "at character 12: expected a string in single quotes for species, found 1")},
+		{"SQL in an int literal", "requestId eq 1;DELETE",
+			filterErr(syntax, "1;DELETE", "at character 14: expected a whole number for requestId, found 1;DELETE")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e, err := ParseFilter(tt.in, testFields)
+			if err == nil {
+				t.Fatalf("ParseFilter(%q) = %s, want an error", tt.in, Format(e))
+			}
+			if diff := cmp.Diff(tt.want, fieldErrors(t, err)); diff != "" {
+				t.Errorf("ParseFilter(%q) error (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestParseFilterLimits(t *testing.T) {
+	t.Parallel()
+	const c = "requestId eq 1"
+	long := c + strings.Repeat(" ", MaxFilterLength-len(c))
+	tests := []struct {
+		name, in string
+		ok       bool
+		message  string
+	}{
+		{"at the length limit", long, true, ""},
+		{"over the length limit", long + " ", false, "at character 1: the filter is 2001 characters long; it can be at most 2000"},
+		{"the limit counts characters", "species eq '" + strings.Repeat("é", MaxFilterLength-13) + "'", true, ""},
+		{"parentheses at the depth limit", strings.Repeat("(", MaxFilterDepth) + c + strings.Repeat(")", MaxFilterDepth), true, ""},
+		{"parentheses over the depth limit", strings.Repeat("(", MaxFilterDepth+1) + c + strings.Repeat(")", MaxFilterDepth+1),
+			false, "at character 33: parentheses and nots nest more than 32 deep"},
+		{"nots at the depth limit", strings.Repeat("not ", MaxFilterDepth) + c, true, ""},
+		{"nots over the depth limit", strings.Repeat("not ", MaxFilterDepth+1) + c, false, "at character 129: parentheses and nots nest more than 32 deep"},
+		{"nots and parentheses together", strings.Repeat("not (", MaxFilterDepth/2+1) + c + strings.Repeat(")", MaxFilterDepth/2+1),
+			false, "at character 81: parentheses and nots nest more than 32 deep"},
+		{"a long chain is not deep", c + strings.Repeat(" and "+c, 100), true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParseFilter(tt.in, testFields)
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("ParseFilter: %v", err)
+				}
+				return
+			}
+			fe := fieldErrors(t, err)
+			if len(fe) != 1 || fe[0].Code != livestock.CodeFilterSyntax || fe[0].Message != tt.message {
+				t.Errorf("ParseFilter error = %+v, want %s %q", fe, livestock.CodeFilterSyntax, tt.message)
+			}
+		})
+	}
+}
+
+func TestParseFilterNoFields(t *testing.T) {
+	t.Parallel()
+	_, err := ParseFilter("species eq 'Sheep'", nil)
+	want := filterErr(livestock.CodeFilterField, "species", "at character 1: species cannot be filtered on; this collection has no fields to filter on")
+	if diff := cmp.Diff(want, fieldErrors(t, err)); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseFilterLongValue(t *testing.T) {
+	t.Parallel()
+	s := "species eq '" + strings.Repeat("x", 3000) + "'"
+	_, err := ParseFilter(s, testFields)
+	fe := fieldErrors(t, err)
+	if len(fe) != 1 || fe[0].Value != s[:200]+"…" {
+		t.Errorf("error = %+v, want the value cut to 200 characters", fe)
+	}
+}

@@ -1,0 +1,60 @@
+package odata
+
+// Op is a comparison operator of $filter.
+type Op string
+
+const (
+	Eq Op = "eq"
+	Ne Op = "ne"
+	Gt Op = "gt"
+	Ge Op = "ge"
+	Lt Op = "lt"
+	Le Op = "le"
+)
+
+// Kind is the type of a filterable field and of the literal compared to it.
+type Kind int
+
+const (
+	String   Kind = iota + 1 // 'Sheep'
+	DateTime                 // 2026-11-01T00:00:00Z; the time and offset are mandatory
+	Int                      // 42
+)
+
+// Expr is a node of a $filter tree: *Comparison, *Not, *And or *Or.
+type Expr interface{ expr() }
+
+// Comparison is `Field Op Value`. Value is a string, a time.Time (UTC)
+// or an int64, according to the field's Kind.
+type Comparison struct {
+	Field string
+	Op    Op
+	Value any
+}
+
+// Not is `not (Expr)`.
+type Not struct{ Expr Expr }
+
+// And is `Left and Right`.
+type And struct{ Left, Right Expr }
+
+// Or is `Left or Right`.
+type Or struct{ Left, Right Expr }
+
+func (*Comparison) expr() {}
+func (*Not) expr()        {}
+func (*And) expr()        {}
+func (*Or) expr()         {}
+
+// Fields lists the fields a collection may be filtered on, with their kinds.
+type Fields map[string]Kind
+
+// Query is the query options of one collection request.
+type Query struct {
+	Filter  Expr     // nil when there is no $filter
+	Top     int      // the page size asked for; 0 when $top is absent
+	HasTop  bool     // whether $top was given (then no @odata.nextLink)
+	Skip    int      // results to skip
+	AfterID int64    // from $skiptoken: only items after this id
+	Expand  []string // $expand values, e.g. "content"
+}
