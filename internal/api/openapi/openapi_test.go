@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -12,9 +13,13 @@ import (
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
+// loaded is the embedded document, loaded once: loading validates every
+// example against its schema, which takes a noticeable fraction of a second.
+var loaded = sync.OnceValues(Load)
+
 func load(t *testing.T) *Doc {
 	t.Helper()
-	d, err := Load()
+	d, err := loaded()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +65,23 @@ func TestOperations(t *testing.T) {
 		{"POST", "/oauth2/token"},
 		{"GET", "/openapi.json"},
 		{"GET", "/readyz"},
+		{"GET", "/v1/CorrectTransferRequests"},
+		{"POST", "/v1/CorrectTransferRequests"},
+		{"GET", "/v1/CorrectTransferRequests({requestId})"},
+		{"GET", "/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')"},
+		{"GET", "/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')"},
+		{"POST", "/v1/Holdings/ValidHoldings"},
+		{"GET", "/v1/ReviewHoldingMovementRequests"},
+		{"POST", "/v1/ReviewHoldingMovementRequests"},
+		{"GET", "/v1/ReviewHoldingMovementRequests({requestId})"},
 		{"GET", "/v1/StandingData"},
 		{"GET", "/v1/StandingData/{list}"},
+		{"GET", "/v1/TransferRequests"},
+		{"POST", "/v1/TransferRequests"},
+		{"GET", "/v1/TransferRequests({requestId})"},
+		{"GET", "/v1/UndoRequests"},
+		{"POST", "/v1/UndoRequests"},
+		{"GET", "/v1/UndoRequests({requestId})"},
 		{"GET", "/v1/me"},
 	}
 	if diff := cmp.Diff(want, load(t).Operations()); diff != "" {
@@ -158,7 +178,10 @@ func TestEveryOperation(t *testing.T) {
 			if op.RequestBody != nil {
 				want = append(want, "413")
 			}
-			if strings.Contains(o.Path, "{") {
+			// A path that names a resource ({requestId}, {list}) has a 404.
+			// An OData function's parameters (species='{species}') select
+			// rather than name: no match is an empty result, not a 404.
+			if strings.Contains(o.Path, "{") && !strings.Contains(o.Path, "='{") {
 				want = append(want, "404")
 			}
 			var success bool

@@ -1,0 +1,235 @@
+package openapi
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// movementOps is every operation of the livestock movements interface
+// v1.0, with its success status, its success schema and the error statuses
+// it documents beyond those every /v1 operation has (400, 401, 429, 500,
+// 503, 504).
+var movementOps = []struct {
+	id, method, path string
+	status, schema   string
+	errors           []string
+}{
+	{"listTransferRequests", "GET", "/v1/TransferRequests", "200", "MovementRequestCollection", nil},
+	{"createTransferRequest", "POST", "/v1/TransferRequests", "201", "MovementRequest", []string{"403", "413"}},
+	{"getTransferRequest", "GET", "/v1/TransferRequests({requestId})", "200", "MovementRequest", []string{"404"}},
+	{"listCorrectTransferRequests", "GET", "/v1/CorrectTransferRequests", "200", "MovementRequestCollection", nil},
+	{"createCorrectTransferRequest", "POST", "/v1/CorrectTransferRequests", "201", "MovementRequest", []string{"403", "413"}},
+	{"getCorrectTransferRequest", "GET", "/v1/CorrectTransferRequests({requestId})", "200", "MovementRequest", []string{"404"}},
+	{"listReviewHoldingMovementRequests", "GET", "/v1/ReviewHoldingMovementRequests", "200", "MovementRequestCollection", nil},
+	{"createReviewHoldingMovementRequest", "POST", "/v1/ReviewHoldingMovementRequests", "201", "MovementRequest", []string{"403", "413"}},
+	{"getReviewHoldingMovementRequest", "GET", "/v1/ReviewHoldingMovementRequests({requestId})", "200", "MovementRequest", []string{"404"}},
+	{"listUndoRequests", "GET", "/v1/UndoRequests", "200", "MovementRequestCollection", nil},
+	{"createUndoRequest", "POST", "/v1/UndoRequests", "201", "MovementRequest", []string{"403", "413"}},
+	{"getUndoRequest", "GET", "/v1/UndoRequests({requestId})", "200", "MovementRequest", []string{"404"}},
+	{"validateHoldings", "POST", "/v1/Holdings/ValidHoldings", "200", "ValidHoldingsResultEnvelope", []string{"413"}},
+	{"listHoldingMovementsForReview", "GET", "/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')", "200", "MovementForReviewCollection", []string{"403"}},
+	{"listHoldingMovementsForReviewBySpecies", "GET", "/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')", "200", "MovementForReviewCollection", []string{"403"}},
+}
+
+// TestMovementOperations: each operation of the movements interface has
+// its operationId, the Movements tag, its success response and exactly the
+// error responses that apply to it.
+func TestMovementOperations(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	for _, m := range movementOps {
+		t.Run(m.id, func(t *testing.T) {
+			item := d.spec.Paths.Find(m.path)
+			if item == nil || item.GetOperation(m.method) == nil {
+				t.Fatalf("no operation %s %s", m.method, m.path)
+			}
+			op := item.GetOperation(m.method)
+			if op.OperationID != m.id {
+				t.Errorf("operationId %q, want %q", op.OperationID, m.id)
+			}
+			if !slices.Equal(op.Tags, []string{"Movements"}) {
+				t.Errorf("tags %v, want [Movements]", op.Tags)
+			}
+			if op.Description == "" {
+				t.Error("no description")
+			}
+			want := append([]string{m.status, "400", "401", "429", "500", "503", "504"}, m.errors...)
+			slices.Sort(want)
+			if diff := cmp.Diff(want, slices.Sorted(maps.Keys(op.Responses.Map()))); diff != "" {
+				t.Errorf("responses (-want +got):\n%s", diff)
+			}
+			ok := op.Responses.Value(m.status)
+			if ok == nil || ok.Value.Content.Get("application/json") == nil {
+				t.Fatalf("no application/json %s response", m.status)
+			}
+			if ref := ok.Value.Content.Get("application/json").Schema.Ref; ref != "#/components/schemas/"+m.schema {
+				t.Errorf("%s response schema %q, want %s", m.status, ref, m.schema)
+			}
+			if (m.method == "POST") != (op.RequestBody != nil) {
+				t.Errorf("request body %v for %s", op.RequestBody != nil, m.method)
+			}
+		})
+	}
+}
+
+// TestMovementParameters: collections share the paging parameters as
+// components, and the lookups of movements for review take species and
+// holding from the path.
+func TestMovementParameters(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	refs := func(path, method string) []string {
+		item := d.spec.Paths.Find(path)
+		var out []string
+		for _, p := range append(item.Parameters, item.GetOperation(method).Parameters...) {
+			out = append(out, strings.TrimPrefix(p.Ref, "#/components/parameters/"))
+		}
+		return out
+	}
+	collection := []string{"XCorrelationID", "LICorrelationID", "Filter", "Top", "Skip", "SkipToken", "Expand"}
+	single := []string{"XCorrelationID", "LICorrelationID", "RequestID", "Expand"}
+	review := []string{"XCorrelationID", "LICorrelationID", "SpeciesInPath", "HoldingInPath", "ReviewFilter", "Top", "Skip", "SkipToken"}
+	for _, m := range movementOps {
+		var want []string
+		switch {
+		case strings.Contains(m.path, "{requestId}"):
+			want = single
+		case strings.Contains(m.path, "{species}"):
+			want = review
+		case m.method == "GET":
+			want = collection
+		default:
+			want = []string{"XCorrelationID", "LICorrelationID"}
+		}
+		if diff := cmp.Diff(want, refs(m.path, m.method)); diff != "" {
+			t.Errorf("%s parameters (-want +got):\n%s", m.id, diff)
+		}
+	}
+}
+
+// TestCorrectionRepeatsTransfer: a correction carries the transfer's
+// fields with exactly the transfer's rules, beside requestToBeCorrected_ID.
+func TestCorrectionRepeatsTransfer(t *testing.T) {
+	t.Parallel()
+	schemas := load(t).spec.Components.Schemas
+	transfer, correction := schemas["Transfer"].Value, schemas["TransferCorrection"].Value
+	if _, ok := correction.Properties["requestToBeCorrected_ID"]; !ok {
+		t.Fatal("TransferCorrection has no requestToBeCorrected_ID")
+	}
+	if got, want := len(correction.Properties), len(transfer.Properties)+1; got != want {
+		t.Errorf("TransferCorrection has %d properties, want %d", got, want)
+	}
+	for name, p := range transfer.Properties {
+		want, _ := json.Marshal(p)
+		got, _ := json.Marshal(correction.Properties[name])
+		if string(got) != string(want) {
+			t.Errorf("property %s differs:\ntransfer   %s\ncorrection %s", name, want, got)
+		}
+	}
+	want := append([]string{"requestToBeCorrected_ID"}, transfer.Required...)
+	if diff := cmp.Diff(want, correction.Required); diff != "" {
+		t.Errorf("required (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"Transfer", "TransferCorrection", "MovementGroup", "Batch", "Device",
+		"DeviceWithDetail", "DeviceTag", "HoldingMovementReview", "ReviewMovement", "Undo",
+		"TransferEnvelope", "TransferCorrectionEnvelope", "HoldingMovementReviewEnvelope", "UndoEnvelope", "ValidHoldingsEnvelope"} {
+		if ap := schemas[name].Value.AdditionalProperties.Has; ap == nil || *ap {
+			t.Errorf("%s does not refuse unknown properties", name)
+		}
+	}
+}
+
+// TestValidateMovements checks requests of the movements interface
+// against drover.yaml itself.
+func TestValidateMovements(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	const good = `"transferDate":"2026-11-03","species":"Sheep","userHolding":"01/100/0257",` +
+		`"sourceHolding":"01/100/0257","destinationHolding":"01/100/0264","animalCount":3,` +
+		`"movementGroups":[{"devices":[{"tagNumber":"UK0130181 00001"}]}]`
+	post := func(path, body string) request {
+		return request{method: "POST", target: path, ctype: "application/json", body: body}
+	}
+	transfer := func(content string) request { return post("/v1/TransferRequests", `{"content":{`+content+`}}`) }
+	const review = "/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')"
+	const bySpecies = "/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')"
+	lookup := func(template, species, holding string) request {
+		return request{target: "/v1/HoldingMovementForReviews", template: template,
+			params: map[string]string{"species": species, "holding": holding}}
+	}
+	tests := []struct {
+		name string
+		req  request
+		want []fe
+	}{
+		{"transfer", transfer(good), nil},
+		{"transfer with nulls", transfer(good + `,"trackingId":null,"saleDate":null,"movementDocument":null`),
+			[]fe{{"S004", `property "movementDocument" is not allowed`, "/content/movementDocument", "null"}}},
+		{"transfer to an MHS", transfer(strings.Replace(good, `"01/100/0264"`, `"0035"`, 1)), nil},
+		{"bare payload", post("/v1/TransferRequests", `{"species":"Sheep","animalCount":3}`),
+			[]fe{
+				{"S004", `property "animalCount" is not allowed`, "/animalCount", "3"},
+				{"S002", "is required", "/content", ""},
+				{"S004", `property "species" is not allowed`, "/species", "Sheep"},
+			}},
+		{"Goat", transfer(strings.Replace(good, "Sheep", "Goat", 1)),
+			[]fe{{"S006", "must be one of: Sheep, Goats, Deer", "/content/species", "Goat"}}},
+		{"unknown property", transfer(good + `,"colour":"red"`),
+			[]fe{{"S004", `property "colour" is not allowed`, "/content/colour", "red"}}},
+		{"trackingId of 37", transfer(good + `,"trackingId":"` + strings.Repeat("t", 37) + `"`),
+			[]fe{{"S007", "must be at most 36 characters long", "/content/trackingId", strings.Repeat("t", 37)}}},
+		{"CPH with %2f in a body", transfer(strings.Replace(good, `"userHolding":"01/100/0257"`, `"userHolding":"01%2f100%2f0257"`, 1)),
+			[]fe{{"S008", "must match the pattern ^[0-9]{2}/[0-9]{3}/[0-9]{4}$", "/content/userHolding", "01%2f100%2f0257"}}},
+		{"batches", transfer(strings.Replace(good, `"devices":[{"tagNumber":"UK0130181 00001"}]`,
+			`"batches":[{"batchNumber":"UnKnown","animalTotal":2},{"batchNumber":"UK12345","animalTotal":0}]`, 1)),
+			[]fe{
+				{"S008", "must be at least 1", "/content/movementGroups/0/batches/1/animalTotal", "0"},
+				{"S008", "must match the pattern ^(UK[0-9]{6}|[uU][nN][kK][nN][oO][wW][nN])$", "/content/movementGroups/0/batches/1/batchNumber", "UK12345"},
+			}},
+		{"no movement groups", transfer(strings.Replace(good, `[{"devices":[{"tagNumber":"UK0130181 00001"}]}]`, `[]`, 1)),
+			[]fe{{"S007", "must have at least 1 items", "/content/movementGroups", "[]"}}},
+		{"correction", post("/v1/CorrectTransferRequests", `{"content":{"requestToBeCorrected_ID":7,`+good+`}}`), nil},
+		{"correction without its target", post("/v1/CorrectTransferRequests", `{"content":{`+good+`}}`),
+			[]fe{{"S002", "is required", "/content/requestToBeCorrected_ID", ""}}},
+		{"review", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":`+
+			`{"requestId":7,"isAccepted":true,"arrivalDate":"2026-11-03","animalTotal":2,"rejectedDevices":[{"tagNumber":"UK0130181 00003"}]}}}`), nil},
+		{"review without its decision", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":{"animalTotal":-1}}}`),
+			[]fe{
+				{"S008", "must be at least 0", "/content/reviewMovement/animalTotal", "-1"},
+				{"S002", "is required", "/content/reviewMovement/arrivalDate", ""},
+				{"S002", "is required", "/content/reviewMovement/isAccepted", ""},
+				{"S002", "is required", "/content/reviewMovement/requestId", ""},
+			}},
+		{"undo", post("/v1/UndoRequests", `{"content":{"requestToBeUndone_ID":7}}`), nil},
+		{"undo of 0", post("/v1/UndoRequests", `{"content":{"requestToBeUndone_ID":0}}`),
+			[]fe{{"S008", "must be at least 1", "/content/requestToBeUndone_ID", "0"}}},
+		{"valid holdings takes any short string", post("/v1/Holdings/ValidHoldings", `{"content":{"holdings":["x","01/100/0264","0035"]}}`), nil},
+		{"valid holdings: one too long", post("/v1/Holdings/ValidHoldings", `{"content":{"holdings":["`+strings.Repeat("9", 21)+`"]}}`),
+			[]fe{{"S007", "must be at most 20 characters long", "/content/holdings/0", strings.Repeat("9", 21)}}},
+		{"collection", request{target: "/v1/TransferRequests?$top=10&$skip=5&$expand=content&$filter=movementDate%20ge%202026-11-01T00%3A00%3A00Z"}, nil},
+		{"collection: bad options", request{target: "/v1/UndoRequests?$top=0&$expand=devices"},
+			[]fe{{"S006", "must be content", "query:$expand", "devices"}, {"S008", "must be at least 1", "query:$top", "0"}}},
+		{"one request", request{target: "/v1/UndoRequests(7)", template: "/v1/UndoRequests({requestId})", params: map[string]string{"requestId": "7"}}, nil},
+		{"one request: id 0", request{target: "/v1/UndoRequests(0)", template: "/v1/UndoRequests({requestId})", params: map[string]string{"requestId": "0"}},
+			[]fe{{"S008", "must be at least 1", "path:requestId", "0"}}},
+		{"lookup", lookup(review, "Sheep", "01/100/0264"), nil},
+		{"lookup: Goat", lookup(review, "Goat", "01/100/0264"),
+			[]fe{{"S006", "must be one of: Sheep, Goats, Deer", "path:species", "Goat"}}},
+		{"lookup by species, encoded", lookup(bySpecies, "Goats", "01%2F100%2f0264"), nil},
+		{"lookup by species: not a CPH", lookup(bySpecies, "Deer", "01-100-0264"),
+			[]fe{{"S008", "must match the pattern ^([0-9]{2}(/|%2[fF])[0-9]{3}(/|%2[fF])[0-9]{4}|[0-9]{9})$", "path:holding", "01-100-0264"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if diff := cmp.Diff(tt.want, tt.req.validate(d)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
