@@ -1,6 +1,6 @@
 // Package store defines how Drover keeps its records: the Store interface,
-// the records that are not domain types (signing keys, grants, jobs), and
-// the errors a store returns. Two implementations live beneath it, sqlite/
+// the records that are not domain types (signing keys, grants, jobs,
+// movement requests, movements, replies), and the errors a store returns. Two implementations live beneath it, sqlite/
 // (the embedded default) and postgres/ (for several replicas on one
 // server); storetest/ is the one conformance suite both must pass.
 //
@@ -70,6 +70,9 @@ type Store interface {
 	JobCounts(ctx context.Context) (map[JobState]int, error)
 	// Job returns one job, mainly for tests and the operator.
 	Job(ctx context.Context, id int64) (Job, error)
+
+	// Movement requests, movements and replies (movements.go).
+	MovementStore
 }
 
 // Tx is the write side of one transaction. Later interfaces add their own
@@ -81,6 +84,9 @@ type Tx interface {
 	Audit(ctx context.Context, a AuditEntry) error
 	// AuditEntries lists the audit lines of one subject, oldest first.
 	AuditEntries(ctx context.Context, subject string) ([]AuditEntry, error)
+
+	// Movement requests, movements and replies (movements.go).
+	MovementTx
 }
 
 // JobState is where a job is in its life.

@@ -16,6 +16,9 @@ const (
 	// claimLock lets replicas claim jobs side by side: a row another
 	// transaction holds is skipped rather than waited for.
 	claimLock = ` FOR UPDATE SKIP LOCKED`
+	// rowLock holds the rows LockRequest and LockMovement read until the
+	// transaction ends.
+	rowLock = ` FOR UPDATE`
 	// seedLock queues seeders of one schema behind each other until commit,
 	// so that exactly one finds the users table empty.
 	seedLock = `SELECT pg_advisory_xact_lock(hashtext('drover.seed.' || coalesce(current_schema(), '')))`
@@ -29,6 +32,7 @@ var dialect = sqldb.Dialect{
 	BindTime:  bindTime,
 	Classify:  classify,
 	ClaimLock: claimLock,
+	RowLock:   rowLock,
 	SeedLock:  seedLock,
 	MaxParams: maxParams,
 }

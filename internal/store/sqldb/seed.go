@@ -44,7 +44,7 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if err := tx.QueryRowContext(ctx, anyUserSQL).Scan(&existed); err != nil {
 		return false, err
 	}
-	err = s.insertMany(ctx, tx, seedHoldingsSQL, 3, len(sd.Holdings), func(i int) []any {
+	err = s.insertMany(ctx, tx, seedHoldingsSQL, onConflictNothing, 3, len(sd.Holdings), func(i int) []any {
 		h := sd.Holdings[i]
 		var mhs any
 		if !h.MHS.IsZero() {
@@ -55,7 +55,7 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if err != nil {
 		return false, err
 	}
-	err = s.insertMany(ctx, tx, seedUsersSQL, 4, len(sd.Users), func(i int) []any {
+	err = s.insertMany(ctx, tx, seedUsersSQL, onConflictNothing, 4, len(sd.Users), func(i int) []any {
 		u := sd.Users[i]
 		subject := u.Subject
 		if subject == "" {
@@ -69,21 +69,21 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if err := seedUserHoldings(ctx, tx, sd.Users); err != nil {
 		return false, err
 	}
-	err = s.insertMany(ctx, tx, seedFlocksSQL, 3, len(sd.Flocks), func(i int) []any {
+	err = s.insertMany(ctx, tx, seedFlocksSQL, onConflictNothing, 3, len(sd.Flocks), func(i int) []any {
 		f := sd.Flocks[i]
 		return []any{f.Mark, f.Species, f.CPH.String()}
 	})
 	if err != nil {
 		return false, err
 	}
-	err = s.insertMany(ctx, tx, seedTagsSQL, 4, len(sd.Tags), func(i int) []any {
+	err = s.insertMany(ctx, tx, seedTagsSQL, onConflictNothing, 4, len(sd.Tags), func(i int) []any {
 		g := sd.Tags[i]
 		return []any{g.Identifier, g.Mark, g.Species, date(g.IssuedOn)}
 	})
 	if err != nil {
 		return false, err
 	}
-	err = s.insertMany(ctx, tx, seedAnimalsSQL, 7, len(sd.Animals), func(i int) []any {
+	err = s.insertMany(ctx, tx, seedAnimalsSQL, onConflictNothing, 7, len(sd.Animals), func(i int) []any {
 		a := sd.Animals[i]
 		return []any{a.Identifier, a.Species, a.Sex, date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State}
 	})
@@ -112,9 +112,12 @@ func seedUserHoldings(ctx context.Context, tx *sql.Tx, users []store.SeedUser) e
 	return nil
 }
 
-// insertMany runs head VALUES (…), (…) ON CONFLICT DO NOTHING for n rows
-// of width columns, in as few statements as the dialect's MaxParams allows.
-func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, head string, width, n int, row func(i int) []any) error {
+// onConflictNothing ends Seed's inserts: a row that exists stays as it is.
+const onConflictNothing = " ON CONFLICT DO NOTHING"
+
+// insertMany runs head VALUES (…), (…) tail for n rows of width columns,
+// in as few statements as the dialect's MaxParams allows.
+func (s *Store) insertMany(ctx context.Context, q querier, head, tail string, width, n int, row func(i int) []any) error {
 	per := max(s.d.MaxParams/width, 1)
 	for start := 0; start < n; start += per {
 		end := min(start+per, n)
@@ -136,8 +139,8 @@ func (s *Store) insertMany(ctx context.Context, tx *sql.Tx, head string, width, 
 			b.WriteByte(')')
 			args = append(args, row(i)...)
 		}
-		b.WriteString(" ON CONFLICT DO NOTHING")
-		if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
+		b.WriteString(tail)
+		if _, err := q.ExecContext(ctx, b.String(), args...); err != nil {
 			return err
 		}
 	}

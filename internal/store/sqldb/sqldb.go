@@ -28,11 +28,23 @@ type Dialect struct {
 	// ClaimLock ends the query that claims a job, so that replicas skip
 	// the jobs others hold ("" when the single writer serialises claims).
 	ClaimLock string
+	// RowLock ends a query that reads rows for update, so that no other
+	// transaction changes them until this one ends ("" when the single
+	// writer already gives that).
+	RowLock string
 	// SeedLock runs first in Seed's transaction so that seeders queue
 	// behind each other ("" when the write transaction already does).
 	SeedLock string
 	// MaxParams bounds the parameters of one multi-row insert.
 	MaxParams int
+}
+
+// querier is what *sql.DB and *sql.Tx share: the readers of movements run
+// on either, so that Store and Tx answer alike.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // Config is what New needs.

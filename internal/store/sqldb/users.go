@@ -68,11 +68,7 @@ func (s *Store) PasswordHash(ctx context.Context, userName string) (hash []byte,
 // Holding returns one holding.
 func (s *Store) Holding(ctx context.Context, cph livestock.CPH) (h livestock.Holding, err error) {
 	defer s.wrap(&err, "Holding")
-	h, err = scanHolding(s.r.QueryRowContext(ctx, holdingSQL, cph.String()))
-	if errors.Is(err, sql.ErrNoRows) {
-		return livestock.Holding{}, notFound("no holding %s", cph)
-	}
-	return h, err
+	return holding(ctx, s.r, holdingSQL, cph.String(), notFoundHolding)
 }
 
 func scanHolding(row interface{ Scan(...any) error }) (livestock.Holding, error) {

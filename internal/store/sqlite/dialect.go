@@ -11,10 +11,12 @@ import (
 	"github.com/drover-registry/drover/internal/store/sqldb"
 )
 
-// SQL that only SQLite needs. Claims and seeds need no lock of their own:
-// the single writer connection and BEGIN IMMEDIATE already serialise them.
+// SQL that only SQLite needs. Claims, seeds and rows read for update need
+// no lock of their own: the single writer connection and BEGIN IMMEDIATE
+// already serialise them.
 const (
 	claimLock = ""
+	rowLock   = ""
 	seedLock  = ""
 )
 
@@ -28,6 +30,7 @@ var dialect = sqldb.Dialect{
 	BindTime:  bindTime,
 	Classify:  classify,
 	ClaimLock: claimLock,
+	RowLock:   rowLock,
 	SeedLock:  seedLock,
 	MaxParams: maxParams,
 }

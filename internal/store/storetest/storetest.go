@@ -46,6 +46,22 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"JobCounts", testJobCounts},
 		{"JobRace", testJobRace},
 		{"JobSkipLocked", testJobSkipLocked},
+		{"RequestRoundTrip", testRequestRoundTrip},
+		{"TrackingConflict", testTrackingConflict},
+		{"MovementNotFound", testMovementNotFound},
+		{"Visibility", testVisibility},
+		{"KeysetPaging", testKeysetPaging},
+		{"OffsetLimit", testOffsetLimit},
+		{"RequestFilter", testRequestFilter},
+		{"FilterErrors", testFilterErrors},
+		{"MovementRoundTrip", testMovementRoundTrip},
+		{"PendingReviews", testPendingReviews},
+		{"ReviewFilter", testReviewFilter},
+		{"InTransit", testInTransit},
+		{"ArrivalsOn", testArrivalsOn},
+		{"Replies", testReplies},
+		{"Animals", testAnimals},
+		{"LockRequest", testLockRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

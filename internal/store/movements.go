@@ -1,0 +1,218 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
+)
+
+// RequestType names the four kinds of movement request, as the live
+// service's requestType standing data does.
+type RequestType string
+
+const (
+	RequestTransfer   RequestType = "TransferRequest"
+	RequestCorrection RequestType = "CorrectTransferRequest"
+	RequestReview     RequestType = "ReviewHoldingMovementRequest"
+	RequestUndo       RequestType = "UndoRequest"
+)
+
+// RequestStatus is where a request is: Pending until its job has run,
+// then Success (perhaps with warnings) or Failed (with errors).
+type RequestStatus string
+
+const (
+	StatusPending RequestStatus = "Pending"
+	StatusSuccess RequestStatus = "Success"
+	StatusFailed  RequestStatus = "Failed"
+)
+
+// Request is one submitted movement request: its record and its payload.
+type Request struct {
+	ID            int64
+	Type          RequestType
+	Status        RequestStatus
+	UserName      string // the submitter
+	RequestDate   time.Time
+	UpdatedDate   time.Time
+	MovementDate  time.Time // the transfer date, or a review's arrival date, at 00:00Z; zero when none
+	Species       string    // "Sheep", "Goats", "Deer"; "" when none
+	TrackingID    string    // "" when none; unique per user among requests that have one
+	CorrelationID string
+	Holdings      []string // CPHs the request concerns: who besides the submitter may see it; read back in CPH order
+	TargetID      int64    // the request corrected, reviewed or undone; 0 when none
+	IsFullUndone  bool
+	UndoSupported bool
+	Content       []byte // the payload (inside the envelope) as normalised JSON
+	Errors        []livestock.FieldError
+	Warnings      []livestock.FieldError
+	DocumentRef   string // the movement document reference of a successful transfer
+}
+
+// RequestQuery selects requests of one type that a user may see, in
+// ascending id order (stable while new requests arrive). AfterID applies
+// first, then Offset, then Limit; a Limit of zero or less means no limit.
+//
+// Every comparison of a Filter is true or false, never unknown: a field
+// with no value (trackingId, movementDate) equals nothing and differs from
+// everything, so `ne` and `not … eq` both include the requests without
+// one, and no order comparison does.
+type RequestQuery struct {
+	Type     RequestType
+	All      bool     // an inspector: every request
+	UserName string   // otherwise: those this user submitted …
+	Holdings []string // … and those that concern one of these holdings
+	Filter   odata.Expr
+	AfterID  int64 // only ids greater than this (keyset paging)
+	Offset   int
+	Limit    int
+}
+
+// RequestFilterFields are the fields a RequestQuery's Filter may name.
+var RequestFilterFields = odata.Fields{
+	"movementDate":  odata.DateTime,
+	"requestDate":   odata.DateTime,
+	"species":       odata.String,
+	"requestStatus": odata.String,
+	"trackingId":    odata.String,
+	"userName":      odata.String,
+	"requestId":     odata.Int,
+}
+
+// MovementState is where an applied transfer is in its life.
+type MovementState string
+
+const (
+	MovementPendingReview MovementState = "PendingReview" // awaits the review of ReviewHolding
+	MovementCompleted     MovementState = "Completed"     // needed no review: the destination has the animals
+	MovementAccepted      MovementState = "Accepted"      // reviewed: accepted, in whole or in part
+	MovementRejected      MovementState = "Rejected"      // reviewed: rejected as a whole
+	MovementUndone        MovementState = "Undone"        // its transfer was undone
+)
+
+// Movement is a transfer that passed the rules: animals leaving Source
+// for Destination. Its ID is the id of the transfer request that made it;
+// a correction replaces its content and sets RequestID to its own id.
+type Movement struct {
+	ID            int64
+	RequestID     int64
+	UserName      string
+	Species       string
+	Source        string // CPH
+	Destination   string // CPH (an MHS given by the caller is resolved to its abattoir)
+	ReviewHolding string // the holding whose review it awaits; "" when it needs none
+	TransferDate  time.Time
+	ArrivalDate   time.Time // zero until reviewed (or the transfer date when no review is needed)
+	State         MovementState
+	AnimalCount   int
+	Flags         []string // processingFlags, stored with the movement
+	Standstill    bool     // whether it breached the standstill on Source (a warning)
+	ReviewID      int64    // the review request that decided it; 0 before
+	Devices       []MovementDevice
+	Batches       []MovementBatch
+}
+
+// MovementDevice is one tagged animal of a movement.
+type MovementDevice struct {
+	Identifier   string    // printed tag: "UK0130181 00001"
+	RFID         string    // decimal form: "0826013018100001"
+	PriorCPH     string    // where the animal was before (to put it back on undo)
+	PriorOnSince time.Time // since when it was there
+	Outcome      string    // "" before review, "accepted" or "rejected" after
+}
+
+// MovementBatch is a batch of untagged animals of a movement.
+type MovementBatch struct {
+	BatchNumber string // "UK130181" or "unknown"
+	AnimalTotal int
+	Accepted    int // animals accepted on review
+}
+
+// ReviewQuery selects movements awaiting a holding's review, in ascending
+// id order, with their devices and batches. Its Filter compares
+// movementDate with the transfer date taken as the instant 00:00Z of that
+// date, so `ge 2026-11-01T00:00:00Z and le 2026-11-30T23:59:59Z` takes in
+// the whole of November.
+type ReviewQuery struct {
+	Holding string // CPH
+	Species string
+	Filter  odata.Expr // on movementDate (the transfer date)
+	AfterID int64
+	Offset  int
+	Limit   int
+}
+
+// ReviewFilterFields are the fields a ReviewQuery's Filter may name.
+var ReviewFilterFields = odata.Fields{
+	"movementDate": odata.DateTime,
+	"requestId":    odata.Int,
+}
+
+// Arrival is animals arriving on a holding, for the standstill rule.
+type Arrival struct {
+	MovementID int64
+	Date       time.Time // the arrival date (the transfer date until reviewed)
+	Species    string
+	Flags      []string
+	Source     string
+}
+
+// Reply is the answer given to a request that carried a correlation id,
+// kept so that a retry of the same request gets the same answer.
+type Reply struct {
+	UserName      string
+	CorrelationID string
+	RequestHash   string // SHA-256 of method, path and body, hex
+	Status        int
+	Body          []byte
+	CreatedAt     time.Time
+}
+
+// MovementReader is what both a Store and a Tx can read about movements.
+type MovementReader interface {
+	Request(ctx context.Context, id int64) (Request, error)
+	Movement(ctx context.Context, id int64) (Movement, error)
+	Animal(ctx context.Context, identifier string) (Animal, error)
+	Flock(ctx context.Context, mark string) (Flock, error)
+	HoldingByMHS(ctx context.Context, mhs livestock.MHS) (livestock.Holding, error)
+}
+
+// MovementStore is the movements part of Store.
+type MovementStore interface {
+	MovementReader
+	Requests(ctx context.Context, q RequestQuery) ([]Request, error)
+	PendingReviews(ctx context.Context, q ReviewQuery) ([]Movement, error)
+	Reply(ctx context.Context, userName, correlationID string) (Reply, error)
+}
+
+// MovementTx is the movements part of Tx. The Lock methods read a row for
+// update: on PostgreSQL no other transaction may change it until this one
+// ends (SQLite's single writer gives that already).
+type MovementTx interface {
+	MovementReader
+	Holding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error)
+	// InsertRequest stores r and returns its id. A TrackingID the same
+	// user has used before is KindConflict.
+	InsertRequest(ctx context.Context, r Request) (int64, error)
+	LockRequest(ctx context.Context, id int64) (Request, error)
+	// UpdateRequest writes Status, UpdatedDate, Errors, Warnings,
+	// IsFullUndone, UndoSupported, DocumentRef and Holdings of r.
+	UpdateRequest(ctx context.Context, r Request) error
+	InsertMovement(ctx context.Context, m Movement) error
+	LockMovement(ctx context.Context, id int64) (Movement, error)
+	// UpdateMovement writes every field of m, replacing its devices and batches.
+	UpdateMovement(ctx context.Context, m Movement) error
+	// MoveAnimal records that an animal is on holding cph since onSince.
+	MoveAnimal(ctx context.Context, identifier, cph string, onSince time.Time) error
+	// InTransit returns, of identifiers, those in a movement awaiting
+	// review, mapped to that movement's id.
+	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)
+	// ArrivalsOn lists movements that brought animals onto cph with an
+	// arrival date in [from, to]: pending, completed and accepted ones.
+	ArrivalsOn(ctx context.Context, cph string, from, to time.Time) ([]Arrival, error)
+	// SaveReply stores a reply; one that exists for the same user and
+	// correlation id is KindConflict.
+	SaveReply(ctx context.Context, r Reply) error
+}

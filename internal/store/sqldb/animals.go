@@ -1,0 +1,121 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+const (
+	animalSQL = `SELECT identifier, species, sex, birth_date, cph, on_since, state
+		FROM animals WHERE identifier = $1`
+	flockSQL        = `SELECT mark, species, cph FROM flocks WHERE mark = $1`
+	holdingByMHSSQL = `SELECT cph, type, mhs FROM holdings WHERE mhs = $1`
+	moveAnimalSQL   = `UPDATE animals SET cph = $2, on_since = $3 WHERE identifier = $1`
+	notFoundAnimal  = "no animal wears %q"
+	notFoundFlock   = "no flock or herd %q"
+	notFoundHolding = "no holding %s"
+	notFoundMHS     = "no holding has the MHS number %s"
+)
+
+// Animal returns a registered animal by its printed identifier.
+func (s *Store) Animal(ctx context.Context, identifier string) (a store.Animal, err error) {
+	defer s.wrap(&err, "Animal")
+	return animal(ctx, s.r, identifier)
+}
+
+// Animal returns an animal as this transaction sees it.
+func (t *tx) Animal(ctx context.Context, identifier string) (a store.Animal, err error) {
+	defer t.s.wrap(&err, "Animal")
+	return animal(ctx, t.tx, identifier)
+}
+
+// Flock returns a flock or herd by its mark.
+func (s *Store) Flock(ctx context.Context, mark string) (f store.Flock, err error) {
+	defer s.wrap(&err, "Flock")
+	return flock(ctx, s.r, mark)
+}
+
+// Flock returns a flock or herd as this transaction sees it.
+func (t *tx) Flock(ctx context.Context, mark string) (f store.Flock, err error) {
+	defer t.s.wrap(&err, "Flock")
+	return flock(ctx, t.tx, mark)
+}
+
+// HoldingByMHS returns the holding (an abattoir) with an MHS number.
+func (s *Store) HoldingByMHS(ctx context.Context, mhs livestock.MHS) (h livestock.Holding, err error) {
+	defer s.wrap(&err, "HoldingByMHS")
+	return holding(ctx, s.r, holdingByMHSSQL, mhs.String(), notFoundMHS)
+}
+
+// HoldingByMHS returns the holding with an MHS number, as this transaction
+// sees it.
+func (t *tx) HoldingByMHS(ctx context.Context, mhs livestock.MHS) (h livestock.Holding, err error) {
+	defer t.s.wrap(&err, "HoldingByMHS")
+	return holding(ctx, t.tx, holdingByMHSSQL, mhs.String(), notFoundMHS)
+}
+
+// Holding returns one holding as this transaction sees it.
+func (t *tx) Holding(ctx context.Context, cph livestock.CPH) (h livestock.Holding, err error) {
+	defer t.s.wrap(&err, "Holding")
+	return holding(ctx, t.tx, holdingSQL, cph.String(), notFoundHolding)
+}
+
+// MoveAnimal puts an animal on holding cph since the date onSince.
+func (t *tx) MoveAnimal(ctx context.Context, identifier, cph string, onSince time.Time) (err error) {
+	defer t.s.wrap(&err, "MoveAnimal")
+	res, err := t.tx.ExecContext(ctx, moveAnimalSQL, identifier, cph, date(onSince))
+	return affected(res, err, notFoundAnimal, identifier)
+}
+
+func animal(ctx context.Context, q querier, identifier string) (store.Animal, error) {
+	var a store.Animal
+	var cph string
+	err := q.QueryRowContext(ctx, animalSQL, identifier).Scan(&a.Identifier, &a.Species, &a.Sex,
+		day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Animal{}, notFound(notFoundAnimal, identifier)
+	}
+	if err != nil {
+		return store.Animal{}, err
+	}
+	a.CPH, err = storedCPH(cph)
+	return a, err
+}
+
+func flock(ctx context.Context, q querier, mark string) (store.Flock, error) {
+	var f store.Flock
+	var cph string
+	err := q.QueryRowContext(ctx, flockSQL, mark).Scan(&f.Mark, &f.Species, &cph)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Flock{}, notFound(notFoundFlock, mark)
+	}
+	if err != nil {
+		return store.Flock{}, err
+	}
+	f.CPH, err = storedCPH(cph)
+	return f, err
+}
+
+func holding(ctx context.Context, q querier, query, arg, missing string) (livestock.Holding, error) {
+	h, err := scanHolding(q.QueryRowContext(ctx, query, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return livestock.Holding{}, notFound(missing, arg)
+	}
+	return h, err
+}
+
+// storedCPH parses a CPH read from the database.
+func storedCPH(s string) (livestock.CPH, error) {
+	cph, err := livestock.ParseCPH(s)
+	if err != nil {
+		// %v, not %w: a bad stored value is our fault, not the caller's.
+		return livestock.CPH{}, fmt.Errorf("stored CPH %q: %v", s, err)
+	}
+	return cph, nil
+}

@@ -1,0 +1,85 @@
+package sqldb
+
+import (
+	"time"
+
+	"github.com/drover-registry/drover/internal/odata"
+)
+
+// The allow-lists of $filter: a field not named here cannot be filtered
+// on, and a column is only ever written into SQL from here.
+
+// column is a filterable field as stored: its column and how it compares.
+type column struct {
+	name     string
+	kind     colKind
+	nullable bool
+}
+
+type colKind int
+
+const (
+	colText    colKind = iota + 1
+	colInt             // compared with an int64
+	colInstant         // compared with a time.Time, bound by the dialect
+	colDate            // a date, compared as the instant 00:00Z of that date
+)
+
+// requestFields are the fields of store.RequestFilterFields.
+var requestFields = map[string]column{
+	"movementDate":  {"movement_date", colInstant, true},
+	"requestDate":   {"request_date", colInstant, false},
+	"species":       {"species", colText, false},
+	"requestStatus": {"status", colText, false},
+	"trackingId":    {"tracking_id", colText, true},
+	"userName":      {"user_name", colText, false},
+	"requestId":     {"id", colInt, false},
+}
+
+// reviewFields are the fields of store.ReviewFilterFields.
+var reviewFields = map[string]column{
+	"movementDate": {"transfer_date", colDate, false},
+	"requestId":    {"id", colInt, false},
+}
+
+var sqlOps = map[odata.Op]string{
+	odata.Eq: "=", odata.Ne: "<>", odata.Gt: ">", odata.Ge: ">=", odata.Lt: "<", odata.Le: "<=",
+}
+
+// Constant conditions, for a date compared with an instant inside a day.
+const (
+	sqlTrue  = "1 = 1"
+	sqlFalse = "1 = 0"
+)
+
+// date compares a date column with instant t, as the instant 00:00Z of
+// the date: it becomes a comparison of dates with the day t falls on, so
+// `ge 2026-11-01T00:00:00Z` takes in 1 November and `le
+// 2026-11-30T23:59:59Z` takes in 30 November.
+func (f *filter) date(col column, op odata.Op, t time.Time) string {
+	t = t.UTC()
+	floor := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	ceil, midnight := floor, t.Equal(floor)
+	if !midnight {
+		ceil = floor.AddDate(0, 0, 1)
+	}
+	switch op {
+	case odata.Gt:
+		return f.leaf(col, ">", date(floor))
+	case odata.Ge:
+		return f.leaf(col, ">=", date(ceil))
+	case odata.Lt:
+		return f.leaf(col, "<", date(ceil))
+	case odata.Le:
+		return f.leaf(col, "<=", date(floor))
+	case odata.Eq:
+		if midnight {
+			return f.leaf(col, "=", date(floor))
+		}
+		return sqlFalse
+	}
+	if midnight {
+		return f.leaf(col, "<>", date(floor))
+	}
+	return sqlTrue // ne: no date is an instant inside a day
+}

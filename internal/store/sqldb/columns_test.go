@@ -1,0 +1,62 @@
+package sqldb
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// TestFieldsMatchStore holds the allow-lists to the fields the store
+// package publishes, kind for kind.
+func TestFieldsMatchStore(t *testing.T) {
+	compatible := map[odata.Kind][]colKind{
+		odata.String: {colText}, odata.Int: {colInt}, odata.DateTime: {colInstant, colDate},
+	}
+	for name, tt := range map[string]struct {
+		fields odata.Fields
+		cols   map[string]column
+	}{
+		"requests": {store.RequestFilterFields, requestFields},
+		"reviews":  {store.ReviewFilterFields, reviewFields},
+	} {
+		if got, want := slices.Sorted(maps.Keys(tt.cols)), slices.Sorted(maps.Keys(tt.fields)); !slices.Equal(got, want) {
+			t.Errorf("%s: columns for %v, want %v", name, got, want)
+		}
+		for field, kind := range tt.fields {
+			if col, ok := tt.cols[field]; ok && !slices.Contains(compatible[kind], col.kind) {
+				t.Errorf("%s: %s is kind %v, stored as %v", name, field, kind, col.kind)
+			}
+		}
+	}
+}
+
+// TestFilterBindsValues checks that no value of a filter reaches its SQL,
+// and that each is bound, in order, after the parameters already there.
+func TestFilterBindsValues(t *testing.T) {
+	s := &Store{d: &Dialect{BindTime: func(t time.Time) any { return t }}}
+	evil := "x' OR 1=1 --"
+	e := &odata.Or{
+		Left:  &odata.Comparison{Field: "species", Op: odata.Eq, Value: evil},
+		Right: &odata.Not{Expr: &odata.Comparison{Field: "trackingId", Op: odata.Ne, Value: "$1"}},
+	}
+	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{"already"}}
+	sql, err := f.compile(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "(r.species = $2 OR (NOT (r.tracking_id IS NULL OR r.tracking_id <> $3)))"
+	if sql != want {
+		t.Errorf("SQL = %s\nwant  %s", sql, want)
+	}
+	if !slices.Equal(f.args, []any{"already", evil, "$1"}) {
+		t.Errorf("args = %q", f.args)
+	}
+	if strings.Contains(sql, "'") {
+		t.Errorf("SQL %s holds a quote", sql)
+	}
+}

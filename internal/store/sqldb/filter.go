@@ -1,0 +1,106 @@
+package sqldb
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
+)
+
+// filter compiles a $filter tree into a SQL condition on the columns of
+// cols (each prefixed by prefix, a table alias and a dot, or ""). Values
+// are never written into the SQL: each is appended to args and named by
+// its $N.
+//
+// Every comparison is two-valued, so that `not` means what it says: on a
+// nullable column NULL equals nothing and differs from everything, so
+// `trackingId ne 'x'` and `not (trackingId eq 'x')` both include the
+// requests without one, and an order comparison never includes NULL.
+type filter struct {
+	s      *Store
+	cols   map[string]column
+	prefix string
+	args   []any
+}
+
+func (f *filter) compile(e odata.Expr) (string, error) {
+	switch e := e.(type) {
+	case nil:
+		return sqlTrue, nil
+	case *odata.Comparison:
+		return f.comparison(e)
+	case *odata.Not:
+		inner, err := f.compile(e.Expr)
+		return "(NOT " + inner + ")", err
+	case *odata.And:
+		return f.pair(e.Left, "AND", e.Right)
+	case *odata.Or:
+		return f.pair(e.Left, "OR", e.Right)
+	}
+	return "", badFilter(fmt.Sprintf("$filter has a node of type %T", e))
+}
+
+func (f *filter) pair(left odata.Expr, op string, right odata.Expr) (string, error) {
+	l, err := f.compile(left)
+	if err != nil {
+		return "", err
+	}
+	r, err := f.compile(right)
+	return "(" + l + " " + op + " " + r + ")", err
+}
+
+func (f *filter) comparison(c *odata.Comparison) (string, error) {
+	col, ok := f.cols[c.Field]
+	if !ok {
+		return "", &livestock.Error{Kind: livestock.KindInvalid,
+			Detail: fmt.Sprintf("$filter cannot use the field %q", c.Field),
+			Fields: []livestock.FieldError{{Code: livestock.CodeFilterField, Source: "$filter", Value: c.Field,
+				Message: "this field cannot be filtered on; use one of " + strings.Join(slices.Sorted(maps.Keys(f.cols)), ", ")}}}
+	}
+	op, ok := sqlOps[c.Op]
+	if !ok {
+		return "", badFilter(fmt.Sprintf("$filter has no operator %q", c.Op))
+	}
+	var v any
+	switch x := c.Value.(type) {
+	case string:
+		ok, v = col.kind == colText, x
+	case int64:
+		ok, v = col.kind == colInt, x
+	case int:
+		ok, v = col.kind == colInt, int64(x)
+	case time.Time:
+		ok = col.kind == colInstant || col.kind == colDate
+		if col.kind == colDate {
+			return f.date(col, c.Op, x), nil
+		}
+		v = f.s.at(x)
+	}
+	if !ok {
+		return "", badFilter(fmt.Sprintf("$filter compares %s with a value of the wrong type", c.Field))
+	}
+	return f.leaf(col, op, v), nil
+}
+
+// leaf is `column op $N`, made two-valued on a nullable column.
+func (f *filter) leaf(col column, op string, v any) string {
+	f.args = append(f.args, v)
+	name := f.prefix + col.name
+	cond := fmt.Sprintf("%s %s $%d", name, op, len(f.args))
+	switch {
+	case !col.nullable:
+		return cond
+	case op == "<>":
+		return "(" + name + " IS NULL OR " + cond + ")"
+	}
+	return "(" + name + " IS NOT NULL AND " + cond + ")"
+}
+
+func badFilter(detail string) error {
+	return &livestock.Error{Kind: livestock.KindInvalid, Detail: detail,
+		Fields: []livestock.FieldError{{Code: livestock.CodeFilterSyntax, Source: "$filter", Message: detail}}}
+}

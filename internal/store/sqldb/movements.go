@@ -1,0 +1,120 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+const (
+	movementColumns = `id, request_id, user_name, species, source, destination, review_holding, transfer_date,
+		arrival_date, state, animal_count, flags, standstill, review_id`
+	movementSQL       = `SELECT ` + movementColumns + ` FROM movements WHERE id = $1`
+	insertMovementSQL = `INSERT INTO movements (request_id, user_name, species, source, destination, review_holding,
+		transfer_date, arrival_date, state, animal_count, flags, standstill, review_id, id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`
+	updateMovementSQL = `UPDATE movements SET request_id = $1, user_name = $2, species = $3, source = $4,
+		destination = $5, review_holding = $6, transfer_date = $7, arrival_date = $8, state = $9,
+		animal_count = $10, flags = $11, standstill = $12, review_id = $13 WHERE id = $14`
+)
+
+// Movement returns one movement with its devices and batches.
+func (s *Store) Movement(ctx context.Context, id int64) (m store.Movement, err error) {
+	defer s.wrap(&err, "Movement")
+	return s.movement(ctx, s.r, id, "")
+}
+
+// Movement returns one movement as this transaction sees it.
+func (t *tx) Movement(ctx context.Context, id int64) (m store.Movement, err error) {
+	defer t.s.wrap(&err, "Movement")
+	return t.s.movement(ctx, t.tx, id, "")
+}
+
+// LockMovement returns one movement, held until the transaction ends.
+func (t *tx) LockMovement(ctx context.Context, id int64) (m store.Movement, err error) {
+	defer t.s.wrap(&err, "LockMovement")
+	return t.s.movement(ctx, t.tx, id, t.s.d.RowLock)
+}
+
+func (s *Store) movement(ctx context.Context, q querier, id int64, lock string) (store.Movement, error) {
+	m, err := scanMovement(q.QueryRowContext(ctx, movementSQL+lock, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Movement{}, notFound("no movement %d", id)
+	}
+	if err != nil {
+		return store.Movement{}, err
+	}
+	list := []store.Movement{m}
+	if err := s.fillMovements(ctx, q, list); err != nil {
+		return store.Movement{}, err
+	}
+	return list[0], nil
+}
+
+// InsertMovement stores m with its devices and batches.
+func (t *tx) InsertMovement(ctx context.Context, m store.Movement) (err error) {
+	defer t.s.wrap(&err, "InsertMovement")
+	args, err := movementArgs(m)
+	if err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, insertMovementSQL, args...); err != nil {
+		return err
+	}
+	return t.insertParts(ctx, m)
+}
+
+// UpdateMovement writes every field of m and replaces its devices and
+// batches.
+func (t *tx) UpdateMovement(ctx context.Context, m store.Movement) (err error) {
+	defer t.s.wrap(&err, "UpdateMovement")
+	args, err := movementArgs(m)
+	if err != nil {
+		return err
+	}
+	res, err := t.tx.ExecContext(ctx, updateMovementSQL, args...)
+	if err := affected(res, err, "no movement %d", m.ID); err != nil {
+		return err
+	}
+	if err := t.deleteParts(ctx, m.ID); err != nil {
+		return err
+	}
+	return t.insertParts(ctx, m)
+}
+
+// movementArgs are the parameters of insertMovementSQL and
+// updateMovementSQL: every field, the id last. A zero RequestID is taken
+// as the movement's own id (the transfer that made it).
+func movementArgs(m store.Movement) ([]any, error) {
+	if m.RequestID == 0 {
+		m.RequestID = m.ID
+	}
+	flags, err := encodeStrings(m.Flags)
+	if err != nil {
+		return nil, err
+	}
+	var arrival any
+	if !m.ArrivalDate.IsZero() {
+		arrival = date(m.ArrivalDate)
+	}
+	return []any{m.RequestID, m.UserName, m.Species, m.Source, m.Destination, nullString(m.ReviewHolding),
+		date(m.TransferDate), arrival, string(m.State), m.AnimalCount, flags, m.Standstill, nullInt(m.ReviewID),
+		m.ID}, nil
+}
+
+func scanMovement(row interface{ Scan(...any) error }) (store.Movement, error) {
+	var m store.Movement
+	var review sql.NullString
+	var reviewID sql.NullInt64
+	var flags string
+	err := row.Scan(&m.ID, &m.RequestID, &m.UserName, &m.Species, &m.Source, &m.Destination, &review,
+		day{&m.TransferDate}, day{&m.ArrivalDate}, &m.State, &m.AnimalCount, &flags, &m.Standstill, &reviewID)
+	if err != nil {
+		return store.Movement{}, err
+	}
+	m.ReviewHolding, m.ReviewID = review.String, reviewID.Int64
+	m.Flags, err = decodeStrings(flags)
+	return m, err
+}

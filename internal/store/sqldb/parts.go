@@ -1,0 +1,105 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// A movement's devices and batches keep the order they were given in.
+const (
+	insertDevicesSQL = `INSERT INTO movement_devices (movement_id, position, identifier, rfid, prior_cph,
+		prior_on_since, outcome)`
+	insertBatchesSQL = `INSERT INTO movement_batches (movement_id, position, batch_number, animal_total, accepted)`
+	deleteDevicesSQL = `DELETE FROM movement_devices WHERE movement_id = $1`
+	deleteBatchesSQL = `DELETE FROM movement_batches WHERE movement_id = $1`
+	devicesOfSQL     = `SELECT movement_id, identifier, rfid, prior_cph, prior_on_since, outcome
+		FROM movement_devices WHERE movement_id IN (%s) ORDER BY movement_id, position`
+	batchesOfSQL = `SELECT movement_id, batch_number, animal_total, accepted
+		FROM movement_batches WHERE movement_id IN (%s) ORDER BY movement_id, position`
+)
+
+func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
+	err := t.s.insertMany(ctx, t.tx, insertDevicesSQL, "", 7, len(m.Devices), func(i int) []any {
+		d := m.Devices[i]
+		var since any
+		if !d.PriorOnSince.IsZero() {
+			since = date(d.PriorOnSince)
+		}
+		return []any{m.ID, i, d.Identifier, d.RFID, d.PriorCPH, since, d.Outcome}
+	})
+	if err != nil {
+		return err
+	}
+	return t.s.insertMany(ctx, t.tx, insertBatchesSQL, "", 5, len(m.Batches), func(i int) []any {
+		b := m.Batches[i]
+		return []any{m.ID, i, b.BatchNumber, b.AnimalTotal, b.Accepted}
+	})
+}
+
+func (t *tx) deleteParts(ctx context.Context, id int64) error {
+	for _, stmt := range []string{deleteDevicesSQL, deleteBatchesSQL} {
+		if _, err := t.tx.ExecContext(ctx, stmt, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillMovements sets the Devices and Batches of each movement of list,
+// with one query of each for every MaxParams movements.
+func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movement) error {
+	at := make(map[int64]*store.Movement, len(list))
+	ids := make([]any, len(list))
+	for i := range list {
+		at[list[i].ID], ids[i] = &list[i], list[i].ID
+	}
+	err := s.eachOf(ctx, q, devicesOfSQL, ids, func(rows *sql.Rows) error {
+		var id int64
+		var d store.MovementDevice
+		err := rows.Scan(&id, &d.Identifier, &d.RFID, &d.PriorCPH, day{&d.PriorOnSince}, &d.Outcome)
+		if err == nil {
+			at[id].Devices = append(at[id].Devices, d)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return s.eachOf(ctx, q, batchesOfSQL, ids, func(rows *sql.Rows) error {
+		var id int64
+		var b store.MovementBatch
+		err := rows.Scan(&id, &b.BatchNumber, &b.AnimalTotal, &b.Accepted)
+		if err == nil {
+			at[id].Batches = append(at[id].Batches, b)
+		}
+		return err
+	})
+}
+
+// eachOf runs query, whose %s is completed by a list of parameters, once
+// for every MaxParams of args, and calls scan for each row.
+func (s *Store) eachOf(ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) error) error {
+	for part := range slices.Chunk(args, s.d.MaxParams) {
+		rows, err := q.QueryContext(ctx, fmt.Sprintf(query, marks(1, len(part))), part...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+const (
+	// pendingReviewsSQL is served by movements_review (review_holding,
+	// state, species, id); %s is the filter.
+	pendingReviewsSQL = `SELECT ` + movementColumns + ` FROM movements m
+		WHERE m.review_holding = $1 AND m.state = $2 AND m.species = $3 AND m.id > $4 AND %s
+		ORDER BY m.id LIMIT $5 OFFSET $6`
+	// inTransitSQL finds tags on movement_devices_identifier; %s is the
+	// list of identifiers.
+	inTransitSQL = `SELECT d.identifier, d.movement_id FROM movement_devices d
+		JOIN movements m ON m.id = d.movement_id
+		WHERE m.state = '` + string(store.MovementPendingReview) + `' AND d.identifier IN (%s)
+		ORDER BY d.movement_id DESC`
+	// arrivalsSQL asks for the expression movements_arrivals indexes.
+	arrivalsSQL = `SELECT id, coalesce(arrival_date, transfer_date), species, flags, source FROM movements
+		WHERE destination = $1 AND coalesce(arrival_date, transfer_date) BETWEEN $2 AND $3
+		AND state IN ($4, $5, $6)
+		ORDER BY coalesce(arrival_date, transfer_date), id`
+)
+
+// PendingReviews lists the movements awaiting q.Holding's review, with
+// their devices and batches, in id order. A Limit of zero or less means no
+// limit.
+func (s *Store) PendingReviews(ctx context.Context, q store.ReviewQuery) (list []store.Movement, err error) {
+	defer s.wrap(&err, "PendingReviews")
+	limit, offset, _ := window(q.Limit, q.Offset)
+	f := filter{s: s, cols: reviewFields, prefix: "m.", args: []any{q.Holding,
+		string(store.MovementPendingReview), q.Species, q.AfterID, limit, offset}}
+	cond, err := f.compile(q.Filter)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, fmt.Sprintf(pendingReviewsSQL, cond), f.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		m, err := scanMovement(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return list, s.fillMovements(ctx, s.r, list)
+}
+
+// InTransit maps each of identifiers that is on a movement awaiting review
+// to that movement (the earliest, should there be several).
+func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[string]int64, err error) {
+	defer t.s.wrap(&err, "InTransit")
+	args := make([]any, len(identifiers))
+	for i, id := range identifiers {
+		args[i] = id
+	}
+	found = make(map[string]int64)
+	err = t.s.eachOf(ctx, t.tx, inTransitSQL, args, func(rows *sql.Rows) error {
+		var identifier string
+		var id int64
+		if err := rows.Scan(&identifier, &id); err != nil {
+			return err
+		}
+		found[identifier] = id // descending: the earliest is written last
+		return nil
+	})
+	return found, err
+}
+
+// ArrivalsOn lists the pending, completed and accepted movements onto cph
+// whose arrival date (the transfer date until reviewed) is in [from, to],
+// taken as dates, in date order.
+func (t *tx) ArrivalsOn(ctx context.Context, cph string, from, to time.Time) (list []store.Arrival, err error) {
+	defer t.s.wrap(&err, "ArrivalsOn")
+	rows, err := t.tx.QueryContext(ctx, arrivalsSQL, cph, date(from), date(to), string(store.MovementPendingReview),
+		string(store.MovementCompleted), string(store.MovementAccepted))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a store.Arrival
+		var flags string
+		if err := rows.Scan(&a.MovementID, day{&a.Date}, &a.Species, &flags, &a.Source); err != nil {
+			return nil, err
+		}
+		if a.Flags, err = decodeStrings(flags); err != nil {
+			return nil, err
+		}
+		list = append(list, a)
+	}
+	return list, rows.Err()
+}

@@ -1,0 +1,141 @@
+package storetest
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Short forms for building $filter trees.
+func cmpf(field string, op odata.Op, v any) odata.Expr {
+	return &odata.Comparison{Field: field, Op: op, Value: v}
+}
+func not(e odata.Expr) odata.Expr    { return &odata.Not{Expr: e} }
+func and(l, r odata.Expr) odata.Expr { return &odata.And{Left: l, Right: r} }
+func or(l, r odata.Expr) odata.Expr  { return &odata.Or{Left: l, Right: r} }
+
+// at parses an instant of a $filter.
+func at(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// filterRequests are the requests of testRequestFilter. The request date
+// of the i-th is base plus i hours.
+func filterRequests() []store.Request {
+	r := func(user, species string, status store.RequestStatus, movement time.Time, tracking string) store.Request {
+		q := transfer(user)
+		q.Species, q.Status, q.MovementDate, q.TrackingID = species, status, movement, tracking
+		return q
+	}
+	rs := []store.Request{
+		r("keeper1", "Sheep", store.StatusPending, ymd(2026, 11, 1), "T-0"),
+		r("keeper1", "Goats", store.StatusSuccess, ymd(2026, 11, 30), ""),
+		r("keeper2", "Sheep", store.StatusFailed, ymd(2026, 10, 31), "T-2"),
+		r("keeper2", "Deer", store.StatusSuccess, ymd(2026, 12, 1), "O'Brien"),
+		r("keeper1", "", store.StatusPending, time.Time{}, ""),
+	}
+	for i := range rs {
+		rs[i].RequestDate = base.Add(time.Duration(i) * time.Hour)
+	}
+	return rs
+}
+
+func testRequestFilter(t *testing.T, s store.Store) {
+	got := addRequests(t, s, filterRequests()...)
+	other := transfer("keeper1")
+	other.Type, other.Species = store.RequestReview, "Sheep"
+	addRequests(t, s, other) // never listed with the transfers
+	hour := func(i int) time.Time { return stored(base.Add(time.Duration(i) * time.Hour)) }
+	nov1, nov30 := at("2026-11-01T00:00:00Z"), at("2026-11-30T23:59:59Z")
+	for _, tt := range []struct {
+		name   string
+		filter odata.Expr
+		want   []int
+	}{
+		{"none", nil, []int{0, 1, 2, 3, 4}},
+		{"species eq", cmpf("species", odata.Eq, "Sheep"), []int{0, 2}},
+		{"species ne", cmpf("species", odata.Ne, "Sheep"), []int{1, 3, 4}},
+		{"species gt", cmpf("species", odata.Gt, "Goats"), []int{0, 2}},
+		{"species lt", cmpf("species", odata.Lt, "Goats"), []int{3, 4}},
+		{"status eq", cmpf("requestStatus", odata.Eq, "Success"), []int{1, 3}},
+		{"userName eq", cmpf("userName", odata.Eq, "keeper2"), []int{2, 3}},
+		{"trackingId eq", cmpf("trackingId", odata.Eq, "T-0"), []int{0}},
+		{"trackingId ne counts none as different", cmpf("trackingId", odata.Ne, "T-0"), []int{1, 2, 3, 4}},
+		{"not trackingId eq is ne", not(cmpf("trackingId", odata.Eq, "T-0")), []int{1, 2, 3, 4}},
+		{"trackingId gt skips none", cmpf("trackingId", odata.Gt, "T-0"), []int{2}},
+		{"trackingId le skips none", cmpf("trackingId", odata.Le, "T-0"), []int{0, 3}},
+		{"quote in a value", cmpf("trackingId", odata.Eq, "O'Brien"), []int{3}},
+		{"movementDate in November", and(cmpf("movementDate", odata.Ge, nov1), cmpf("movementDate", odata.Le, nov30)), []int{0, 1}},
+		{"movementDate gt", cmpf("movementDate", odata.Gt, nov1), []int{1, 3}},
+		{"movementDate lt", cmpf("movementDate", odata.Lt, nov1), []int{2}},
+		{"movementDate le", cmpf("movementDate", odata.Le, nov1), []int{0, 2}},
+		{"movementDate eq", cmpf("movementDate", odata.Eq, at("2026-11-30T00:00:00Z")), []int{1}},
+		{"movementDate ne counts none as different", cmpf("movementDate", odata.Ne, at("2026-11-30T00:00:00Z")), []int{0, 2, 3, 4}},
+		{"not movementDate gt", not(cmpf("movementDate", odata.Gt, nov1)), []int{0, 2, 4}},
+		{"requestDate eq", cmpf("requestDate", odata.Eq, hour(1)), []int{1}},
+		{"requestDate ge", cmpf("requestDate", odata.Ge, hour(1)), []int{1, 2, 3, 4}},
+		{"requestDate lt", cmpf("requestDate", odata.Lt, hour(1)), []int{0}},
+		{"requestDate gt in another zone", cmpf("requestDate", odata.Gt, hour(3).In(time.FixedZone("X", 5*3600))), []int{4}},
+		{"requestId eq", cmpf("requestId", odata.Eq, got[2]), []int{2}},
+		{"requestId gt", cmpf("requestId", odata.Gt, got[2]), []int{3, 4}},
+		{"requestId le", cmpf("requestId", odata.Le, got[1]), []int{0, 1}},
+		{"requestId ne", cmpf("requestId", odata.Ne, got[1]), []int{0, 2, 3, 4}},
+		{"or", or(cmpf("species", odata.Eq, "Deer"), cmpf("userName", odata.Eq, "keeper1")), []int{0, 1, 3, 4}},
+		{"and of or", and(or(cmpf("species", odata.Eq, "Sheep"), cmpf("species", odata.Eq, "Goats")),
+			cmpf("requestStatus", odata.Ne, "Pending")), []int{1, 2}},
+		{"or of and", or(and(cmpf("species", odata.Eq, "Sheep"), cmpf("userName", odata.Eq, "keeper2")),
+			cmpf("requestId", odata.Eq, got[4])), []int{2, 4}},
+		{"not not", not(not(cmpf("species", odata.Eq, "Sheep"))), []int{0, 2}},
+		{"not and", not(and(cmpf("species", odata.Eq, "Sheep"), cmpf("userName", odata.Eq, "keeper1"))), []int{1, 2, 3, 4}},
+		{"injection in species", cmpf("species", odata.Eq, "' OR 1=1 --"), nil},
+		{"injection in userName", cmpf("userName", odata.Eq, "keeper1' --"), nil},
+		{"injection in trackingId", cmpf("trackingId", odata.Ne, "x'); DROP TABLE requests; --"), []int{0, 1, 2, 3, 4}},
+	} {
+		q := inspectorQuery
+		q.Filter = tt.filter
+		wantIDs(t, tt.name, ids(requests(t, s, q)), pick(got, tt.want...))
+	}
+}
+
+// testFilterErrors checks that a field outside the allow-list, or a value
+// of the wrong type, is the caller's mistake.
+func testFilterErrors(t *testing.T, s store.Store) {
+	c := ctx(t)
+	for _, tt := range []struct {
+		name   string
+		filter odata.Expr
+		code   livestock.Code
+	}{
+		{"unknown field", cmpf("animalCount", odata.Eq, int64(1)), livestock.CodeFilterField},
+		{"column name", cmpf("user_name", odata.Eq, "keeper1"), livestock.CodeFilterField},
+		{"deep unknown field", or(cmpf("species", odata.Eq, "Sheep"), not(cmpf("content", odata.Eq, "x"))), livestock.CodeFilterField},
+		{"wrong type", cmpf("species", odata.Eq, int64(3)), livestock.CodeFilterSyntax},
+		{"wrong operator", cmpf("species", odata.Op("like"), "S%"), livestock.CodeFilterSyntax},
+	} {
+		q := keeper1Query
+		q.Filter = tt.filter
+		_, err := s.Requests(c, q)
+		wantCode(t, tt.name, err, tt.code)
+	}
+	_, err := s.PendingReviews(c, store.ReviewQuery{Holding: farmB.String(), Species: "Sheep",
+		Filter: cmpf("species", odata.Eq, "Sheep")})
+	wantCode(t, "PendingReviews on species", err, livestock.CodeFilterField)
+}
+
+// wantCode fails the test unless err is KindInvalid naming code.
+func wantCode(t *testing.T, what string, err error, code livestock.Code) {
+	t.Helper()
+	wantKind(t, what, err, livestock.KindInvalid)
+	var le *livestock.Error
+	if errors.As(err, &le) && (len(le.Fields) != 1 || le.Fields[0].Code != code) {
+		t.Errorf("%s: fields %+v, want one of code %s", what, le.Fields, code)
+	}
+}

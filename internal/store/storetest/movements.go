@@ -1,0 +1,127 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// fullMovement sets every field of a movement but its ids.
+func fullMovement() store.Movement {
+	return store.Movement{
+		UserName: "keeper1", Species: "Sheep", Source: farmA.String(), Destination: farmB.String(),
+		ReviewHolding: farmB.String(), TransferDate: ymd(2026, 3, 10), State: store.MovementPendingReview,
+		AnimalCount: 7, Flags: []string{"BTV", "TB4"}, Standstill: true,
+		Devices: []store.MovementDevice{ // not in identifier order: they keep theirs
+			{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 1)},
+			{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 2)},
+		},
+		Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 3}, {BatchNumber: "unknown", AnimalTotal: 2}},
+	}
+}
+
+// movement reads one movement, failing the test on an error.
+func movement(t *testing.T, s store.Store, id int64) store.Movement {
+	t.Helper()
+	m, err := s.Movement(ctx(t), id)
+	must(t, "Movement", err)
+	return m
+}
+
+func testMovementRoundTrip(t *testing.T, s store.Store) {
+	want := fullMovement()
+	want.ID = addMovement(t, s, want)
+	want.RequestID = want.ID // taken as the movement's own id
+	if diff := cmp.Diff(want, movement(t, s, want.ID)); diff != "" {
+		t.Errorf("Movement (-want +got):\n%s", diff)
+	}
+	bare := store.Movement{UserName: "keeper2", Species: "Goats", Source: market.String(), Destination: farmA.String(),
+		TransferDate: ymd(2026, 3, 11), ArrivalDate: ymd(2026, 3, 11), State: store.MovementCompleted}
+	bare.ID = addMovement(t, s, bare)
+	bare.RequestID = bare.ID
+	if diff := cmp.Diff(bare, movement(t, s, bare.ID)); diff != "" {
+		t.Errorf("Movement without devices (-want +got):\n%s", diff)
+	}
+
+	// A review: the state, the arrival and outcomes change, and devices
+	// and batches are replaced as a whole.
+	reviewID := addRequests(t, s, transfer("keeper1", farmB.String()))[0]
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		m, err := tx.LockMovement(c, want.ID)
+		if err != nil {
+			return err
+		}
+		if diff := cmp.Diff(want, m); diff != "" {
+			t.Errorf("LockMovement (-want +got):\n%s", diff)
+		}
+		want.RequestID, want.ReviewID, want.State = reviewID, reviewID, store.MovementAccepted
+		want.ArrivalDate, want.AnimalCount, want.Flags, want.Standstill = ymd(2026, 3, 12), 4, nil, false
+		want.Devices = []store.MovementDevice{{Identifier: "UK0100001 00001", RFID: "0826010000100001",
+			PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 2), Outcome: "accepted"}}
+		want.Batches = []store.MovementBatch{{BatchNumber: "unknown", AnimalTotal: 2, Accepted: 1},
+			{BatchNumber: "UK0100001", AnimalTotal: 3, Accepted: 2}, {BatchNumber: "UK0100009", AnimalTotal: 1}}
+		if err := tx.UpdateMovement(c, want); err != nil {
+			return err
+		}
+		m, err = tx.Movement(c, want.ID)
+		if diff := cmp.Diff(want, m); err != nil || diff != "" {
+			t.Errorf("tx.Movement after UpdateMovement: %v (-want +got):\n%s", err, diff)
+		}
+		return nil
+	})
+	if diff := cmp.Diff(want, movement(t, s, want.ID)); diff != "" {
+		t.Errorf("Movement after UpdateMovement (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(bare, movement(t, s, bare.ID)); diff != "" {
+		t.Errorf("the other movement after UpdateMovement (-want +got):\n%s", diff)
+	}
+}
+
+func testPendingReviews(t *testing.T, s store.Store) {
+	accepted := pending(farmB.String(), "Sheep", ymd(2026, 3, 1))
+	accepted.State = store.MovementAccepted
+	var want []store.Movement
+	for _, m := range []store.Movement{
+		fullMovement(), // awaits farm B's review of sheep
+		pending(farmB.String(), "Goats", ymd(2026, 3, 1)),
+		pending(farmA.String(), "Sheep", ymd(2026, 3, 1)),
+		accepted,
+		pending(farmB.String(), "Sheep", ymd(2026, 3, 2)),
+	} {
+		m.ID = addMovement(t, s, m)
+		m.RequestID = m.ID
+		if m.ReviewHolding == farmB.String() && m.Species == "Sheep" && m.State == store.MovementPendingReview {
+			want = append(want, m)
+		}
+	}
+	q := store.ReviewQuery{Holding: farmB.String(), Species: "Sheep"}
+	if diff := cmp.Diff(want, reviews(t, s, q)); diff != "" {
+		t.Errorf("PendingReviews (-want +got):\n%s", diff)
+	}
+	for _, tt := range []struct {
+		after         int64
+		offset, limit int
+		want          []store.Movement
+	}{
+		{0, 0, 1, want[:1]},
+		{want[0].ID, 0, 1, want[1:]},
+		{0, 1, 5, want[1:]},
+		{want[1].ID, 0, 0, nil},
+	} {
+		q.AfterID, q.Offset, q.Limit = tt.after, tt.offset, tt.limit
+		wantIDs(t, fmt.Sprintf("PendingReviews after %d, skip %d, top %d", tt.after, tt.offset, tt.limit),
+			movementIDs(reviews(t, s, q)), movementIDs(tt.want))
+	}
+}
+
+// reviews lists the movements of q, failing the test on an error.
+func reviews(t *testing.T, s store.Store, q store.ReviewQuery) []store.Movement {
+	t.Helper()
+	list, err := s.PendingReviews(ctx(t), q)
+	must(t, "PendingReviews", err)
+	return list
+}

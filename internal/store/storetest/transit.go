@@ -1,0 +1,134 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// testReviewFilter checks that movementDate compares a transfer date as
+// the instant 00:00Z of that date.
+func testReviewFilter(t *testing.T, s store.Store) {
+	var got []int64
+	for _, d := range []time.Time{ymd(2026, 10, 31), ymd(2026, 11, 1), ymd(2026, 11, 30), ymd(2026, 12, 1)} {
+		got = append(got, addMovement(t, s, pending(farmB.String(), "Sheep", d)))
+	}
+	for _, tt := range []struct {
+		name   string
+		filter odata.Expr
+		want   []int
+	}{
+		{"November, as the document writes it", and(cmpf("movementDate", odata.Ge, at("2026-11-01T00:00:00Z")),
+			cmpf("movementDate", odata.Le, at("2026-11-30T23:59:59Z"))), []int{1, 2}},
+		{"ge midnight", cmpf("movementDate", odata.Ge, at("2026-11-30T00:00:00Z")), []int{2, 3}},
+		{"ge a second past", cmpf("movementDate", odata.Ge, at("2026-11-01T00:00:01Z")), []int{2, 3}},
+		{"gt midnight", cmpf("movementDate", odata.Gt, at("2026-11-01T00:00:00Z")), []int{2, 3}},
+		{"gt noon", cmpf("movementDate", odata.Gt, at("2026-11-01T12:00:00Z")), []int{2, 3}},
+		{"lt midnight", cmpf("movementDate", odata.Lt, at("2026-11-01T00:00:00Z")), []int{0}},
+		{"lt noon", cmpf("movementDate", odata.Lt, at("2026-11-01T12:00:00Z")), []int{0, 1}},
+		{"le a second before", cmpf("movementDate", odata.Le, at("2026-10-31T23:59:59Z")), []int{0}},
+		{"le in another zone", cmpf("movementDate", odata.Le, at("2026-11-01T01:00:00+02:00")), []int{0}},
+		{"eq midnight", cmpf("movementDate", odata.Eq, at("2026-11-30T00:00:00Z")), []int{2}},
+		{"eq noon", cmpf("movementDate", odata.Eq, at("2026-11-30T12:00:00Z")), nil},
+		{"ne midnight", cmpf("movementDate", odata.Ne, at("2026-11-30T00:00:00Z")), []int{0, 1, 3}},
+		{"ne noon", cmpf("movementDate", odata.Ne, at("2026-11-30T12:00:00Z")), []int{0, 1, 2, 3}},
+		{"not eq noon", not(cmpf("movementDate", odata.Eq, at("2026-11-30T12:00:00Z"))), []int{0, 1, 2, 3}},
+		{"requestId", or(cmpf("requestId", odata.Eq, got[0]), cmpf("requestId", odata.Gt, got[2])), []int{0, 3}},
+	} {
+		q := store.ReviewQuery{Holding: farmB.String(), Species: "Sheep", Filter: tt.filter}
+		wantIDs(t, tt.name, movementIDs(reviews(t, s, q)), pick(got, tt.want...))
+	}
+}
+
+func testInTransit(t *testing.T, s store.Store) {
+	withTags := func(state store.MovementState, tags ...string) store.Movement {
+		m := pending(farmB.String(), "Sheep", ymd(2026, 3, 1))
+		m.State = state
+		for _, tag := range tags {
+			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag, RFID: "0", PriorCPH: farmA.String()})
+		}
+		return m
+	}
+	var many []string
+	for i := range 600 {
+		many = append(many, fmt.Sprintf("UK0100002 %05d", i))
+	}
+	a := addMovement(t, s, withTags(store.MovementPendingReview, "A", "B"))
+	addMovement(t, s, withTags(store.MovementAccepted, "C"))
+	b := addMovement(t, s, withTags(store.MovementPendingReview, many...))
+	want := map[string]int64{"A": a}
+	asked := []string{"A", "C", "D"}
+	for i, tag := range many {
+		if i%2 == 0 {
+			want[tag] = b
+			asked = append(asked, tag)
+		}
+	}
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		got, err := tx.InTransit(c, asked)
+		if diff := cmp.Diff(want, got); err != nil || diff != "" {
+			t.Errorf("InTransit: %v (-want +got):\n%s", err, diff)
+		}
+		if got, err := tx.InTransit(c, nil); err != nil || len(got) != 0 {
+			t.Errorf("InTransit(nil) = %v, %v; want none", got, err)
+		}
+		return nil
+	})
+}
+
+func testArrivalsOn(t *testing.T, s store.Store) {
+	arrival := func(state store.MovementState, transfer, arrived int, dest string) store.Movement {
+		m := pending(dest, "Sheep", ymd(2026, 3, transfer))
+		m.State, m.Flags, m.Source = state, []string{fmt.Sprint(transfer)}, market.String()
+		if arrived != 0 {
+			m.ArrivalDate = ymd(2026, 3, arrived)
+		}
+		return m
+	}
+	b := farmB.String()
+	ms := []store.Movement{
+		arrival(store.MovementPendingReview, 10, 0, b), // 0: arrives on its transfer date until reviewed
+		arrival(store.MovementAccepted, 14, 15, b),     // 1
+		arrival(store.MovementCompleted, 12, 12, b),    // 2
+		arrival(store.MovementRejected, 12, 12, b),     // 3: never arrived
+		arrival(store.MovementUndone, 12, 12, b),       // 4: undone
+		arrival(store.MovementCompleted, 12, 12, abattoir.String()),
+		arrival(store.MovementCompleted, 9, 9, b),   // 6: the day before
+		arrival(store.MovementCompleted, 16, 16, b), // 7: the day after
+	}
+	got := make([]store.Arrival, len(ms))
+	for i, m := range ms {
+		id := addMovement(t, s, m)
+		got[i] = store.Arrival{MovementID: id, Date: m.TransferDate, Species: m.Species, Flags: m.Flags, Source: m.Source}
+		if !m.ArrivalDate.IsZero() {
+			got[i].Date = m.ArrivalDate
+		}
+	}
+	for _, tt := range []struct {
+		from, to int
+		want     []int
+	}{
+		{10, 15, []int{0, 2, 1}}, // in date order
+		{11, 14, []int{2}},
+		{15, 15, []int{1}},
+		{17, 31, nil},
+	} {
+		var want []store.Arrival
+		for _, i := range tt.want {
+			want = append(want, got[i])
+		}
+		inTx(t, s, func(c context.Context, tx store.Tx) error {
+			list, err := tx.ArrivalsOn(c, b, ymd(2026, 3, tt.from), ymd(2026, 3, tt.to))
+			if diff := cmp.Diff(want, list); err != nil || diff != "" {
+				t.Errorf("ArrivalsOn(%d…%d March): %v (-want +got):\n%s", tt.from, tt.to, err, diff)
+			}
+			return nil
+		})
+	}
+}
