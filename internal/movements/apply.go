@@ -1,0 +1,87 @@
+package movements
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+type jobPayload struct {
+	RequestID int64 `json:"requestId"`
+}
+
+// outcome is what applying a request decided.
+type outcome struct {
+	errs, warns []livestock.FieldError
+}
+
+func failed(errs ...livestock.FieldError) (outcome, error) { return outcome{errs: errs}, nil }
+
+// apply is the job: it applies one request inside the transaction that
+// claimed the job, so its effects and its final status commit together,
+// once. A request already decided is left alone, so a repeated job is
+// harmless.
+func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
+	var p jobPayload
+	if err := json.Unmarshal(j.Payload, &p); err != nil {
+		return jobs.Permanent(fmt.Errorf("job %d: payload: %w", j.ID, err))
+	}
+	req, err := tx.LockRequest(ctx, p.RequestID)
+	if livestock.IsNotFound(err) {
+		return jobs.Permanent(fmt.Errorf("job %d: request %d does not exist", j.ID, p.RequestID))
+	}
+	if err != nil || req.Status != store.StatusPending {
+		return err
+	}
+	var out outcome
+	switch req.Type {
+	case store.RequestTransfer, store.RequestCorrection:
+		out, err = s.applyTransfer(ctx, tx, &req)
+	case store.RequestReview:
+		out, err = s.applyReview(ctx, tx, &req)
+	case store.RequestUndo:
+		out, err = s.applyUndo(ctx, tx, &req)
+	default:
+		err = jobs.Permanent(fmt.Errorf("request %d: unknown type %q", req.ID, req.Type))
+	}
+	if err != nil {
+		if j.Attempts+1 < j.MaxAttempts && !jobs.IsPermanent(err) {
+			return err // retried with backoff; nothing of this attempt is kept
+		}
+		// The last attempt: end the request rather than leave it Pending.
+		out = outcome{errs: []livestock.FieldError{{Code: livestock.CodeInternal,
+			Message: "the request could not be processed; please submit it again"}}}
+	}
+	req.Status = store.StatusSuccess
+	if len(out.errs) > 0 {
+		req.Status, req.UndoSupported = store.StatusFailed, false
+	}
+	req.Errors, req.Warnings = out.errs, out.warns
+	req.UpdatedDate = s.now().UTC()
+	return tx.UpdateRequest(ctx, req)
+}
+
+// movementOf follows a correction back to the transfer whose movement it
+// corrects: a movement's id is its original transfer request's id.
+func movementOf(ctx context.Context, tx store.Tx, r store.Request) (int64, error) {
+	for range 1000 {
+		if r.Type == store.RequestTransfer {
+			return r.ID, nil
+		}
+		if r.Type != store.RequestCorrection || r.TargetID == 0 {
+			return 0, livestock.Errorf(livestock.KindNotFound, "request %d has no movement", r.ID)
+		}
+		var err error
+		if r, err = tx.Request(ctx, r.TargetID); err != nil {
+			return 0, err
+		}
+	}
+	return 0, livestock.Errorf(livestock.KindNotFound, "correction chain too long")
+}
+
+// DocumentRef is the reference of a movement's document.
+func DocumentRef(movementID int64) string { return fmt.Sprintf("DRV-eAML2-%010d", movementID) }

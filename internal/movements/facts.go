@@ -1,0 +1,94 @@
+package movements
+
+import (
+	"context"
+	"slices"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// transferFacts reads, inside the applying transaction, every record the
+// transfer rules look at. exclude is the movement being corrected, whose
+// own animals and arrivals do not count against it.
+func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Transfer, today livestock.Date, exclude int64) (livestock.TransferFacts, error) {
+	f := livestock.TransferFacts{
+		Today:        today,
+		Animals:      map[string]livestock.AnimalRecord{},
+		FlockSpecies: map[string]livestock.Species{},
+		KnownFlag:    func(c string) bool { return s.known[c] },
+		ExemptFlag:   func(c string) bool { return s.exempt[c] },
+	}
+	var err error
+	if f.Source, err = optional(tx.Holding(ctx, t.Source)); err != nil {
+		return f, err
+	}
+	if t.Destination.MHS.IsZero() {
+		f.Destination, err = optional(tx.Holding(ctx, t.Destination.CPH))
+	} else {
+		f.Destination, err = optional(tx.HoldingByMHS(ctx, t.Destination.MHS))
+	}
+	if err != nil {
+		return f, err
+	}
+
+	var tags []string
+	for _, d := range t.Devices() {
+		tag := d.Value.Tag.String()
+		a, err := tx.Animal(ctx, tag)
+		if livestock.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return f, err
+		}
+		f.Animals[tag] = livestock.AnimalRecord{Species: speciesOf(a.Species), Holding: a.CPH,
+			OnSince: livestock.DateOf(a.OnSince), Born: livestock.DateOf(a.BirthDate), State: a.State}
+		tags = append(tags, tag)
+	}
+	moving, err := tx.InTransit(ctx, tags)
+	if err != nil {
+		return f, err
+	}
+	for tag, movement := range moving {
+		if movement != exclude {
+			a := f.Animals[tag]
+			a.InTransit = true
+			f.Animals[tag] = a
+		}
+	}
+
+	for _, b := range t.Batches() {
+		if b.Value.Number.IsUnknown() {
+			continue
+		}
+		mark := b.Value.Number.String()[2:]
+		if fl, err := tx.Flock(ctx, mark); err == nil {
+			f.FlockSpecies[mark] = speciesOf(fl.Species)
+		} else if !livestock.IsNotFound(err) {
+			return f, err
+		}
+	}
+
+	arrivals, err := tx.ArrivalsOn(ctx, t.Source.String(), t.TransferDate.AddDays(-livestock.StandstillDays).Time(), t.TransferDate.Time())
+	if err != nil {
+		return f, err
+	}
+	for _, a := range arrivals {
+		if a.MovementID != exclude {
+			f.Arrivals = append(f.Arrivals, livestock.Arrival{Date: livestock.DateOf(a.Date), Species: speciesOf(a.Species), Flags: slices.Clone(a.Flags)})
+		}
+	}
+	return f, nil
+}
+
+// optional turns a not-found holding into nil.
+func optional(h livestock.Holding, err error) (*livestock.Holding, error) {
+	if livestock.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &h, nil
+}

@@ -1,0 +1,135 @@
+package movements
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Requests lists the requests of one type that u may see — their own, and
+// those that concern a holding they act for; an inspector sees all — one
+// page at a time, in ascending id order. more reports whether another
+// page follows.
+func (s *Service) Requests(ctx context.Context, u livestock.User, typ store.RequestType, q odata.Query, maxPage int) (list []store.Request, more bool, err error) {
+	size := q.PageSize(maxPage)
+	rq := store.RequestQuery{Type: typ, Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
+	if u.Role == livestock.RoleInspector {
+		rq.All = true
+	} else {
+		rq.UserName = u.Name
+		for _, h := range u.Holdings {
+			rq.Holdings = append(rq.Holdings, h.CPH.String())
+		}
+	}
+	list, err = s.store.Requests(ctx, rq)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(list) > size {
+		return list[:size], true, nil
+	}
+	return list, false, nil
+}
+
+// Request returns one request of type typ, if u may see it: 404 when there
+// is none of that type, 403 when it is another keeper's business.
+func (s *Service) Request(ctx context.Context, u livestock.User, typ store.RequestType, id int64) (store.Request, error) {
+	r, err := s.store.Request(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	if r.Type != typ {
+		return store.Request{}, &livestock.Error{Kind: livestock.KindNotFound, Detail: fmt.Sprintf("no %s %d", typ, id)}
+	}
+	if !maySee(u, r) {
+		return store.Request{}, forbidden("path:requestId", fmt.Sprint(id), "this request is not yours, nor about a holding you act for")
+	}
+	return r, nil
+}
+
+func maySee(u livestock.User, r store.Request) bool {
+	if u.Role == livestock.RoleInspector || r.UserName == u.Name {
+		return true
+	}
+	for _, h := range r.Holdings {
+		if c, err := livestock.ParseCPH(h); err == nil && u.CanActFor(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// AwaitingReview lists the movements of a species that await the review
+// of a holding u may read.
+func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species, holding string, q odata.Query, maxPage int) (list []store.Movement, more bool, err error) {
+	var errs fieldErrs
+	sp, err := livestock.ParseMovementSpecies(species)
+	if err != nil {
+		errs.add("path:species", err)
+	}
+	cph, err := livestock.ParseCPH(holding)
+	if err != nil {
+		errs.add("path:holding", err)
+	}
+	if err := errs.err(); err != nil {
+		return nil, false, err
+	}
+	if !u.CanRead(cph) {
+		return nil, false, forbidden("path:holding", cph.String(), "you may not read holding "+cph.String())
+	}
+	size := q.PageSize(maxPage)
+	list, err = s.store.PendingReviews(ctx, store.ReviewQuery{Holding: cph.String(), Species: sp.MovementName(),
+		Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1})
+	if err != nil {
+		return nil, false, err
+	}
+	if len(list) > size {
+		return list[:size], true, nil
+	}
+	return list, false, nil
+}
+
+// HoldingResult is the validation of one holding.
+type HoldingResult struct {
+	Holding      string `json:"holding"`
+	State        string `json:"state"` // Valid, Invalid (not a CPH or MHS) or Unknown (not registered)
+	PropertyName string `json:"propertyName"`
+}
+
+// ValidHoldings says of each holding whether it is registered.
+func (s *Service) ValidHoldings(ctx context.Context, body []byte) ([]HoldingResult, error) {
+	content, err := openEnvelope(body)
+	if err != nil {
+		return nil, err
+	}
+	var w struct {
+		Holdings []string `json:"holdings"`
+	}
+	if err := decodeStrict(content, &w); err != nil {
+		return nil, err
+	}
+	out := make([]HoldingResult, 0, len(w.Holdings))
+	for i, h := range w.Holdings {
+		res := HoldingResult{Holding: h, State: "Invalid", PropertyName: fmt.Sprintf("holdings[%d]", i)}
+		ref, err := livestock.ParseHoldingRef(h, true)
+		if err == nil {
+			res.State = "Unknown"
+			if ref.MHS.IsZero() {
+				_, err = s.store.Holding(ctx, ref.CPH)
+			} else {
+				_, err = s.store.HoldingByMHS(ctx, ref.MHS)
+			}
+			switch {
+			case err == nil:
+				res.State = "Valid"
+			case !livestock.IsNotFound(err):
+				return nil, err
+			}
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}

@@ -1,0 +1,143 @@
+package movements
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// prepareTransfer checks a transfer or a correction at once: its formats,
+// that the caller acts for userHolding (403), and that userHolding is the
+// source or the destination (400). The rules that need the registry's
+// records are the job's.
+func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u livestock.User, content []byte) (store.Request, error) {
+	t, w, err := decodeTransfer(content)
+	if err != nil {
+		return store.Request{}, err
+	}
+	var req store.Request
+	if typ == store.RequestCorrection {
+		if w.RequestToBeCorrected == nil || *w.RequestToBeCorrected < 1 {
+			return req, livestock.Invalid("the request to correct is required", livestock.FieldError{Code: livestock.CodeMissing,
+				Source: "/content/requestToBeCorrected_ID", Message: "the id of the transfer request to correct is required"})
+		}
+		req.TargetID = *w.RequestToBeCorrected
+		if err := s.ownTarget(ctx, u, req.TargetID, "correct"); err != nil {
+			return req, err
+		}
+	} else if w.RequestToBeCorrected != nil {
+		return req, livestock.Invalid("a transfer names no request to correct", livestock.FieldError{Code: livestock.CodeUnknownField,
+			Source: "/content/requestToBeCorrected_ID", Message: "property is not allowed in a transfer; send corrections to /v1/CorrectTransferRequests"})
+	}
+	if !actsFor(u, t.UserHolding) {
+		return req, forbidden("/content/userHolding", t.UserHolding.String(), "you may not act for holding "+t.UserHolding.String())
+	}
+	dest := t.Destination.CPH
+	if !t.Destination.MHS.IsZero() {
+		if h, err := s.store.HoldingByMHS(ctx, t.Destination.MHS); err == nil {
+			dest = h.CPH
+		} else if !livestock.IsNotFound(err) {
+			return req, err
+		}
+	}
+	user := t.UserHolding.CPH
+	if !t.UserHolding.MHS.IsZero() {
+		if h, err := s.store.HoldingByMHS(ctx, t.UserHolding.MHS); err == nil {
+			user = h.CPH
+		} else if !livestock.IsNotFound(err) {
+			return req, err
+		}
+	}
+	isSource, isDest := user == t.Source, user == dest && !dest.IsZero()
+	switch {
+	case isSource && isDest:
+		return req, livestock.Invalid("the direction of the move is ambiguous", livestock.FieldError{Code: livestock.CodeAmbiguousHolding,
+			Source: "/content/userHolding", Value: t.UserHolding.String(), Message: "userHolding is both the source and the destination"})
+	case !isSource && !isDest:
+		return req, livestock.Invalid("userHolding is not part of the move", livestock.FieldError{Code: livestock.CodeUserHolding,
+			Source: "/content/userHolding", Value: t.UserHolding.String(), Message: "userHolding must be the source or the destination holding"})
+	}
+	req.MovementDate = t.TransferDate.Time()
+	req.Species = t.Species.MovementName()
+	req.TrackingID = deref(w.TrackingID)
+	req.Holdings = holdingList(t.Source, dest)
+	req.Content = normalised(w)
+	return req, nil
+}
+
+// prepareReview checks a review at once: formats, and that the caller acts
+// for the reviewing holding.
+func (s *Service) prepareReview(u livestock.User, content []byte) (store.Request, error) {
+	r, w, err := decodeReview(content)
+	if err != nil {
+		return store.Request{}, err
+	}
+	if !u.CanActFor(r.Holding) {
+		return store.Request{}, forbidden("/content/holding", r.Holding.String(), "you may not act for holding "+r.Holding.String())
+	}
+	return store.Request{MovementDate: r.ArrivalDate.Time(), TargetID: r.RequestID,
+		Holdings: holdingList(r.Holding), Content: normalised(w)}, nil
+}
+
+// prepareUndo checks an undo at once: only the submitter of a request may
+// undo it (403 for anyone else).
+func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []byte) (store.Request, error) {
+	var w undoContent
+	if err := decodeStrict(content, &w); err != nil {
+		return store.Request{}, err
+	}
+	if w.RequestToBeUndone < 1 {
+		return store.Request{}, livestock.Invalid("the request to undo is required", livestock.FieldError{Code: livestock.CodeMissing,
+			Source: "/content/requestToBeUndone_ID", Message: "the id of the request to undo is required"})
+	}
+	req := store.Request{TargetID: w.RequestToBeUndone, Content: normalised(w)}
+	target, err := s.store.Request(ctx, w.RequestToBeUndone)
+	switch {
+	case livestock.IsNotFound(err):
+		return req, nil // the job fails it with V024
+	case err != nil:
+		return req, err
+	case target.UserName != u.Name:
+		return req, forbidden("/content/requestToBeUndone_ID", fmt.Sprint(w.RequestToBeUndone), "only the user who submitted a request may undo it")
+	}
+	req.MovementDate, req.Species, req.Holdings = target.MovementDate, target.Species, target.Holdings
+	return req, nil
+}
+
+// ownTarget refuses (403) a correction of another user's request.
+func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
+	target, err := s.store.Request(ctx, id)
+	switch {
+	case livestock.IsNotFound(err):
+		return nil // the job fails it with V024
+	case err != nil:
+		return err
+	case target.UserName != u.Name:
+		return forbidden("/content/requestToBeCorrected_ID", fmt.Sprint(id), "only the user who submitted a request may "+verb+" it")
+	}
+	return nil
+}
+
+func actsFor(u livestock.User, h livestock.HoldingRef) bool {
+	if !h.MHS.IsZero() {
+		return u.CanActForMHS(h.MHS)
+	}
+	return u.CanActFor(h.CPH)
+}
+
+func forbidden(source, value, msg string) error {
+	return &livestock.Error{Kind: livestock.KindForbidden, Detail: msg,
+		Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: source, Value: value, Message: msg}}}
+}
+
+func holdingList(hs ...livestock.CPH) []string {
+	var out []string
+	for _, h := range hs {
+		if !h.IsZero() {
+			out = append(out, h.String())
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package movements
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// applyReview applies the receiving keeper's review: accepted animals go
+// onto the destination from the arrival date, rejected ones stay where
+// they were, and the movement is decided.
+func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Request) (outcome, error) {
+	r, _, err := decodeReview(req.Content)
+	if err != nil {
+		return failed(fieldsOf(err)...)
+	}
+	at := "/content/reviewMovement/requestId"
+	notReviewable := func(msg string) (outcome, error) {
+		return failed(livestock.FieldError{Code: livestock.CodeNotReviewable, Source: at, Value: fmt.Sprint(r.RequestID), Message: msg})
+	}
+	reviewed, err := tx.Request(ctx, r.RequestID)
+	if livestock.IsNotFound(err) {
+		return failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(r.RequestID), Message: "no such request"})
+	}
+	if err != nil {
+		return outcome{}, err
+	}
+	id, err := movementOf(ctx, tx, reviewed)
+	if livestock.IsNotFound(err) {
+		return notReviewable("the request is not a transfer")
+	}
+	if err != nil {
+		return outcome{}, err
+	}
+	m, err := tx.LockMovement(ctx, id)
+	if livestock.IsNotFound(err) {
+		return notReviewable("the transfer made no movement (it failed)")
+	}
+	if err != nil {
+		return outcome{}, err
+	}
+	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding.String() {
+		return notReviewable(fmt.Sprintf("movement %d does not await the review of %s", m.ID, r.Holding))
+	}
+	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate)}
+	for _, d := range m.Devices {
+		mv.Devices = append(mv.Devices, d.Identifier)
+	}
+	for _, b := range m.Batches {
+		n, _ := livestock.ParseBatchNumber(b.BatchNumber)
+		mv.Batches = append(mv.Batches, livestock.BatchLine{Number: n, Total: b.AnimalTotal})
+	}
+	decided, errs := livestock.CheckReview(r, mv, s.dateOf(req.RequestDate))
+	if len(errs) > 0 {
+		return failed(errs...)
+	}
+	m.State, m.ArrivalDate, m.ReviewID = store.MovementRejected, r.ArrivalDate.Time(), req.ID
+	if r.IsAccepted {
+		m.State = store.MovementAccepted
+	}
+	for i := range m.Devices {
+		d := &m.Devices[i]
+		d.Outcome = "rejected"
+		if decided.Accepted[d.Identifier] {
+			d.Outcome = "accepted"
+			if err := tx.MoveAnimal(ctx, d.Identifier, m.Destination, m.ArrivalDate); err != nil {
+				return outcome{}, err
+			}
+		}
+	}
+	for i := range m.Batches {
+		m.Batches[i].Accepted = decided.BatchAccepted[i]
+	}
+	if err := tx.UpdateMovement(ctx, m); err != nil {
+		return outcome{}, err
+	}
+	// Once reviewed, the sender can no longer undo the transfer; the
+	// reviewer can undo the review.
+	if err := setUndoable(ctx, tx, m.RequestID, false); err != nil {
+		return outcome{}, err
+	}
+	req.TargetID, req.Species, req.UndoSupported = m.RequestID, m.Species, true
+	req.Holdings = holdingList(r.Holding, livestock.MustCPH(m.Source))
+	return outcome{}, nil
+}
+
+// setUndoable sets whether a request may be undone.
+func setUndoable(ctx context.Context, tx store.Tx, id int64, undoable bool) error {
+	r, err := tx.LockRequest(ctx, id)
+	if err != nil {
+		return err
+	}
+	r.UndoSupported = undoable
+	return tx.UpdateRequest(ctx, r)
+}

@@ -1,0 +1,74 @@
+package movements
+
+import (
+	"time"
+
+	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/standing"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// JobKind is the kind of the job that applies a movement request.
+const JobKind = "movements.apply"
+
+// Service carries out the movements interface over a store.
+type Service struct {
+	store  store.Store
+	now    func() time.Time
+	loc    *time.Location // the registry's calendar: dates are UK dates
+	known  map[string]bool
+	exempt map[string]bool
+	notify func()
+}
+
+// New makes the service. Exemption codes come from the standing data list
+// processingFlags: an entry whose exemptsStandstill is "true" exempts a
+// move from standstill.
+func New(st store.Store, lists *standing.Lists, now func() time.Time) (*Service, error) {
+	flags, err := lists.List("processingFlags")
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{store: st, now: now, loc: ukTime(), known: map[string]bool{}, exempt: map[string]bool{}, notify: func() {}}
+	for _, f := range flags {
+		s.known[f.Code] = true
+		s.exempt[f.Code] = f.Extra["exemptsStandstill"] == "true"
+	}
+	return s, nil
+}
+
+// Register makes r apply movement requests, and lets submissions wake it.
+func (s *Service) Register(r *jobs.Runner) {
+	r.Register(JobKind, s.apply)
+	s.notify = r.Notify
+}
+
+// dateOf is the UK calendar date of an instant.
+func (s *Service) dateOf(t time.Time) livestock.Date { return livestock.DateOf(t.In(s.loc)) }
+
+func ukTime() *time.Location {
+	if loc, err := time.LoadLocation("Europe/London"); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// speciesOf reads a species as the store spells it.
+func speciesOf(s string) livestock.Species {
+	if sp, err := livestock.ParseMovementSpecies(s); err == nil {
+		return sp
+	}
+	if sp, err := livestock.ParseRegistrationSpecies(s); err == nil {
+		return sp
+	}
+	switch s {
+	case "Cattle":
+		return livestock.SpeciesCattle
+	case "Bison":
+		return livestock.SpeciesBison
+	case "Buffalo":
+		return livestock.SpeciesBuffalo
+	}
+	return livestock.Species(0)
+}

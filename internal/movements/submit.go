@@ -1,0 +1,115 @@
+package movements
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Posted is one POST of a movement request, as the HTTP layer hands it on.
+type Posted struct {
+	User          livestock.User
+	Body          []byte // the whole body: {"content": …}
+	CorrelationID string // the request's correlation id
+	Replayable    bool   // the caller chose the correlation id: keep the answer for retries
+	Hash          string // SHA-256 of method, path and body, hex
+	// Render makes the answer to a stored request, inside the transaction
+	// that stores it, so that the answer kept for replays is the one sent.
+	Render func(store.Request) (status int, body []byte, err error)
+}
+
+// Answer is the response to a submission.
+type Answer struct {
+	Status   int
+	Body     []byte
+	Replayed bool // the same request was answered before: this is that answer
+}
+
+// Submit checks a submission as far as it can without the registry's
+// records beyond the caller's own, then stores the request and the job
+// that will apply it, in one transaction. A repeated correlation id with
+// the same body answers as the first time and stores nothing.
+func (s *Service) Submit(ctx context.Context, typ store.RequestType, p Posted) (Answer, error) {
+	if p.Replayable {
+		if a, found, err := s.replay(ctx, p); found || err != nil {
+			return a, err
+		}
+	}
+	content, err := openEnvelope(p.Body)
+	if err != nil {
+		return Answer{}, err
+	}
+	var req store.Request
+	switch typ {
+	case store.RequestTransfer, store.RequestCorrection:
+		req, err = s.prepareTransfer(ctx, typ, p.User, content)
+	case store.RequestReview:
+		req, err = s.prepareReview(p.User, content)
+	case store.RequestUndo:
+		req, err = s.prepareUndo(ctx, p.User, content)
+	default:
+		err = errors.New("movements: unknown request type " + string(typ))
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	now := s.now().UTC()
+	req.Type, req.Status, req.UserName, req.CorrelationID = typ, store.StatusPending, p.User.Name, p.CorrelationID
+	req.RequestDate, req.UpdatedDate = now, now
+
+	var a Answer
+	err = s.store.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+		id, err := tx.InsertRequest(ctx, req)
+		if err != nil {
+			if livestock.ErrorKind(err) == livestock.KindConflict {
+				return livestock.Invalid("the trackingId was used before", livestock.FieldError{Code: livestock.CodeDuplicateTrack,
+					Source: "/content/trackingId", Value: req.TrackingID, Message: "this user has sent a request with this trackingId before"})
+			}
+			return err
+		}
+		req.ID = id
+		payload, _ := json.Marshal(jobPayload{RequestID: id})
+		if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: JobKind, Payload: payload}); err != nil {
+			return err
+		}
+		if a.Status, a.Body, err = p.Render(req); err != nil {
+			return err
+		}
+		if p.Replayable {
+			return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID,
+				RequestHash: p.Hash, Status: a.Status, Body: a.Body, CreatedAt: now})
+		}
+		return nil
+	})
+	if p.Replayable && livestock.ErrorKind(err) == livestock.KindConflict {
+		// A duplicate of this request committed first: answer as it was answered.
+		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
+			return a, rerr
+		}
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	s.notify()
+	return a, nil
+}
+
+// replay finds the answer kept for the caller's correlation id.
+func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
+	r, err := s.store.Reply(ctx, p.User.Name, p.CorrelationID)
+	if livestock.IsNotFound(err) {
+		return Answer{}, false, nil
+	}
+	if err != nil {
+		return Answer{}, false, err
+	}
+	if r.RequestHash != p.Hash {
+		return Answer{}, true, livestock.Invalid("the correlation id was used before for a different request", livestock.FieldError{
+			Code: livestock.CodeReplayMismatch, Source: "header:X-Correlation-ID", Value: p.CorrelationID,
+			Message: "this correlation id was sent before with a different request; use a new one for a new request"})
+	}
+	return Answer{Status: r.Status, Body: r.Body, Replayed: true}, true, nil
+}

@@ -1,0 +1,147 @@
+package movements
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// applyTransfer applies a transfer, or a correction of one, to the
+// registry: the rules first; then a movement that awaits the destination's
+// review, or, when no review is needed, animals placed on the destination.
+func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Request) (outcome, error) {
+	t, _, err := decodeTransfer(req.Content)
+	if err != nil {
+		return failed(fieldsOf(err)...)
+	}
+	var prior *store.Movement    // the movement a correction replaces …
+	var corrected *store.Request // … and the request whose version it replaces
+	if req.Type == store.RequestCorrection {
+		m, target, out, err := s.correctable(ctx, tx, req)
+		if err != nil || m == nil {
+			return out, err
+		}
+		prior, corrected = m, target
+	}
+	exclude := int64(0)
+	if prior != nil {
+		exclude = prior.ID
+	}
+	f, err := s.transferFacts(ctx, tx, t, s.dateOf(req.RequestDate), exclude)
+	if err != nil {
+		return outcome{}, err
+	}
+	errs, warns := livestock.CheckTransfer(t, f)
+	if len(errs) > 0 {
+		return failed(errs...)
+	}
+	submitter, err := s.store.UserByName(ctx, req.UserName)
+	if err != nil {
+		return outcome{}, err
+	}
+	m := store.Movement{ID: req.ID, RequestID: req.ID, UserName: req.UserName, Species: req.Species,
+		Source: t.Source.String(), Destination: f.Destination.CPH.String(), TransferDate: t.TransferDate.Time(),
+		AnimalCount: t.AnimalCount, Flags: t.Flags, Standstill: hasCode(warns, livestock.CodeStandstill)}
+	if prior != nil {
+		m.ID = prior.ID
+	}
+	for _, d := range t.Devices() {
+		a := f.Animals[d.Value.Tag.String()]
+		m.Devices = append(m.Devices, store.MovementDevice{Identifier: d.Value.Tag.String(), RFID: d.Value.RFID.Decimal(),
+			PriorCPH: a.Holding.String(), PriorOnSince: a.OnSince.Time()})
+	}
+	for _, b := range t.Batches() {
+		m.Batches = append(m.Batches, store.MovementBatch{BatchNumber: b.Value.Number.String(), AnimalTotal: b.Value.Total})
+	}
+	// The receiving keeper reviews what arrived, unless they reported the
+	// move themselves (they keep the destination) or it went to an abattoir.
+	if f.Destination.Type != livestock.HoldingAbattoir && !submitter.CanActFor(f.Destination.CPH) {
+		m.State, m.ReviewHolding = store.MovementPendingReview, m.Destination
+	} else if err := s.arrive(ctx, tx, &m, t.TransferDate); err != nil {
+		return outcome{}, err
+	}
+	if prior != nil {
+		err = tx.UpdateMovement(ctx, m)
+		if err == nil {
+			corrected.UndoSupported = false // the correction carries the movement now
+			err = tx.UpdateRequest(ctx, *corrected)
+		}
+	} else {
+		err = tx.InsertMovement(ctx, m)
+	}
+	if err != nil {
+		return outcome{}, err
+	}
+	req.DocumentRef, req.UndoSupported = DocumentRef(m.ID), true
+	req.Holdings = holdingList(t.Source, f.Destination.CPH)
+	return outcome{warns: warns}, nil
+}
+
+// arrive completes a movement that needs no review: every animal is on
+// the destination from the transfer date.
+func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on livestock.Date) error {
+	m.State, m.ArrivalDate, m.ReviewHolding = store.MovementCompleted, on.Time(), ""
+	for i := range m.Devices {
+		m.Devices[i].Outcome = "accepted"
+		if err := tx.MoveAnimal(ctx, m.Devices[i].Identifier, m.Destination, on.Time()); err != nil {
+			return err
+		}
+	}
+	for i := range m.Batches {
+		m.Batches[i].Accepted = m.Batches[i].AnimalTotal
+	}
+	return nil
+}
+
+// correctable finds the movement a correction replaces. It must be the
+// submitter's own, still await review, and carry the version corrected.
+func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Request) (*store.Movement, *store.Request, outcome, error) {
+	at := "/content/requestToBeCorrected_ID"
+	target, err := tx.LockRequest(ctx, req.TargetID)
+	if livestock.IsNotFound(err) {
+		out, _ := failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(req.TargetID), Message: "no such request"})
+		return nil, nil, out, nil
+	}
+	if err != nil {
+		return nil, nil, outcome{}, err
+	}
+	refuse := func(msg string) (*store.Movement, *store.Request, outcome, error) {
+		out, _ := failed(livestock.FieldError{Code: livestock.CodeNotCorrectable, Source: at, Value: fmt.Sprint(req.TargetID), Message: msg})
+		return nil, nil, out, nil
+	}
+	if target.UserName != req.UserName {
+		return refuse("only the user who submitted a request may correct it")
+	}
+	if target.Status != store.StatusSuccess || (target.Type != store.RequestTransfer && target.Type != store.RequestCorrection) {
+		return refuse("only a successful transfer (or correction) can be corrected")
+	}
+	id, err := movementOf(ctx, tx, target)
+	if err != nil {
+		return nil, nil, outcome{}, err
+	}
+	m, err := tx.LockMovement(ctx, id)
+	if err != nil {
+		return nil, nil, outcome{}, err
+	}
+	switch {
+	case m.RequestID != target.ID:
+		return refuse(fmt.Sprintf("request %d was corrected since; correct request %d instead", target.ID, m.RequestID))
+	case m.State != store.MovementPendingReview:
+		return refuse("the movement is " + string(m.State) + ": only a movement awaiting review can be corrected; undo it instead")
+	}
+	return &m, &target, outcome{}, nil
+}
+
+func hasCode(errs []livestock.FieldError, c livestock.Code) bool {
+	return slices.ContainsFunc(errs, func(e livestock.FieldError) bool { return e.Code == c })
+}
+
+func fieldsOf(err error) []livestock.FieldError {
+	if e, ok := err.(*livestock.Error); ok && len(e.Fields) > 0 {
+		return e.Fields
+	}
+	return []livestock.FieldError{{Code: livestock.CodeSchema, Message: err.Error()}}
+}

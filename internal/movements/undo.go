@@ -1,0 +1,143 @@
+package movements
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// applyUndo reverses a request of the submitter's own: a transfer (or its
+// correction) is withdrawn and its animals put back; a review is taken
+// back and the movement awaits review again.
+func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request) (outcome, error) {
+	at := "/content/requestToBeUndone_ID"
+	refuse := func(code livestock.Code, msg string) (outcome, error) {
+		return failed(livestock.FieldError{Code: code, Source: at, Value: fmt.Sprint(req.TargetID), Message: msg})
+	}
+	target, err := tx.LockRequest(ctx, req.TargetID)
+	if livestock.IsNotFound(err) {
+		return refuse(livestock.CodeTargetUnknown, "no such request")
+	}
+	if err != nil {
+		return outcome{}, err
+	}
+	switch {
+	case target.UserName != req.UserName:
+		return refuse(livestock.CodeNotUndoable, "only the user who submitted a request may undo it")
+	case target.IsFullUndone:
+		return refuse(livestock.CodeNotUndoable, "the request is undone already")
+	case target.Status != store.StatusSuccess || !target.UndoSupported:
+		return refuse(livestock.CodeNotUndoable, "the request cannot be undone (undoSupported is false)")
+	}
+	var why string
+	switch target.Type {
+	case store.RequestTransfer, store.RequestCorrection:
+		why, err = s.undoTransfer(ctx, tx, target)
+	case store.RequestReview:
+		why, err = s.undoReview(ctx, tx, target)
+	default:
+		why = "a request of type " + string(target.Type) + " cannot be undone"
+	}
+	if err != nil {
+		return outcome{}, err
+	}
+	if why != "" {
+		return refuse(livestock.CodeNotUndoable, why)
+	}
+	target.IsFullUndone, target.UndoSupported = true, false
+	if err := tx.UpdateRequest(ctx, target); err != nil {
+		return outcome{}, err
+	}
+	req.MovementDate, req.Species, req.Holdings = target.MovementDate, target.Species, target.Holdings
+	return outcome{}, nil
+}
+
+// undoTransfer withdraws a movement that awaits review, or puts back the
+// animals of one that needed none. It returns why it cannot, if it cannot.
+func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Request) (string, error) {
+	id, err := movementOf(ctx, tx, target)
+	if err != nil {
+		return "", err
+	}
+	m, err := tx.LockMovement(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if m.RequestID != target.ID {
+		return fmt.Sprintf("request %d was corrected since; undo request %d", target.ID, m.RequestID), nil
+	}
+	switch m.State {
+	case store.MovementPendingReview:
+	case store.MovementCompleted:
+		if why, err := s.putBack(ctx, tx, m, true); why != "" || err != nil {
+			return why, err
+		}
+	default:
+		return "the movement is " + string(m.State) + "; the reviewer must undo the review first", nil
+	}
+	m.State, m.ReviewHolding = store.MovementUndone, ""
+	return "", tx.UpdateMovement(ctx, m)
+}
+
+// undoReview takes a review back: accepted animals return to the source
+// and the movement awaits review again.
+func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Request) (string, error) {
+	reviewed, err := tx.Request(ctx, target.TargetID)
+	if err != nil {
+		return "", err
+	}
+	id, err := movementOf(ctx, tx, reviewed)
+	if err != nil {
+		return "", err
+	}
+	m, err := tx.LockMovement(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if m.ReviewID != target.ID {
+		return "the movement was not decided by this review", nil
+	}
+	if why, err := s.putBack(ctx, tx, m, false); why != "" || err != nil {
+		return why, err
+	}
+	for i := range m.Devices {
+		m.Devices[i].Outcome = ""
+	}
+	for i := range m.Batches {
+		m.Batches[i].Accepted = 0
+	}
+	m.State, m.ReviewHolding, m.ArrivalDate, m.ReviewID = store.MovementPendingReview, m.Destination, time.Time{}, 0
+	if err := tx.UpdateMovement(ctx, m); err != nil {
+		return "", err
+	}
+	return "", setUndoable(ctx, tx, m.RequestID, true)
+}
+
+// putBack returns a movement's accepted animals to where they were. An
+// animal that has moved on since cannot be put back: then nothing is.
+func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, all bool) (string, error) {
+	for _, d := range m.Devices {
+		if d.Outcome != "accepted" && !all {
+			continue
+		}
+		a, err := tx.Animal(ctx, d.Identifier)
+		if err != nil {
+			return "", err
+		}
+		if a.CPH.String() != m.Destination || !a.OnSince.Equal(m.ArrivalDate) {
+			return fmt.Sprintf("tag %s has moved on from %s since; undo that move first", d.Identifier, m.Destination), nil
+		}
+	}
+	for _, d := range m.Devices {
+		if d.Outcome != "accepted" && !all {
+			continue
+		}
+		if err := tx.MoveAnimal(ctx, d.Identifier, d.PriorCPH, d.PriorOnSince); err != nil {
+			return "", err
+		}
+	}
+	return "", nil
+}
