@@ -13,6 +13,8 @@
 package main
 
 import (
+	_ "time/tzdata" // UK dates need Europe/London on machines without a zone database
+
 	"context"
 	"errors"
 	"flag"

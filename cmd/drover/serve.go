@@ -17,6 +17,7 @@ import (
 	"github.com/drover-registry/drover/internal/api/openapi"
 	"github.com/drover-registry/drover/internal/auth"
 	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
@@ -74,14 +75,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		deps.Auth = auth.NewVerifier(c.Issuer, c.Audience, keys, st)
 		log.Info("production mode", slog.String("issuer", c.Issuer), slog.String("audience", c.Audience))
 	}
+	runner := jobs.New(st, jobs.Options{Workers: c.Workers, Log: log})
+	if deps.Movement, err = movements.New(st, lists, time.Now); err != nil {
+		return err
+	}
+	deps.Movement.Register(runner)
 	srv, err := api.New(api.Config{
 		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
-		MaxInFlight: c.MaxInFlight, MaxPage: c.MaxPage,
+		MaxInFlight: c.MaxInFlight, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
 	}, deps)
 	if err != nil {
 		return err
 	}
-	runner := jobs.New(st, jobs.Options{Workers: c.Workers, Log: log})
 
 	hs := &http.Server{
 		Handler:           srv,

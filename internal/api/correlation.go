@@ -17,10 +17,22 @@ const (
 
 type correlationKey struct{}
 
+type correlation struct {
+	id     string
+	chosen bool // the caller sent it (rather than the service allocating it)
+}
+
 // correlationID returns the request's correlation id.
 func correlationID(ctx context.Context) string {
-	id, _ := ctx.Value(correlationKey{}).(string)
-	return id
+	c, _ := ctx.Value(correlationKey{}).(correlation)
+	return c.id
+}
+
+// callerCorrelation returns the correlation id and whether the caller
+// chose it: only then can it mark a retry of the same request.
+func callerCorrelation(ctx context.Context) (string, bool) {
+	c, _ := ctx.Value(correlationKey{}).(correlation)
+	return c.id, c.chosen
 }
 
 // correlate echoes the caller's correlation id (X-Correlation-ID, or its
@@ -41,7 +53,8 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 		case !visibleASCII(id):
 			bad = "must be printable ASCII without spaces"
 		}
-		if bad != "" || id == "" {
+		chosen := bad == "" && id != ""
+		if !chosen {
 			id = uuid.NewString()
 		}
 		w.Header().Set(headerCorrelation, id)
@@ -51,7 +64,7 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 				livestock.FieldError{Code: livestock.CodeBadFormat, Message: bad, Source: source, Value: truncate(r.Header.Get(headerCorrelation)+r.Header.Get(headerCorrelationLI), 64)}))
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), correlationKey{}, id)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), correlationKey{}, correlation{id, chosen})))
 	})
 }
 

@@ -50,6 +50,17 @@ func (s *Server) routes() chi.Router {
 		r.Get("/v1/me", s.handle(s.me))
 		r.Get("/v1/StandingData", s.handle(s.standingLists))
 		r.Get("/v1/StandingData/{list}", s.handle(s.standingList))
+
+		// Livestock movements v1.0: four request collections …
+		for typ, name := range collectionNames {
+			r.Get("/v1/"+name, s.handle(s.listRequests(typ)))
+			r.Post("/v1/"+name, s.handle(s.submitRequest(typ)))
+			r.Get("/v1/"+name+"({requestId})", s.handle(s.getRequest(typ)))
+		}
+		// … holding validation, and movements awaiting review (both forms).
+		r.Post("/v1/Holdings/ValidHoldings", s.handle(s.validHoldings))
+		r.Get("/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')", s.handle(s.awaitingReview))
+		r.Get("/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')", s.handle(s.awaitingReview))
 	})
 	return r
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drover-registry/drover/internal/api/openapi"
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -22,6 +23,7 @@ type Config struct {
 	RateBurst      int           // requests a user may make at once
 	MaxInFlight    int           // requests served at once before shedding; 0 means no limit
 	MaxPage        int           // largest results page of a collection
+	PublicURL      string        // where clients reach the service, for links; default from each request
 }
 
 // Authenticator turns a request's bearer token into a user.
@@ -46,28 +48,30 @@ type Deps struct {
 	Issuer   Issuer // nil outside sandbox mode
 	Doc      *openapi.Doc
 	Standing *standing.Lists
+	Movement *movements.Service
 	Log      *slog.Logger
 }
 
 // Server is the HTTP handler of the whole service.
 type Server struct {
-	cfg      Config
-	store    store.Store
-	auth     Authenticator
-	issuer   Issuer
-	doc      *openapi.Doc
-	standing *standing.Lists
-	log      *slog.Logger
-	metrics  *metrics
-	limits   *limiter
-	slots    chan struct{}
-	router   chi.Router
+	cfg       Config
+	store     store.Store
+	auth      Authenticator
+	issuer    Issuer
+	doc       *openapi.Doc
+	standing  *standing.Lists
+	movements *movements.Service
+	log       *slog.Logger
+	metrics   *metrics
+	limits    *limiter
+	slots     chan struct{}
+	router    chi.Router
 }
 
 // New builds the server and its routes.
 func New(cfg Config, d Deps) (*Server, error) {
-	if d.Store == nil || d.Auth == nil || d.Doc == nil || d.Standing == nil {
-		return nil, errors.New("api.New: Store, Auth, Doc and Standing are required")
+	if d.Store == nil || d.Auth == nil || d.Doc == nil || d.Standing == nil || d.Movement == nil {
+		return nil, errors.New("api.New: Store, Auth, Doc, Standing and Movement are required")
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 1 << 20
@@ -79,7 +83,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
-		standing: d.Standing, log: d.Log, metrics: newMetrics(d.Store)}
+		standing: d.Standing, movements: d.Movement, log: d.Log, metrics: newMetrics(d.Store)}
 	if cfg.RateLimit > 0 {
 		s.limits = newLimiter(cfg.RateLimit, cfg.RateBurst)
 	}

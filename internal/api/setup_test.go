@@ -16,6 +16,8 @@ import (
 	"github.com/drover-registry/drover/internal/api"
 	"github.com/drover-registry/drover/internal/api/openapi"
 	"github.com/drover-registry/drover/internal/auth"
+	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
@@ -52,7 +54,17 @@ func setup(t *testing.T, s store.Store, cfg api.Config) *bundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(cfg, api.Deps{Store: s, Doc: doc, Standing: lists, Issuer: sb,
+	mv, err := movements.New(s, lists, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := jobs.New(s, jobs.Options{Workers: 2, Poll: 20 * time.Millisecond})
+	mv.Register(runner)
+	runCtx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = runner.Run(runCtx); close(done) }()
+	t.Cleanup(func() { stop(); <-done })
+	srv, err := api.New(cfg, api.Deps{Store: s, Doc: doc, Standing: lists, Issuer: sb, Movement: mv,
 		Auth: auth.NewVerifier(sb.Issuer(), sb.Audience(), sb.Keys(), s)})
 	if err != nil {
 		t.Fatal(err)

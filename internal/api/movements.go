@@ -1,0 +1,132 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/drover-registry/drover/internal/auth"
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/movements"
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// collectionNames maps request types to their collection in the path.
+var collectionNames = map[store.RequestType]string{
+	store.RequestTransfer:   "TransferRequests",
+	store.RequestCorrection: "CorrectTransferRequests",
+	store.RequestReview:     "ReviewHoldingMovementRequests",
+	store.RequestUndo:       "UndoRequests",
+}
+
+// submitRequest answers POST to a request collection: 201 with the
+// request record, Pending; the job decides it.
+func (s *Server) submitRequest(typ store.RequestType) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, _ := auth.UserFrom(r.Context())
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256([]byte(r.Method + " " + r.URL.Path + "\n" + string(body)))
+		id, chosen := callerCorrelation(r.Context())
+		ctxURL := s.baseURL(r) + "/v1/$metadata#" + collectionNames[typ] + "/$entity"
+		a, err := s.movements.Submit(r.Context(), typ, movements.Posted{
+			User: u, Body: body, CorrelationID: id, Replayable: chosen, Hash: hex.EncodeToString(sum[:]),
+			Render: func(req store.Request) (int, []byte, error) {
+				b, err := json.Marshal(record(req, ctxURL, false))
+				return http.StatusCreated, b, err
+			},
+		})
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Location", s.baseURL(r)+"/v1/"+collectionNames[typ]+"("+requestIDOf(a.Body)+")")
+		w.WriteHeader(a.Status)
+		_, err = w.Write(a.Body)
+		return err
+	}
+}
+
+// getRequest answers GET Collection({requestId}).
+func (s *Server) getRequest(typ store.RequestType) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, _ := auth.UserFrom(r.Context())
+		id, err := strconv.ParseInt(chi.URLParam(r, "requestId"), 10, 64)
+		if err != nil || id < 1 {
+			return livestock.Invalid("the request id is not valid", livestock.FieldError{Code: livestock.CodeBadFormat,
+				Source: "path:requestId", Value: chi.URLParam(r, "requestId"), Message: "must be a positive integer"})
+		}
+		q, err := odata.ParseQuery(r.URL.Query(), nil, s.cfg.MaxPage)
+		if err != nil {
+			return err
+		}
+		req, err := s.movements.Request(r.Context(), u, typ, id)
+		if err != nil {
+			return err
+		}
+		rec := record(req, s.baseURL(r)+"/v1/$metadata#"+collectionNames[typ]+"/$entity", expands(q, "content"))
+		return writeJSON(w, http.StatusOK, rec)
+	}
+}
+
+// listRequests answers GET Collection with OData paging.
+func (s *Server) listRequests(typ store.RequestType) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, _ := auth.UserFrom(r.Context())
+		q, err := odata.ParseQuery(r.URL.Query(), store.RequestFilterFields, s.cfg.MaxPage)
+		if err != nil {
+			return err
+		}
+		list, more, err := s.movements.Requests(r.Context(), u, typ, q, s.cfg.MaxPage)
+		if err != nil {
+			return err
+		}
+		page := collection{Context: s.baseURL(r) + "/v1/$metadata#" + collectionNames[typ], Value: make([]any, 0, len(list))}
+		for _, req := range list {
+			page.Value = append(page.Value, record(req, "", expands(q, "content")))
+		}
+		if more && !q.HasTop {
+			page.NextLink = s.nextLink(r, q, list[len(list)-1].ID)
+		}
+		return writeJSON(w, http.StatusOK, page)
+	}
+}
+
+// validHoldings answers POST /v1/Holdings/ValidHoldings.
+func (s *Server) validHoldings(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return err
+	}
+	results, err := s.movements.ValidHoldings(r.Context(), body)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"content": map[string]any{"validateResults": results}})
+}
+
+func expands(q odata.Query, what string) bool {
+	for _, e := range q.Expand {
+		if e == what {
+			return true
+		}
+	}
+	return false
+}
+
+// requestIDOf reads requestId back from a rendered record.
+func requestIDOf(body []byte) string {
+	var rec struct {
+		RequestID int64 `json:"requestId"`
+	}
+	_ = json.Unmarshal(body, &rec)
+	return strconv.FormatInt(rec.RequestID, 10)
+}

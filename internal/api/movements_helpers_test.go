@@ -1,0 +1,118 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// record is the part of a request record the tests read.
+type record struct {
+	RequestID        int64  `json:"requestId"`
+	RequestType      string `json:"requestType"`
+	RequestStatus    string `json:"requestStatus"`
+	MovementDate     string `json:"movementDate"`
+	UserName         string `json:"userName"`
+	IsFullUndone     bool   `json:"isFullUndone"`
+	UndoSupported    bool   `json:"undoSupported"`
+	TrackingID       string `json:"trackingId"`
+	Errors           []struct{ Code, Message, Source string }
+	Warnings         []struct{ Code, Message, Source string }
+	MovementDocument *struct{ DocumentType, MovementDocumentRef string }
+	Content          json.RawMessage
+}
+
+func (r record) codes() (errs, warns []string) {
+	for _, e := range r.Errors {
+		errs = append(errs, e.Code)
+	}
+	for _, w := range r.Warnings {
+		warns = append(warns, w.Code)
+	}
+	return errs, warns
+}
+
+// post submits a body to a collection and returns the response.
+func (b *bundle) post(token, collection string, body any, headers ...string) response {
+	b.t.Helper()
+	data, err := json.Marshal(body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return b.do(http.MethodPost, "/v1/"+collection, token, strings.NewReader(string(data)), append([]string{"Content-Type", "application/json"}, headers...)...)
+}
+
+// submit posts a request and waits until its job has decided it.
+func (b *bundle) submit(token, collection string, content any) record {
+	b.t.Helper()
+	res := b.post(token, collection, map[string]any{"content": content})
+	if res.status != http.StatusCreated {
+		b.t.Fatalf("POST %s = %d %s", collection, res.status, res.body)
+	}
+	var rec record
+	res.decode(&rec)
+	if rec.RequestStatus != "Pending" {
+		b.t.Fatalf("POST %s answered %s, want Pending", collection, rec.RequestStatus)
+	}
+	return b.await(token, collection, rec.RequestID)
+}
+
+// await polls a request until it is no longer Pending.
+func (b *bundle) await(token, collection string, id int64) record {
+	b.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var rec record
+		res := b.do(http.MethodGet, fmt.Sprintf("/v1/%s(%d)?$expand=content", collection, id), token, nil)
+		if res.status != http.StatusOK {
+			b.t.Fatalf("GET %s(%d) = %d %s", collection, id, res.status, res.body)
+		}
+		res.decode(&rec)
+		if rec.RequestStatus != "Pending" {
+			return rec
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("%s(%d) still Pending after 20s", collection, id)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// sheep builds the devices of sheep tags of flock 130181 by number.
+func sheep(flock string, numbers ...int) []map[string]any {
+	var out []map[string]any
+	for _, n := range numbers {
+		out = append(out, map[string]any{"tagNumber": fmt.Sprintf("UK0%s %05d", flock, n)})
+	}
+	return out
+}
+
+// transfer builds a transfer payload.
+func transfer(date, from, to, user string, devices []map[string]any, batches []map[string]any) map[string]any {
+	count := len(devices)
+	for _, b := range batches {
+		count += b["animalTotal"].(int)
+	}
+	group := map[string]any{"devices": devices}
+	if len(batches) > 0 {
+		group["batches"] = batches
+	}
+	if devices == nil {
+		group["devices"] = []map[string]any{}
+	}
+	return map[string]any{
+		"transferDate": date, "species": "Sheep", "userHolding": user,
+		"sourceHolding": from, "destinationHolding": to, "animalCount": count,
+		"movementGroups": []map[string]any{group},
+	}
+}
+
+func day(offset int) string {
+	loc, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		loc = time.UTC
+	}
+	return time.Now().In(loc).AddDate(0, 0, offset).Format(time.DateOnly)
+}

@@ -1,0 +1,174 @@
+package api_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+const (
+	farm1 = "01/100/0257" // keeper1's producer holding
+	farm2 = "01/100/0264" // keeper2's producer holding
+)
+
+// TestMovementLifecycle walks the movements interface as two keepers
+// would: a move with a review that accepts some animals and rejects one,
+// a correction before review, an undo, and the standstill that arrivals
+// put on a holding.
+func TestMovementLifecycle(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+
+		// keeper1 moves three tagged sheep and a batch of five to keeper2.
+		move := transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1, 2, 3),
+			[]map[string]any{{"batchNumber": "UK130181", "animalTotal": 5}})
+		move["trackingId"] = "lifecycle-1"
+		sent := b.submit(k1, "TransferRequests", move)
+		if sent.RequestStatus != "Success" || sent.MovementDocument == nil || !sent.UndoSupported {
+			t.Fatalf("transfer = %+v", sent)
+		}
+		if !strings.Contains(string(sent.Content), `"tagNumber":"UK0130181 00001","rfid":"0826013018100001"`) {
+			t.Errorf("content not normalised: %s", sent.Content)
+		}
+		if errs, warns := sent.codes(); errs != nil || warns != nil {
+			t.Errorf("transfer errors %v warnings %v", errs, warns)
+		}
+
+		// keeper2 finds it for review, by both forms of the look-up.
+		for _, path := range []string{
+			"/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')",
+			"/v1/HoldingMovementForReviews/ReviewBySpecies(species=%27Sheep%27,holding=%2701%2F100%2F0264%27)",
+		} {
+			var page struct {
+				Value []struct {
+					RequestID   int64 `json:"requestId"`
+					AnimalCount int   `json:"animalCount"`
+					Devices     []struct{ TagNumber string }
+				}
+			}
+			res := b.do(http.MethodGet, path, k2, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("GET %s = %d %s", path, res.status, res.body)
+			}
+			res.decode(&page)
+			if len(page.Value) != 1 || page.Value[0].RequestID != sent.RequestID || page.Value[0].AnimalCount != 8 || len(page.Value[0].Devices) != 3 {
+				t.Errorf("GET %s = %s", path, res.body)
+			}
+			// keeper1 may not read keeper2's holding.
+			if res := b.do(http.MethodGet, path, k1, nil); res.status != http.StatusForbidden {
+				t.Errorf("keeper1 reading keeper2's reviews: %d", res.status)
+			}
+		}
+
+		// keeper2 accepts what arrived, except one sheep.
+		review := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{
+			"holding": farm2,
+			"reviewMovement": map[string]any{
+				"requestId": sent.RequestID, "isAccepted": true, "arrivalDate": day(0), "animalTotal": 7,
+				"rejectedDevices": []map[string]any{{"tagNumber": "UK0130181 00003"}},
+			},
+		})
+		if review.RequestStatus != "Success" {
+			t.Fatalf("review = %+v", review)
+		}
+		if after := b.await(k1, "TransferRequests", sent.RequestID); after.UndoSupported {
+			t.Errorf("a reviewed transfer still undoable by its sender")
+		}
+		// Nothing awaits review any more.
+		var empty struct{ Value []any }
+		b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')", k2, nil).decode(&empty)
+		if len(empty.Value) != 0 {
+			t.Errorf("still awaiting review: %v", empty.Value)
+		}
+
+		// The accepted sheep are keeper2's now; the rejected one is still keeper1's.
+		onward := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 1), nil))
+		if errs, _ := onward.codes(); !slices.Equal(errs, []string{"V014"}) {
+			t.Errorf("moving an animal keeper1 no longer has: %v", onward.Errors)
+		}
+		back := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 3), nil))
+		if back.RequestStatus != "Success" {
+			t.Errorf("moving the rejected sheep on: %+v", back)
+		}
+
+		// Standstill: sheep arrived on farm2 today, so keeper2 moving any off
+		// farm2 today is warned, but still recorded; direct to slaughter is not.
+		off := b.submit(k2, "TransferRequests", transfer(day(0), farm2, farm1, farm2, sheep("130186", 1), nil))
+		if errs, warns := off.codes(); off.RequestStatus != "Success" || errs != nil || !slices.Equal(warns, []string{"W001"}) {
+			t.Errorf("move off under standstill: %s %v %v", off.RequestStatus, off.Errors, off.Warnings)
+		}
+		slaughter := transfer(day(0), farm2, "0035", farm2, sheep("130186", 2), nil)
+		slaughter["processingFlags"] = []string{"SLAU"}
+		if rec := b.submit(k2, "TransferRequests", slaughter); rec.RequestStatus != "Success" || len(rec.Warnings) != 0 {
+			t.Errorf("direct to slaughter: %s %v %v", rec.RequestStatus, rec.Errors, rec.Warnings)
+		}
+
+		// keeper1 corrects a transfer before keeper2 reviews it.
+		first := b.submit(k1, "TransferRequests", transfer(day(0), farm1, farm2, farm1, sheep("130181", 4, 5), nil))
+		correction := transfer(day(0), farm1, farm2, farm1, sheep("130181", 6, 7), nil)
+		correction["requestToBeCorrected_ID"] = first.RequestID
+		if res := b.post(k2, "CorrectTransferRequests", map[string]any{"content": correction}); res.status != http.StatusForbidden {
+			t.Errorf("keeper2 correcting keeper1's transfer: %d %s", res.status, res.body)
+		}
+		corrected := b.submit(k1, "CorrectTransferRequests", correction)
+		if corrected.RequestStatus != "Success" {
+			t.Fatalf("correction = %+v", corrected)
+		}
+		if orig := b.await(k1, "TransferRequests", first.RequestID); orig.UndoSupported {
+			t.Error("the corrected transfer is still undoable")
+		}
+		var pending struct {
+			Value []struct{ Devices []struct{ TagNumber string } }
+		}
+		b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')", k2, nil).decode(&pending)
+		if len(pending.Value) != 1 || pending.Value[0].Devices[0].TagNumber != "UK0130181 00006" {
+			t.Errorf("after correction, awaiting review: %+v", pending.Value)
+		}
+		// A second correction of the old version is refused.
+		again := b.submit(k1, "CorrectTransferRequests", correction)
+		if errs, _ := again.codes(); !slices.Equal(errs, []string{"V028"}) {
+			t.Errorf("correcting a superseded version: %v", again.Errors)
+		}
+
+		// keeper1 undoes a third transfer; keeper2 may not.
+		third := b.submit(k1, "TransferRequests", transfer(day(0), farm1, farm2, farm1, sheep("130181", 8), nil))
+		if res := b.post(k2, "UndoRequests", map[string]any{"content": map[string]any{"requestToBeUndone_ID": third.RequestID}}); res.status != http.StatusForbidden {
+			t.Errorf("keeper2 undoing keeper1's transfer: %d", res.status)
+		}
+		undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": third.RequestID})
+		if undo.RequestStatus != "Success" {
+			t.Fatalf("undo = %+v", undo)
+		}
+		if undone := b.await(k1, "TransferRequests", third.RequestID); !undone.IsFullUndone || undone.UndoSupported {
+			t.Errorf("undone transfer = %+v", undone)
+		}
+		twice := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": third.RequestID})
+		if errs, _ := twice.codes(); !slices.Equal(errs, []string{"V029"}) {
+			t.Errorf("undoing twice: %v", twice.Errors)
+		}
+		// The undone sheep can move again.
+		if again := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0259", farm1, sheep("130181", 8), nil)); again.RequestStatus != "Success" {
+			t.Errorf("moving an undone sheep: %v", again.Errors)
+		}
+
+		// keeper2 sees the transfers that concern farm2; the inspector sees all.
+		var k2list, all struct{ Value []record }
+		b.do(http.MethodGet, "/v1/TransferRequests", k2, nil).decode(&k2list)
+		b.do(http.MethodGet, "/v1/TransferRequests", b.token("inspector"), nil).decode(&all)
+		if len(all.Value) <= len(k2list.Value) || len(k2list.Value) == 0 {
+			t.Errorf("keeper2 sees %d transfers, the inspector %d", len(k2list.Value), len(all.Value))
+		}
+		for _, r := range k2list.Value {
+			if r.RequestID == back.RequestID {
+				t.Errorf("keeper2 sees keeper1's move between keeper1's own holdings")
+			}
+		}
+	})
+}
