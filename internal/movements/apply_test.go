@@ -1,0 +1,87 @@
+package movements_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/movements"
+	"github.com/drover-registry/drover/internal/sandbox"
+	"github.com/drover-registry/drover/internal/standing"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// TestAppliedExactlyOnce runs a transfer's job, then runs a second job
+// for the same request (as a crash between commit and acknowledgement, or
+// a duplicate enqueue, would): the second changes nothing.
+func TestAppliedExactlyOnce(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		if _, err := sandbox.Ensure(ctx, s, bcrypt.MinCost); err != nil {
+			t.Fatal(err)
+		}
+		lists, err := standing.Load("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, err := movements.New(s, lists, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := jobs.New(s, jobs.Options{})
+		svc.Register(r)
+		keeper1, err := s.UserByName(ctx, "keeper1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
+			"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
+			"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
+		var id int64
+		_, err = svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
+			Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := []string{movements.JobKind}
+		if ran, err := r.RunOne(ctx, kinds); !ran || err != nil {
+			t.Fatalf("RunOne = %v, %v", ran, err)
+		}
+		first, err := s.Request(ctx, id)
+		if err != nil || first.Status != store.StatusSuccess {
+			t.Fatalf("request after its job = %+v, %v", first, err)
+		}
+		a, _ := s.Animal(ctx, "UK0130181 00001")
+		if a.CPH != livestock.MustCPH("01/100/0258") {
+			t.Fatalf("animal on %s, want 01/100/0258 (a move between keeper1's own holdings needs no review)", a.CPH)
+		}
+
+		// The same request's job again.
+		payload, _ := json.Marshal(map[string]int64{"requestId": id})
+		if err := s.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+			_, err := tx.EnqueueJob(ctx, store.NewJob{Kind: movements.JobKind, Payload: payload})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if ran, err := r.RunOne(ctx, kinds); !ran || err != nil {
+			t.Fatalf("second RunOne = %v, %v", ran, err)
+		}
+		second, _ := s.Request(ctx, id)
+		if !second.UpdatedDate.Equal(first.UpdatedDate) || second.Status != first.Status {
+			t.Errorf("a second run changed the request: %+v → %+v", first, second)
+		}
+		m, err := s.Movement(ctx, id)
+		if err != nil || m.State != store.MovementCompleted || len(m.Devices) != 1 {
+			t.Errorf("movement = %+v, %v", m, err)
+		}
+	})
+}
