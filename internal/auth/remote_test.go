@@ -111,7 +111,16 @@ func TestRemoteIssuer(t *testing.T) {
 
 		k2 := f.rotate(t, "k2")
 		check("key 2 after rotation", f.sign(t, k2, "keeper1"), authFailure{})
-		check("key 1 after it was withdrawn", f.sign(t, k1, "keeper1"), refused(livestock.CodeUnauthenticated, reasonSignature))
+		// go-oidc hands the new key set to the waiting verification before it
+		// swaps its cache, so for a moment after a rotation the withdrawn key
+		// may still verify; it must stop doing so promptly.
+		withdrawn := f.sign(t, k1, "keeper1")
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err := v.Verify(t.Context(), withdrawn); err != nil {
+				break
+			}
+		}
+		check("key 1 after it was withdrawn", withdrawn, refused(livestock.CodeUnauthenticated, reasonSignature))
 		check("sandbox token", forge(t, "k2", jwt.Claims{Issuer: f.URL, Subject: "keeper1", Audience: jwt.Audience{"drover-api"},
 			Expiry: jwt.NewNumericDate(time.Now().Add(time.Hour))}), refused(livestock.CodeUnauthenticated, reasonSignature))
 	})
