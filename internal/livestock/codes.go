@@ -77,9 +77,32 @@ const (
 	CodeNotUndoable       Code = "V029" // the request cannot be undone
 	CodeDeviceDead        Code = "V030" // the animal is dead, lost or stolen
 
+	// Registration (animal-registration.md). V006 and V038 keep the live
+	// service's meanings.
+	CodeDamSpecies         Code = "V006" // the dam is of another species
+	CodeBirthSiteUnknown   Code = "V038" // the birth site is not known
+	CodeNotIssued          Code = "V031" // the identifier was not issued to a herd at the registration site
+	CodeRegistered         Code = "V032" // the identifier is registered already
+	CodeBreedUnknown       Code = "V033" // the breed code is not in standing data for the species
+	CodeSiteUnknown        Code = "V034" // a registration or death site is not known
+	CodeDateOrder          Code = "V035" // birth ≤ identification ≤ registration ≤ today does not hold
+	CodeBirthYear          Code = "V036" // birth.year disagrees with birth.date
+	CodeDeathBeforeBirth   Code = "V037" // the death date is before the birth date
+	CodeBornElsewhere      Code = "V039" // a birth registration of an animal born on another holding
+	CodeDamUnknown         Code = "V040" // the birth dam is not registered
+	CodeDamNotFemale       Code = "V041" // the birth dam is not female
+	CodeDamNotAlive        Code = "V042" // the birth dam is dead, lost or stolen
+	CodeDamElsewhere       Code = "V043" // the birth dam is not on the registration holding
+	CodeSireInvalid        Code = "V044" // a registered sire is not male or of another species
+	CodeImportOnly         Code = "V045" // OriginalIdentifier or importParents outside a registration of category registration
+	CodeDamRequired        Code = "V046" // a birth registration without a birth dam
+	CodeRegistrationHolder Code = "V047" // the registration site is not a holding (CPH) the keeper acts for
+
 	// Warnings: the request succeeds and records them.
-	CodeStandstill Code = "W001" // the move breaches the standstill on the source holding
-	CodeLateReport Code = "W002" // reported after the 3-day deadline
+	CodeStandstill  Code = "W001" // the move breaches the standstill on the source holding
+	CodeLateReport  Code = "W002" // reported after the 3-day deadline
+	CodeLateBirth   Code = "W003" // registered after the statutory limit: no passport, may not move
+	CodePollTooSoon Code = "R009" // a request status polled before its retry-after time
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -137,6 +160,26 @@ var Codes = []CodeInfo{
 	{CodeNotCorrectable, KindInvalid, "The transfer can no longer be corrected"},
 	{CodeNotUndoable, KindInvalid, "The request cannot be undone"},
 	{CodeDeviceDead, KindInvalid, "The animal is dead, lost or stolen"},
+	{CodeDamSpecies, KindInvalid, "The birth dam is of another species"},
+	{CodeBirthSiteUnknown, KindInvalid, "The birth site is not known"},
+	{CodeNotIssued, KindInvalid, "The identifier was not issued to a herd at the registration site"},
+	{CodeRegistered, KindInvalid, "The identifier is registered already"},
+	{CodeBreedUnknown, KindInvalid, "The breed code is not known for the species"},
+	{CodeSiteUnknown, KindInvalid, "The site is not known"},
+	{CodeDateOrder, KindInvalid, "Dates must run birth, identification, registration, today"},
+	{CodeBirthYear, KindInvalid, "birth.year disagrees with birth.date"},
+	{CodeDeathBeforeBirth, KindInvalid, "The death date is before the birth date"},
+	{CodeBornElsewhere, KindInvalid, "A birth registration must be made on the holding of birth"},
+	{CodeDamUnknown, KindInvalid, "The birth dam is not registered"},
+	{CodeDamNotFemale, KindInvalid, "The birth dam is not female"},
+	{CodeDamNotAlive, KindInvalid, "The birth dam is dead, lost or stolen"},
+	{CodeDamElsewhere, KindInvalid, "The birth dam is not on the registration holding"},
+	{CodeSireInvalid, KindInvalid, "The sire is not a male of the same species"},
+	{CodeImportOnly, KindInvalid, "OriginalIdentifier and importParents belong to category registration"},
+	{CodeDamRequired, KindInvalid, "A birth registration needs a birth dam"},
+	{CodeRegistrationHolder, KindInvalid, "The registration site must be a holding number"},
 	{CodeStandstill, KindInvalid, "Warning: the move breaches the standstill on the source holding"},
 	{CodeLateReport, KindInvalid, "Warning: the move was reported after the 3-day deadline"},
+	{CodeLateBirth, KindInvalid, "Warning: registered after the statutory limit; no passport, the animal may not move"},
+	{CodePollTooSoon, KindTooMany, "The request status was polled before its retry-after time"},
 }

@@ -9,6 +9,7 @@ type AnimalRecord struct {
 	OnSince   Date // since when
 	Born      Date
 	State     string // "registered", "dead", "lost", "stolen"
+	Sex       string // "male" or "female"
 	InTransit bool   // in another movement that awaits review
 }
 

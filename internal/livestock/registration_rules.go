@@ -1,0 +1,130 @@
+package livestock
+
+import "fmt"
+
+// CheckRegistration applies the registration rules of the interface and
+// domain-notes §2–4. Every broken rule is an error; a birth registration
+// received after the statutory limit is still registered, with a warning,
+// and the animal may not leave its holding.
+func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome, []FieldError, []FieldError) {
+	var errs, warns []FieldError
+	bad := func(code Code, at, value, format string, args ...any) {
+		errs = append(errs, FieldError{Code: code, Source: at, Value: value, Message: fmt.Sprintf(format, args...)})
+	}
+	id := r.Tag.String()
+	switch {
+	case f.Registered:
+		bad(CodeRegistered, "/animal/identifier", id, "%s is registered already", id)
+	case f.IssuedTo == nil:
+		bad(CodeNotIssued, "/animal/identifier", id, "%s was never issued to a herd", id)
+	case *f.IssuedTo != r.RegistrationSite:
+		bad(CodeNotIssued, "/animal/identifier", id, "%s was issued to a herd on %s, not on the registration site %s", id, *f.IssuedTo, r.RegistrationSite)
+	case f.IssuedFor != r.Species && !(f.IssuedFor.Bovine() && r.Species.Bovine()):
+		bad(CodeNotIssued, "/animal/identifier", id, "%s was issued for %s, not %s", id, f.IssuedFor.RegistrationName(), r.Species.RegistrationName())
+	}
+	if r.Breed != "" && f.BreedKnown != nil && !f.BreedKnown(r.Species, r.Breed) {
+		bad(CodeBreedUnknown, "/breed/code", r.Breed, "%s is not a breed code for %s (see /v1/StandingData)", r.Breed, r.Species.RegistrationName())
+	}
+	for i, s := range r.BirthSite {
+		if f.SiteKnown != nil && !f.SiteKnown(s) {
+			bad(CodeBirthSiteUnknown, fmt.Sprintf("/birth/site/identifiers/%d/identifier", i), s.Identifier, "birth site %s (%s) is not known", s.Identifier, s.Type)
+		}
+	}
+	for i, s := range r.DeathSites {
+		if f.SiteKnown != nil && !f.SiteKnown(s) {
+			bad(CodeSiteUnknown, fmt.Sprintf("/death/site/identifiers/%d/identifier", i), s.Identifier, "death site %s (%s) is not known", s.Identifier, s.Type)
+		}
+	}
+	checkDates(r, f, bad)
+	switch r.Category {
+	case CategoryBirth:
+		checkBirthRegistration(r, f, bad)
+	case CategoryOther:
+		// Imports and other cases: parents not on the system are recorded
+		// as given, without validation (the interface document says so).
+	}
+	if len(errs) > 0 {
+		return RegistrationOutcome{}, errs, nil
+	}
+	out := RegistrationOutcome{Dead: !r.DeathDate.IsZero()}
+	if limit, ok := StatutoryDays[r.Species]; ok && r.Category == CategoryBirth {
+		if age := f.Received.DaysSince(r.BirthDate); age > limit {
+			out.Restricted, out.Reason = true, fmt.Sprintf("%s: received %d days after birth, the limit for %s is %d", RestrictedNote, age, r.Species.RegistrationName(), limit)
+			warns = append(warns, FieldError{Code: CodeLateBirth, Source: "/birth/date", Value: r.BirthDate.String(),
+				Message: fmt.Sprintf("registered %d days after birth, after the limit of %d days: no passport is issued and the animal may not leave its holding", age, limit)})
+		}
+	}
+	return out, nil, warns
+}
+
+// checkDates: birth ≤ identification ≤ registration ≤ today; birth.year
+// agrees with birth.date; death is on or after birth and not in the future.
+func checkDates(r Registration, f RegistrationFacts, bad func(Code, string, string, string, ...any)) {
+	order := []struct {
+		at   string
+		date Date
+	}{{"/birth/date", r.BirthDate}, {"/registration/identificationDate", r.IdentificationDate},
+		{"/registration/date", r.RegistrationDate}}
+	prev, prevAt := Date{}, ""
+	for _, d := range order {
+		if d.date.IsZero() {
+			continue
+		}
+		if !prev.IsZero() && d.date.Before(prev) {
+			bad(CodeDateOrder, d.at, d.date.String(), "%s is before %s (%s)", d.date, prevAt, prev)
+		}
+		prev, prevAt = d.date, d.at
+	}
+	if !prev.IsZero() && prev.After(f.Received) {
+		bad(CodeDateOrder, prevAt, prev.String(), "%s is after today (%s)", prev, f.Received)
+	}
+	if r.BirthYear != 0 && !r.BirthDate.IsZero() && fmt.Sprint(r.BirthYear) != r.BirthDate.String()[:4] {
+		bad(CodeBirthYear, "/birth/year", fmt.Sprint(r.BirthYear), "birth.year is %d but birth.date is in %s", r.BirthYear, r.BirthDate.String()[:4])
+	}
+	if !r.DeathDate.IsZero() {
+		switch {
+		case r.DeathDate.Before(r.BirthDate):
+			bad(CodeDeathBeforeBirth, "/death/date", r.DeathDate.String(), "death on %s is before birth on %s", r.DeathDate, r.BirthDate)
+		case r.DeathDate.After(f.Received):
+			bad(CodeDateOrder, "/death/date", r.DeathDate.String(), "%s is after today (%s)", r.DeathDate, f.Received)
+		}
+	}
+}
+
+// checkBirthRegistration: born on the registering holding, to a
+// registered birth dam that is female, of the species, alive and there.
+func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, string, string, string, ...any)) {
+	if r.OriginalIdentifier != "" {
+		bad(CodeImportOnly, "/OriginalIdentifier", r.OriginalIdentifier, "OriginalIdentifier belongs to category registration (imports)")
+	}
+	if len(r.ImportParents) > 0 {
+		bad(CodeImportOnly, "/importParents", "", "importParents belong to category registration (imports)")
+	}
+	born := false
+	for _, s := range r.BirthSite {
+		if s.Type == SiteHolding && s.Identifier == r.RegistrationSite.String() {
+			born = true
+		}
+	}
+	if !born {
+		bad(CodeBornElsewhere, "/birth/site", r.RegistrationSite.String(), "a birth registration is made on the holding of birth: the birth site must be holding %s", r.RegistrationSite)
+	}
+	dam, at := f.BirthDam, "/registration/birthDam/identifier"
+	switch {
+	case r.BirthDam == "":
+		bad(CodeDamRequired, at, "", "a birth registration names the birth dam")
+	case dam == nil:
+		bad(CodeDamUnknown, at, r.BirthDam, "%s is not a registered animal", r.BirthDam)
+	case dam.Sex != "female":
+		bad(CodeDamNotFemale, at, r.BirthDam, "%s is not female", r.BirthDam)
+	case dam.Species != r.Species:
+		bad(CodeDamSpecies, at, r.BirthDam, "%s is a %s, not a %s", r.BirthDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
+	case dam.State != "registered":
+		bad(CodeDamNotAlive, at, r.BirthDam, "%s is recorded %s", r.BirthDam, dam.State)
+	case dam.Holding != r.RegistrationSite:
+		bad(CodeDamElsewhere, at, r.BirthDam, "%s is on %s, not on %s", r.BirthDam, dam.Holding, r.RegistrationSite)
+	}
+	if s := f.Sire; s != nil && (s.Sex != "male" || s.Species != r.Species) {
+		bad(CodeSireInvalid, "/registration/sire/identifier", r.Sire, "%s is not a male %s", r.Sire, r.Species.RegistrationName())
+	}
+}

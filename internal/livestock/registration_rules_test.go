@@ -1,0 +1,96 @@
+package livestock
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestCheckRegistration(t *testing.T) {
+	t.Parallel()
+	farm, other := MustCPH("01/100/0257"), MustCPH("01/100/0264")
+	calf, err := ParseTag(SpeciesCattle, "UK442501500101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := func() (Registration, RegistrationFacts) {
+		r := Registration{
+			Tag: calf, Species: SpeciesCattle, Sex: "female", Breed: "HOL",
+			BirthSite: []SiteID{{Identifier: farm.String(), Type: SiteHolding}}, BirthDate: mustDate(t, "2026-11-10"), BirthYear: 2026,
+			BirthDam: "UK442501300001", RegistrationSite: farm, RegistrationDate: mustDate(t, "2026-11-20"),
+			IdentificationDate: mustDate(t, "2026-11-11"), Category: CategoryBirth,
+		}
+		f := RegistrationFacts{
+			Received: mustDate(t, "2026-11-20"), IssuedTo: &farm, IssuedFor: SpeciesCattle,
+			BreedKnown: func(sp Species, c string) bool { return c == "HOL" && sp == SpeciesCattle },
+			SiteKnown:  func(s SiteID) bool { return s.Type != SiteHolding || s.Identifier == farm.String() || s.Identifier == other.String() },
+			BirthDam:   &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: farm},
+		}
+		return r, f
+	}
+	for _, tc := range []struct {
+		name       string
+		change     func(*Registration, *RegistrationFacts)
+		errs       []Code
+		warns      []Code
+		restricted bool
+	}{
+		{"valid birth registration", func(*Registration, *RegistrationFacts) {}, nil, nil, false},
+		{"registered already", func(r *Registration, f *RegistrationFacts) { f.Registered = true }, []Code{CodeRegistered}, nil, false},
+		{"never issued", func(r *Registration, f *RegistrationFacts) { f.IssuedTo = nil }, []Code{CodeNotIssued}, nil, false},
+		{"issued elsewhere", func(r *Registration, f *RegistrationFacts) { f.IssuedTo = &other }, []Code{CodeNotIssued}, nil, false},
+		{"issued for sheep", func(r *Registration, f *RegistrationFacts) { f.IssuedFor = SpeciesSheep }, []Code{CodeNotIssued}, nil, false},
+		{"unknown breed", func(r *Registration, f *RegistrationFacts) { r.Breed = "XYZ" }, []Code{CodeBreedUnknown}, nil, false},
+		{"no breed is fine", func(r *Registration, f *RegistrationFacts) { r.Breed = "" }, nil, nil, false},
+		{"unknown birth site", func(r *Registration, f *RegistrationFacts) {
+			r.BirthSite = []SiteID{{Identifier: "99/999/9999", Type: SiteHolding}}
+		}, []Code{CodeBirthSiteUnknown, CodeBornElsewhere}, nil, false},
+		{"born on another holding", func(r *Registration, f *RegistrationFacts) {
+			r.BirthSite = []SiteID{{Identifier: other.String(), Type: SiteHolding}}
+		}, []Code{CodeBornElsewhere}, nil, false},
+		{"birth after registration", func(r *Registration, f *RegistrationFacts) {
+			r.BirthDate, r.BirthYear = mustDate(t, "2026-11-21"), 0
+		}, []Code{CodeDateOrder}, nil, false},
+		{"identified before birth", func(r *Registration, f *RegistrationFacts) { r.IdentificationDate = mustDate(t, "2026-11-09") }, []Code{CodeDateOrder}, nil, false},
+		{"registration in the future", func(r *Registration, f *RegistrationFacts) { r.RegistrationDate = mustDate(t, "2026-11-21") }, []Code{CodeDateOrder}, nil, false},
+		{"year disagrees", func(r *Registration, f *RegistrationFacts) { r.BirthYear = 2025 }, []Code{CodeBirthYear}, nil, false},
+		{"death before birth", func(r *Registration, f *RegistrationFacts) { r.DeathDate = mustDate(t, "2026-11-01") }, []Code{CodeDeathBeforeBirth}, nil, false},
+		{"registered dead", func(r *Registration, f *RegistrationFacts) { r.DeathDate = mustDate(t, "2026-11-12") }, nil, nil, false},
+		{"no dam", func(r *Registration, f *RegistrationFacts) { r.BirthDam = "" }, []Code{CodeDamRequired}, nil, false},
+		{"dam unknown", func(r *Registration, f *RegistrationFacts) { f.BirthDam = nil }, []Code{CodeDamUnknown}, nil, false},
+		{"dam male", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Sex = "male" }, []Code{CodeDamNotFemale}, nil, false},
+		{"dam a sheep", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Species = SpeciesSheep }, []Code{CodeDamSpecies}, nil, false},
+		{"dam dead", func(r *Registration, f *RegistrationFacts) { f.BirthDam.State = "dead" }, []Code{CodeDamNotAlive}, nil, false},
+		{"dam elsewhere", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Holding = other }, []Code{CodeDamElsewhere}, nil, false},
+		{"sire female", func(r *Registration, f *RegistrationFacts) {
+			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: "female"}
+		}, []Code{CodeSireInvalid}, nil, false},
+		{"import fields on a birth registration", func(r *Registration, f *RegistrationFacts) { r.OriginalIdentifier = "FR123" }, []Code{CodeImportOnly}, nil, false},
+		{"import: parents not on the system", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.OriginalIdentifier, r.ImportParents = CategoryOther, "FR1234567890", []string{"FR1", "FR2"}
+			r.BirthSite = []SiteID{{Identifier: "FR-0001", Type: SitePort}}
+			r.BirthDam, f.BirthDam = "", nil
+		}, nil, nil, false},
+		{"day 27 is on time", func(r *Registration, f *RegistrationFacts) {
+			r.RegistrationDate, f.Received = mustDate(t, "2026-12-07"), mustDate(t, "2026-12-07")
+		}, nil, nil, false},
+		{"day 28 is late", func(r *Registration, f *RegistrationFacts) {
+			r.RegistrationDate, f.Received = mustDate(t, "2026-12-08"), mustDate(t, "2026-12-08")
+		}, nil, []Code{CodeLateBirth}, true},
+		{"bison: 7 days", func(r *Registration, f *RegistrationFacts) {
+			r.Species, f.IssuedFor, f.BirthDam.Species, r.Breed = SpeciesBison, SpeciesBison, SpeciesBison, ""
+		}, nil, []Code{CodeLateBirth}, true},
+	} {
+		r, f := base()
+		tc.change(&r, &f)
+		out, errs, warns := CheckRegistration(r, f)
+		if got := codesOf(errs); !slices.Equal(got, tc.errs) {
+			t.Errorf("%s: errors %v, want %v (%v)", tc.name, got, tc.errs, errs)
+		}
+		if got := codesOf(warns); !slices.Equal(got, tc.warns) {
+			t.Errorf("%s: warnings %v, want %v", tc.name, got, tc.warns)
+		}
+		if out.Restricted != tc.restricted {
+			t.Errorf("%s: restricted %v, want %v", tc.name, out.Restricted, tc.restricted)
+		}
+	}
+}
