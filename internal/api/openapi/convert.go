@@ -89,8 +89,31 @@ func (c *collector) parameter(e *openapi3filter.RequestError) {
 			c.add(livestock.CodeBadFormat, src, "is not in the form this parameter takes", value)
 		}
 	default:
+		if values := ignoreCaseEnum(p.Schema); values != nil {
+			var se *openapi3.SchemaError
+			var value string
+			if errors.As(e.Err, &se) {
+				value = valueText(se.Value)
+			}
+			c.add(livestock.CodeBadEnum, src, enumPhrase(values)+" (in any letter case)", value)
+			return
+		}
 		c.schema(e.Err, src)
 	}
+}
+
+// ignoreCaseEnum is the x-enumIgnoreCase list of a parameter's schema, or
+// nil. JSON Schema has no enum that ignores letter case, so such a schema
+// states its rule as a pattern (^([sS][yY][nN][cC]|…)$) and names the values
+// in x-enumIgnoreCase; a value that breaks it is then reported as S006
+// naming the values, as an enum would be, rather than as S008 quoting the
+// pattern. A test holds each pattern to its list.
+func ignoreCaseEnum(s *openapi3.SchemaRef) []any {
+	if s == nil || s.Value == nil {
+		return nil
+	}
+	values, _ := s.Value.Extensions["x-enumIgnoreCase"].([]any)
+	return values
 }
 
 func (c *collector) body(e *openapi3filter.RequestError) {

@@ -82,7 +82,10 @@ func TestOperations(t *testing.T) {
 		{"GET", "/v1/UndoRequests"},
 		{"POST", "/v1/UndoRequests"},
 		{"GET", "/v1/UndoRequests({requestId})"},
+		{"POST", "/v1/animals"},
+		{"GET", "/v1/animals/{identifier}"},
 		{"GET", "/v1/me"},
+		{"GET", "/v1/requeststatus/{requestId}"},
 	}
 	if diff := cmp.Diff(want, load(t).Operations()); diff != "" {
 		t.Errorf("Operations() (-want +got):\n%s", diff)
