@@ -1,6 +1,6 @@
 // Package store defines how Drover keeps its records: the Store interface,
 // the records that are not domain types (signing keys, grants, jobs,
-// movement requests, movements, replies), and the errors a store returns. Two implementations live beneath it, sqlite/
+// movement requests, movements, replies, registrations), and the errors a store returns. Two implementations live beneath it, sqlite/
 // (the embedded default) and postgres/ (for several replicas on one
 // server); storetest/ is the one conformance suite both must pass.
 //
@@ -18,7 +18,8 @@ import (
 
 // Store is everything the service keeps. Methods that change more than one
 // row run in one transaction; InTx lets a caller group its own writes with a
-// job so that both are committed, or neither.
+// job so that both are committed, or neither, and InSharedTx does the same
+// for many concurrent callers at the cost of one commit.
 type Store interface {
 	// Dialect names the database: "sqlite" or "postgres".
 	Dialect() string
@@ -55,6 +56,26 @@ type Store interface {
 
 	// InTx runs fn in one write transaction, committed when fn returns nil.
 	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+	// InSharedTx is InTx for many small writers at once (group commit): fn
+	// may share its transaction with the fns of other callers that arrive
+	// at the same time, so that they pay for one commit (an fsync, a WAL
+	// flush) between them. Each fn runs inside its own SAVEPOINT: an error
+	// (or a panic) in fn rolls back only fn's own writes and is returned
+	// only to its caller, as it is (a panic as an error). The transaction
+	// commits once for the whole group, and InSharedTx returns nil only
+	// after that commit succeeded, so an acknowledged write is durable; if
+	// the commit fails, every caller whose fn succeeded gets that error.
+	//
+	// A caller whose ctx ends before its fn has started gets ctx's error
+	// (KindUnavailable) and fn never runs. Once fn has started its outcome
+	// stands, and InSharedTx waits for it whatever ctx does, so that an
+	// error always means fn's writes were not committed. fn is given ctx's
+	// values but not its cancellation: cancelling one statement would
+	// abort the transaction the whole group shares. fn must not block on
+	// anything but the database, and must not call other methods of the
+	// store: it holds the writer. It runs on another goroutine, so a test
+	// must not call t.Fatal in it. After Close, InSharedTx fails at once.
+	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 
 	// RunJob claims the oldest due job of one of kinds and calls fn inside
 	// the claiming transaction, so a job's effects and its completion are
@@ -73,6 +94,8 @@ type Store interface {
 
 	// Movement requests, movements and replies (movements.go).
 	MovementStore
+	// Animal registration requests (registrations.go).
+	RegistrationStore
 }
 
 // Tx is the write side of one transaction. Later interfaces add their own
@@ -87,6 +110,8 @@ type Tx interface {
 
 	// Movement requests, movements and replies (movements.go).
 	MovementTx
+	// Animal registrations (registrations.go).
+	RegistrationTx
 }
 
 // JobState is where a job is in its life.
@@ -204,4 +229,23 @@ type Animal struct {
 	CPH        livestock.CPH // the holding it is on
 	OnSince    time.Time     // the date it arrived there (or was born there)
 	State      string        // "registered", "dead", "lost", "stolen"
+
+	// Registration details; empty for animals that arrived by the seed.
+	Name               string
+	ProductionType     string
+	Breed              string
+	BirthSite          string // the birth site's identifier
+	BirthDam           string
+	GeneticDam         string
+	Sire               string
+	OriginalIdentifier string
+	IdentificationDate time.Time
+	RegistrationDate   time.Time
+	ReceivedDate       time.Time // when the service received the registration
+	DeathDate          time.Time
+	Category           string // "birthRegistration" or "registration"
+	MovementRestricted bool   // registered without a passport: may not leave its holding
+	RestrictionReason  string
+	RegisteredBy       string // user name
+	Record             []byte // the registration body as received (normalised JSON)
 }

@@ -45,6 +45,11 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		Reader:  db,
 		Pending: p.HasPending,
 		Close:   func() error { pool.Close(); return nil },
+		// Shared transactions commit side by side on half the pool: one
+		// committer runs its fns one statement at a time, so the server's
+		// parallelism is worth having, and the rest of the pool is left
+		// for reads, InTx and the job runner.
+		Committers: int(pool.Config().MaxConns) / 2,
 	})}, nil
 }
 

@@ -12,8 +12,7 @@ import (
 )
 
 const (
-	animalSQL = `SELECT identifier, species, sex, birth_date, cph, on_since, state
-		FROM animals WHERE identifier = $1`
+	animalSQL       = `SELECT ` + animalColumns + ` FROM animals WHERE identifier = $1`
 	flockSQL        = `SELECT mark, species, cph FROM flocks WHERE mark = $1`
 	holdingByMHSSQL = `SELECT cph, type, mhs FROM holdings WHERE mhs = $1`
 	moveAnimalSQL   = `UPDATE animals SET cph = $2, on_since = $3 WHERE identifier = $1`
@@ -74,17 +73,10 @@ func (t *tx) MoveAnimal(ctx context.Context, identifier, cph string, onSince tim
 }
 
 func animal(ctx context.Context, q querier, identifier string) (store.Animal, error) {
-	var a store.Animal
-	var cph string
-	err := q.QueryRowContext(ctx, animalSQL, identifier).Scan(&a.Identifier, &a.Species, &a.Sex,
-		day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State)
+	a, err := scanAnimal(q.QueryRowContext(ctx, animalSQL, identifier))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Animal{}, notFound(notFoundAnimal, identifier)
 	}
-	if err != nil {
-		return store.Animal{}, err
-	}
-	a.CPH, err = storedCPH(cph)
 	return a, err
 }
 

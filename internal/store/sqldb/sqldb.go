@@ -58,6 +58,10 @@ type Config struct {
 	Pending func(ctx context.Context) (bool, error)
 	// Close releases whatever else the store holds, after both pools.
 	Close func() error
+	// Committers is how many shared transactions (InSharedTx) may run at
+	// once, each on a connection of the writer; 0 means 1, which is all
+	// SQLite's one writer connection allows.
+	Committers int
 }
 
 // Store implements store.Store.
@@ -66,15 +70,18 @@ type Store struct {
 	w, r    *sql.DB
 	pending func(ctx context.Context) (bool, error)
 	close   func() error
+	group   group // the committers of InSharedTx (group.go)
 }
 
 var _ store.Store = (*Store)(nil)
 
-// New returns a store over the pools in c. It takes ownership of them:
-// Close closes them.
+// New returns a store over the pools in c, and starts its committers. It
+// takes ownership of the pools: Close closes them.
 func New(c Config) *Store {
 	d := c.Dialect
-	return &Store{d: &d, w: c.Writer, r: c.Reader, pending: c.Pending, close: c.Close}
+	s := &Store{d: &d, w: c.Writer, r: c.Reader, pending: c.Pending, close: c.Close}
+	s.startGroup(c.Committers)
+	return s
 }
 
 // Dialect names the database.
@@ -104,8 +111,10 @@ func (s *Store) Ready(ctx context.Context) (err error) {
 	return nil
 }
 
-// Close closes the pools and then anything else the store holds.
+// Close commits the shared transactions already asked for, then closes the
+// pools and anything else the store holds.
 func (s *Store) Close() error {
+	s.stopGroup()
 	var errs []error
 	if s.r != s.w {
 		errs = append(errs, s.r.Close())

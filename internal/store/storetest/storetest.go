@@ -38,6 +38,12 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RefreshTokenRace", testRefreshTokenRace},
 		{"InTx", testInTx},
 		{"InTxPanic", testInTxPanic},
+		{"SharedTxMany", testSharedTxMany},
+		{"SharedTxErrors", testSharedTxErrors},
+		{"SharedTxConflict", testSharedTxConflict},
+		{"SharedTxPanic", testSharedTxPanic},
+		{"SharedTxCancel", testSharedTxCancel},
+		{"SharedTxClose", testSharedTxClose},
 		{"Times", testTimes},
 		{"JobDone", testJobDone},
 		{"JobError", testJobError},
@@ -62,6 +68,15 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Replies", testReplies},
 		{"Animals", testAnimals},
 		{"LockRequest", testLockRequest},
+		{"RegistrationRoundTrip", testRegistrationRoundTrip},
+		{"RegistrationConflict", testRegistrationConflict},
+		{"UpdateRegistration", testUpdateRegistration},
+		{"RegistrationNotFound", testRegistrationNotFound},
+		{"TakePoll", testTakePoll},
+		{"TakePollRace", testTakePollRace},
+		{"RegisterAnimal", testRegisterAnimal},
+		{"SeededAnimal", testSeededAnimal},
+		{"IssuedTag", testIssuedTag},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +129,8 @@ func testUnavailable(t *testing.T, s store.Store) {
 	}
 	err = s.InTx(c, func(context.Context, store.Tx) error { return nil })
 	wantKind(t, "InTx past its deadline", err, livestock.KindUnavailable)
+	err = s.InSharedTx(c, func(context.Context, store.Tx) error { return nil })
+	wantKind(t, "InSharedTx past its deadline", err, livestock.KindUnavailable)
 	_, err = s.RunJob(c, []string{"k"}, time.Now(), nil)
 	wantKind(t, "RunJob past its deadline", err, livestock.KindUnavailable)
 	wantKind(t, "Ready past its deadline", s.Ready(c), livestock.KindUnavailable)

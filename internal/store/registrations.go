@@ -1,0 +1,59 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// RegistrationStatus is where a registration request is.
+type RegistrationStatus string
+
+const (
+	RegistrationPending   RegistrationStatus = "Pending"
+	RegistrationCompleted RegistrationStatus = "Completed"
+	RegistrationFailed    RegistrationStatus = "Failed"
+)
+
+// Registration is one animal registration request: kept for both modes,
+// so that a request status can be read and a retry answered; in async
+// mode it is the queue entry its job decides.
+type Registration struct {
+	ID            string // a UUID
+	UserName      string
+	Async         bool
+	Status        RegistrationStatus
+	RequestDate   time.Time
+	UpdatedDate   time.Time
+	NextPollAt    time.Time // the earliest time its status may be polled again
+	CorrelationID string
+	Body          []byte // the request body as received
+	Identifier    string // the animal registered, once Completed
+	Errors        []livestock.FieldError
+	Warnings      []livestock.FieldError
+}
+
+// RegistrationStore is the registration part of Store.
+type RegistrationStore interface {
+	Registration(ctx context.Context, id string) (Registration, error)
+	// TakePoll records a poll of registration id at now: when now is at or
+	// after its NextPollAt the poll is allowed, NextPollAt becomes next and
+	// ok is true; otherwise nothing changes, ok is false and NextPollAt
+	// (in the returned record) says when to come back. Atomic, so two
+	// replicas cannot both allow one poll.
+	TakePoll(ctx context.Context, id string, now, next time.Time) (r Registration, ok bool, err error)
+}
+
+// RegistrationTx is the registration part of Tx.
+type RegistrationTx interface {
+	InsertRegistration(ctx context.Context, r Registration) error
+	LockRegistration(ctx context.Context, id string) (Registration, error)
+	// UpdateRegistration writes Status, UpdatedDate, Identifier, Errors and Warnings.
+	UpdateRegistration(ctx context.Context, r Registration) error
+	// IssuedTag returns an identifier issued to a herd (KindNotFound when never issued).
+	IssuedTag(ctx context.Context, identifier string) (IssuedTag, error)
+	// RegisterAnimal adds an animal with its registration details; an
+	// identifier registered already is KindConflict.
+	RegisterAnimal(ctx context.Context, a Animal) error
+}

@@ -1,0 +1,149 @@
+package sqldb
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Group commit. A small write transaction costs little but its commit: an
+// fsync of the WAL on SQLite, a WAL flush and a round trip on PostgreSQL.
+// InSharedTx hands its fn to a committer, which takes every call waiting
+// at that moment, runs their fns one after another in one transaction,
+// each in a savepoint, and commits once for all of them.
+//
+// Groups grow with the load by themselves: the calls that arrive while a
+// committer commits make its next group. A committer never waits for more:
+// a lone caller pays no delay, and under load a window of 200µs to 1ms
+// halved the commits without adding throughput (BenchmarkInsertRequest).
+// SQLite has one committer, as it has one writer; PostgreSQL may have
+// several (Config.Committers), each on a connection of its own, since one
+// runs its fns a round trip at a time.
+
+const (
+	// maxGroup bounds the fns sharing one transaction. On PostgreSQL every
+	// savepoint that writes is a subtransaction, and past 64 of them in one
+	// transaction the server's cache of them overflows, which slows down
+	// every other session's snapshots.
+	maxGroup = 64
+	// queueLen is how many calls may wait for a committer before callers
+	// block on handing theirs over.
+	queueLen = 4 * maxGroup
+)
+
+// The states of a call: a caller may abandon its call only while queued.
+const (
+	queued int32 = iota
+	running
+	abandoned
+)
+
+// call is one InSharedTx waiting for a committer.
+type call struct {
+	ctx   context.Context
+	fn    func(context.Context, store.Tx) error
+	state atomic.Int32
+	done  chan error // buffered, so a committer never waits for a caller
+}
+
+// group is the committers of one store and the queue that feeds them.
+type group struct {
+	mu         sync.RWMutex // held shared while handing a call over, exclusively by stop
+	closed     bool
+	calls      chan *call
+	committers int
+	stopped    sync.WaitGroup
+	commits    atomic.Int64 // shared transactions committed, for tests
+}
+
+// startGroup starts n committers (at least one) for s.
+func (s *Store) startGroup(n int) {
+	s.group.calls, s.group.committers = make(chan *call, queueLen), max(n, 1)
+	for range s.group.committers {
+		s.group.stopped.Go(s.commit)
+	}
+}
+
+// stopGroup refuses new calls, lets the committers finish those queued,
+// and waits for them to stop.
+func (s *Store) stopGroup() {
+	g := &s.group
+	g.mu.Lock()
+	if !g.closed {
+		g.closed = true
+		close(g.calls)
+	}
+	g.mu.Unlock()
+	g.stopped.Wait()
+}
+
+// Committers reports how many shared transactions may run at once.
+func (s *Store) Committers() int { return s.group.committers }
+
+// InSharedTx runs fn in a transaction it may share with other callers'
+// fns, each in a savepoint of its own; see store.Store.
+func (s *Store) InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return s.d.Error("InSharedTx", err)
+	}
+	c := &call{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	if err := s.enqueue(c); err != nil {
+		return err
+	}
+	select {
+	case err := <-c.done:
+		return err
+	case <-ctx.Done():
+		if c.state.CompareAndSwap(queued, abandoned) {
+			return s.d.Error("InSharedTx", ctx.Err())
+		}
+		// fn has started: wait for its outcome, so that an error always
+		// means that nothing of fn's was committed.
+		return <-c.done
+	}
+}
+
+// enqueue hands c to the committers, unless the store is closed.
+func (s *Store) enqueue(c *call) error {
+	g := &s.group
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if g.closed {
+		return livestock.Errorf(livestock.KindUnavailable, "the store is closed")
+	}
+	select {
+	case g.calls <- c:
+		return nil
+	case <-c.ctx.Done():
+		return s.d.Error("InSharedTx", c.ctx.Err())
+	}
+}
+
+// commit is a committer: it runs groups of calls until the queue is closed
+// and empty.
+func (s *Store) commit() {
+	batch := make([]*call, 0, maxGroup)
+	for first := range s.group.calls {
+		batch = append(batch[:0], first)
+	gather:
+		for len(batch) < maxGroup {
+			select {
+			case c, ok := <-s.group.calls:
+				if !ok {
+					break gather
+				}
+				batch = append(batch, c)
+			default:
+				break gather
+			}
+		}
+		errs := s.runGroup(batch)
+		for i, c := range batch {
+			c.done <- errs[i]
+		}
+		clear(batch)
+	}
+}

@@ -1,0 +1,132 @@
+package sqldb_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/postgres"
+	"github.com/drover-registry/drover/internal/store/sqldb"
+	"github.com/drover-registry/drover/internal/store/sqlite"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// unwrap returns the sqldb.Store beneath a store of either dialect.
+func unwrap(tb testing.TB, s store.Store) *sqldb.Store {
+	switch s := s.(type) {
+	case *sqlite.Store:
+		return s.Store
+	case *postgres.Store:
+		return s.Store
+	}
+	tb.Fatalf("%T is not built on sqldb", s)
+	return nil
+}
+
+// TestGroupsForm holds every committer while 64 callers queue up, then
+// checks that they shared a commit or two rather than making 64.
+func TestGroupsForm(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		s := unwrap(t, st)
+		ctx := t.Context()
+		k := s.Committers()
+		free, holders := make(chan struct{}), make(chan error, k)
+		for range k { // one at a time, so that each takes a committer of its own
+			held := make(chan struct{})
+			go func() {
+				holders <- s.InSharedTx(ctx, func(context.Context, store.Tx) error {
+					close(held)
+					<-free
+					return nil
+				})
+			}()
+			<-held
+		}
+		before := sqldb.SharedCommits(s)
+		const n = 64
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				err := s.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) error {
+					return tx.Audit(ctx, store.AuditEntry{Action: "group", Subject: fmt.Sprintf("g-%d", i)})
+				})
+				if err != nil {
+					t.Errorf("InSharedTx %d: %v", i, err)
+				}
+			})
+		}
+		// Wait for the callers to queue, but not for ever: a queue that
+		// cannot take them all must fail the test below, not hang it.
+		for wait := time.Now(); sqldb.SharedQueued(s) < n && time.Since(wait) < 30*time.Second; {
+			time.Sleep(time.Millisecond)
+		}
+		close(free)
+		for range k {
+			if err := <-holders; err != nil {
+				t.Fatalf("InSharedTx holding a committer: %v", err)
+			}
+		}
+		wg.Wait()
+		// The holders' commits, then at most one per committer for the
+		// 64, which were all queued when the committers were let go.
+		if commits := sqldb.SharedCommits(s) - before; commits > int64(2*k) {
+			t.Errorf("%d callers made %d commits with %d committers; want them to share", n, commits-int64(k), k)
+		}
+	})
+}
+
+// BenchmarkInsertRequestInTx stores a request and its job as Submit does,
+// from 64 goroutines (32 per CPU on two), one transaction each.
+func BenchmarkInsertRequestInTx(b *testing.B) { benchInsertRequest(b, false) }
+
+// BenchmarkInsertRequestInSharedTx is the same with group commit; it
+// reports the commits made per request.
+func BenchmarkInsertRequestInSharedTx(b *testing.B) { benchInsertRequest(b, true) }
+
+func benchInsertRequest(b *testing.B, shared bool) {
+	for _, d := range []struct {
+		name string
+		open func(testing.TB) store.Store
+	}{{"sqlite", storetest.OpenSQLite}, {"postgres", storetest.OpenPostgres}} {
+		b.Run(d.name, func(b *testing.B) {
+			st := d.open(b)
+			in := st.InTx
+			if shared {
+				in = st.InSharedTx
+			}
+			var seq atomic.Int64
+			before := sqldb.SharedCommits(unwrap(b, st))
+			b.SetParallelism(32)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				for pb.Next() {
+					r := store.Request{Type: store.RequestTransfer, Status: store.StatusPending, UserName: "keeper1",
+						TrackingID: fmt.Sprintf("B-%d", seq.Add(1)), CorrelationID: "bench",
+						Holdings: []string{"01/100/0001", "01/100/0002"}, Content: []byte(`{"x": 1}`)}
+					err := in(ctx, func(ctx context.Context, tx store.Tx) error {
+						id, err := tx.InsertRequest(ctx, r)
+						if err != nil {
+							return err
+						}
+						_, err = tx.EnqueueJob(ctx, store.NewJob{Kind: "bench", Payload: fmt.Appendf(nil, `{"requestId":%d}`, id)})
+						return err
+					})
+					if err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.StopTimer()
+			if shared {
+				b.ReportMetric(float64(sqldb.SharedCommits(unwrap(b, st))-before)/float64(b.N), "commits/op")
+			}
+		})
+	}
+}

@@ -1,0 +1,98 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"runtime/debug"
+)
+
+// What a committer does with one group of calls (see group.go).
+
+// Each fn of a shared transaction runs in this savepoint, released (or
+// rolled back to) before the next fn opens it again.
+const (
+	savepointSQL  = `SAVEPOINT shared`
+	releaseSQL    = `RELEASE SAVEPOINT shared`
+	rollbackToSQL = `ROLLBACK TO SAVEPOINT shared`
+)
+
+// runGroup runs the fns of batch in one transaction and returns what each
+// caller is to be told. A lone fn needs no savepoint: its error rolls the
+// whole transaction back.
+func (s *Store) runGroup(batch []*call) []error {
+	errs := make([]error, len(batch))
+	fail := func(err error) []error {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
+		return errs
+	}
+	t, err := s.w.BeginTx(context.Background(), nil)
+	if err != nil {
+		return fail(s.d.Error("InSharedTx: begin", err))
+	}
+	shared, kept := len(batch) > 1, 0
+	for i, c := range batch {
+		if !c.state.CompareAndSwap(queued, running) {
+			continue // its caller has gone with ctx's error
+		}
+		var broken error
+		if errs[i], broken = s.apply(t, c, shared); broken != nil {
+			rollback(t)
+			return fail(broken)
+		}
+		if errs[i] == nil {
+			kept++
+		}
+	}
+	if kept == 0 {
+		rollback(t)
+		return errs
+	}
+	if err := t.Commit(); err != nil {
+		return fail(s.d.Error("InSharedTx: commit", err))
+	}
+	s.group.commits.Add(1)
+	return errs
+}
+
+// apply runs c's fn on t, inside a savepoint when t is shared, and returns
+// fn's outcome; broken reports that t can no longer be used at all.
+func (s *Store) apply(t *sql.Tx, c *call, shared bool) (err, broken error) {
+	bg := context.Background()
+	if !shared {
+		return s.run(t, c), nil
+	}
+	if _, err := t.ExecContext(bg, savepointSQL); err != nil {
+		return nil, s.d.Error("InSharedTx: savepoint", err)
+	}
+	if err = s.run(t, c); err == nil {
+		if _, err = t.ExecContext(bg, releaseSQL); err == nil {
+			return nil, nil
+		}
+		// fn went on after a failed statement: PostgreSQL will not
+		// release a savepoint whose work is aborted.
+		err = s.d.Error("InSharedTx: release", err)
+	}
+	if _, rerr := t.ExecContext(bg, rollbackToSQL); rerr != nil {
+		return err, s.d.Error("InSharedTx: rollback to savepoint", rerr)
+	}
+	if _, rerr := t.ExecContext(bg, releaseSQL); rerr != nil {
+		return err, s.d.Error("InSharedTx: release", rerr)
+	}
+	return err, nil
+}
+
+// run calls c's fn with ctx's values but not its cancellation, and turns a
+// panic into an error: the committer serves everyone else.
+func (s *Store) run(t *sql.Tx, c *call) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("store: InSharedTx: fn panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return c.fn(context.WithoutCancel(c.ctx), &tx{s: s, tx: t})
+}

@@ -1,0 +1,122 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// registered is an animal with every registration detail set, its dates
+// given at a time of day (a store keeps the date only).
+func registered(identifier string) store.Animal {
+	at := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 15, 4, 5, 6000, time.UTC) }
+	return store.Animal{
+		Identifier: identifier, Species: "Sheep", Sex: "female", BirthDate: at(2026, 3, 2),
+		CPH: farmA, OnSince: at(2026, 3, 2), State: "registered",
+		Name: "Bramble", ProductionType: "Dairy", Breed: "TEX", BirthSite: farmA.String(),
+		BirthDam: "UK0100001 00001", GeneticDam: "UK0100001 00003", Sire: "UK0100001 00004",
+		OriginalIdentifier: "IE1234567", IdentificationDate: at(2026, 3, 9), RegistrationDate: at(2026, 3, 10),
+		ReceivedDate: base, DeathDate: at(2026, 4, 1), Category: "birthRegistration",
+		MovementRestricted: true, RestrictionReason: "late registration", RegisteredBy: "keeper1",
+		Record: []byte(`{"identifier":"` + identifier + `"}`),
+	}
+}
+
+// storedAnimal is a as a store returns it: dates at midnight UTC.
+func storedAnimal(a store.Animal) store.Animal {
+	day := func(t time.Time) time.Time {
+		if t.IsZero() {
+			return t
+		}
+		return ymd(t.Year(), t.Month(), t.Day())
+	}
+	a.BirthDate, a.OnSince = day(a.BirthDate), day(a.OnSince)
+	a.IdentificationDate, a.RegistrationDate, a.DeathDate = day(a.IdentificationDate), day(a.RegistrationDate), day(a.DeathDate)
+	a.ReceivedDate = stored(a.ReceivedDate)
+	return a
+}
+
+func testRegisterAnimal(t *testing.T, s store.Store) {
+	c := ctx(t)
+	_, err := s.Seed(c, fixture())
+	must(t, "Seed", err)
+	full := registered("UK0100001 00002")
+	bare := store.Animal{Identifier: "UK0100001 00005", Species: "Sheep", Sex: "male",
+		BirthDate: ymd(2026, 3, 1), CPH: farmB, OnSince: ymd(2026, 3, 1), State: "registered"}
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		for _, a := range []store.Animal{full, bare} {
+			if err := tx.RegisterAnimal(c, a); err != nil {
+				return err
+			}
+		}
+		// The transaction reads its own writes.
+		if a, err := tx.Animal(c, full.Identifier); err != nil || !cmp.Equal(storedAnimal(full), a, cmpOpts) {
+			t.Errorf("tx.Animal after RegisterAnimal = %+v, %v; want %+v", a, err, storedAnimal(full))
+		}
+		return nil
+	})
+	for _, a := range []store.Animal{full, bare} {
+		got, err := s.Animal(c, a.Identifier)
+		must(t, "Animal", err)
+		if diff := cmp.Diff(storedAnimal(a), got, cmpOpts); diff != "" {
+			t.Errorf("Animal(%q) (-want +got):\n%s", a.Identifier, diff)
+		}
+	}
+
+	// An identifier registered already, by a registration or by the seed,
+	// is a conflict that leaves the transaction usable.
+	again := registered(full.Identifier)
+	again.Name, again.CPH = "Other", farmB
+	seeded := registered("UK0100001 00001")
+	next := registered("UK0100001 00006")
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		wantKind(t, "RegisterAnimal of a registered identifier", tx.RegisterAnimal(c, again), livestock.KindConflict)
+		wantKind(t, "RegisterAnimal of a seeded identifier", tx.RegisterAnimal(c, seeded), livestock.KindConflict)
+		return tx.RegisterAnimal(c, next)
+	})
+	if a, err := s.Animal(c, full.Identifier); err != nil || a.Name != full.Name || a.CPH != farmA {
+		t.Errorf("Animal after a conflict = %+v, %v; want it unchanged", a, err)
+	}
+	if a, err := s.Animal(c, next.Identifier); err != nil || !cmp.Equal(storedAnimal(next), a, cmpOpts) {
+		t.Errorf("Animal registered after a conflict = %+v, %v; want %+v", a, err, storedAnimal(next))
+	}
+}
+
+// testSeededAnimal checks that an animal the seed wrote has no
+// registration details.
+func testSeededAnimal(t *testing.T, s store.Store) {
+	c := ctx(t)
+	sd := fixture()
+	_, err := s.Seed(c, sd)
+	must(t, "Seed", err)
+	a := sd.Animals[0]
+	want := store.Animal{Identifier: a.Identifier, Species: a.Species, Sex: a.Sex,
+		BirthDate: a.BirthDate, CPH: a.CPH, OnSince: a.OnSince, State: a.State}
+	got, err := s.Animal(c, want.Identifier)
+	must(t, "Animal", err)
+	if diff := cmp.Diff(want, got, cmpOpts); diff != "" {
+		t.Errorf("seeded Animal (-want +got):\n%s", diff)
+	}
+}
+
+func testIssuedTag(t *testing.T, s store.Store) {
+	c := ctx(t)
+	sd := fixture()
+	_, err := s.Seed(c, sd)
+	must(t, "Seed", err)
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		for _, want := range sd.Tags {
+			if g, err := tx.IssuedTag(c, want.Identifier); err != nil || !cmp.Equal(want, g) {
+				t.Errorf("tx.IssuedTag(%q) = %+v, %v; want %+v", want.Identifier, g, err, want)
+			}
+		}
+		_, err := tx.IssuedTag(c, "UK0100001 09999")
+		wantKind(t, "tx.IssuedTag of an identifier never issued", err, livestock.KindNotFound)
+		return nil
+	})
+}
