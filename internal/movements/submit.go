@@ -61,7 +61,7 @@ func (s *Service) Submit(ctx context.Context, typ store.RequestType, p Posted) (
 	req.RequestDate, req.UpdatedDate = now, now
 
 	var a Answer
-	err = s.store.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+	err = s.store.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) error {
 		id, err := tx.InsertRequest(ctx, req)
 		if err != nil {
 			if livestock.ErrorKind(err) == livestock.KindConflict {
