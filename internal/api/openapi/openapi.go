@@ -69,13 +69,17 @@ func LoadFrom(data []byte) (*Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi: marshal: %w", err)
 	}
+	if k := jsonSchema2020Keyword(spec); k != "" {
+		return nil, fmt.Errorf("openapi: a schema uses %s, which the request validator does not check; see validationSpec", k)
+	}
 	d := &Doc{spec: spec, json: js, routes: make(map[Operation]*routers.Route)}
+	checked := validationSpec(spec)
 	for path, item := range spec.Paths.Map() {
 		for method, op := range item.Operations() {
 			o := Operation{Method: strings.ToUpper(method), Path: path}
 			d.ops = append(d.ops, o)
 			d.routes[o] = &routers.Route{
-				Spec: spec, Path: path, PathItem: item, Method: o.Method, Operation: op,
+				Spec: checked, Path: path, PathItem: item, Method: o.Method, Operation: op,
 			}
 		}
 	}
