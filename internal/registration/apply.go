@@ -1,0 +1,108 @@
+package registration
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// register applies the rules to r inside tx and, when they hold, records
+// the animal. It returns the rules' errors (nothing written) or warnings.
+func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registration, w body, user string, received livestock.Date) (errs, warns []livestock.FieldError, err error) {
+	f, err := s.facts(ctx, tx, r, received)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, errs, warns := livestock.CheckRegistration(r, f)
+	if len(errs) > 0 {
+		return errs, nil, nil
+	}
+	record, _ := json.Marshal(w)
+	a := store.Animal{
+		Identifier: r.Tag.String(), Species: storedSpecies(r.Species), Sex: r.Sex, BirthDate: r.BirthDate.Time(),
+		CPH: r.RegistrationSite, OnSince: r.RegistrationDate.Time(), State: "registered",
+		Name: r.Name, ProductionType: r.ProductionType, Breed: r.Breed, BirthDam: r.BirthDam, GeneticDam: r.GeneticDam,
+		Sire: r.Sire, OriginalIdentifier: r.OriginalIdentifier, IdentificationDate: r.IdentificationDate.Time(),
+		RegistrationDate: r.RegistrationDate.Time(), ReceivedDate: s.now().UTC(), DeathDate: r.DeathDate.Time(),
+		Category: r.Category, MovementRestricted: out.Restricted, RestrictionReason: out.Reason, RegisteredBy: user, Record: record,
+	}
+	if len(r.BirthSite) > 0 {
+		a.BirthSite = r.BirthSite[0].Identifier
+	}
+	if r.Category == livestock.CategoryBirth {
+		a.OnSince = r.BirthDate.Time() // born there
+	}
+	if out.Dead {
+		a.State = "dead"
+	}
+	if err := tx.RegisterAnimal(ctx, a); err != nil {
+		if livestock.ErrorKind(err) == livestock.KindConflict {
+			return []livestock.FieldError{{Code: livestock.CodeRegistered, Source: "/animal/identifier", Value: a.Identifier,
+				Message: a.Identifier + " is registered already"}}, nil, nil
+		}
+		return nil, nil, err
+	}
+	return nil, warns, nil
+}
+
+// facts reads, inside tx, the records the rules look at.
+func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registration, received livestock.Date) (livestock.RegistrationFacts, error) {
+	f := livestock.RegistrationFacts{Received: received, BreedKnown: s.breedKnown}
+	id := r.Tag.String()
+	if _, err := tx.Animal(ctx, id); err == nil {
+		f.Registered = true
+	} else if !livestock.IsNotFound(err) {
+		return f, err
+	}
+	if tag, err := tx.IssuedTag(ctx, id); err == nil {
+		flock, err := tx.Flock(ctx, tag.Mark)
+		if err != nil && !livestock.IsNotFound(err) {
+			return f, err
+		}
+		if err == nil {
+			cph := flock.CPH
+			f.IssuedTo, f.IssuedFor = &cph, speciesOf(tag.Species)
+		}
+	} else if !livestock.IsNotFound(err) {
+		return f, err
+	}
+	known := map[livestock.SiteID]bool{}
+	for _, site := range append(append([]livestock.SiteID(nil), r.BirthSite...), r.DeathSites...) {
+		if site.Type != livestock.SiteHolding {
+			known[site] = true // no register of FSA premises, ports or inspection points: the format is checked
+			continue
+		}
+		_, err := tx.Holding(ctx, livestock.MustCPH(site.Identifier))
+		if err != nil && !livestock.IsNotFound(err) {
+			return f, err
+		}
+		known[site] = err == nil
+	}
+	f.SiteKnown = func(site livestock.SiteID) bool { return known[site] }
+	var err error
+	if f.BirthDam, err = s.parent(ctx, tx, r.BirthDam); err != nil {
+		return f, err
+	}
+	if f.Sire, err = s.parent(ctx, tx, r.Sire); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// parent is a registered parent's record, or nil when it is not registered.
+func (s *Service) parent(ctx context.Context, tx store.Tx, id string) (*livestock.AnimalRecord, error) {
+	if id == "" {
+		return nil, nil
+	}
+	a, err := tx.Animal(ctx, id)
+	if livestock.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &livestock.AnimalRecord{Species: speciesOf(a.Species), Holding: a.CPH, State: a.State, Sex: a.Sex,
+		Born: livestock.DateOf(a.BirthDate), OnSince: livestock.DateOf(a.OnSince)}, nil
+}

@@ -1,0 +1,141 @@
+package registration
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// problems collects the format problems of a body, each at its pointer.
+type problems []livestock.FieldError
+
+func (p *problems) add(at string, err error) {
+	e, ok := err.(*livestock.Error)
+	if !ok || len(e.Fields) == 0 {
+		*p = append(*p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: at, Message: err.Error()})
+		return
+	}
+	for _, f := range e.Fields {
+		f.Source = at
+		*p = append(*p, f)
+	}
+}
+
+// decode reads a registration body: identifiers by their species' rules,
+// dates, and site identifiers, each problem at its JSON pointer. The
+// returned body has identifiers in normal form, for storing.
+func decode(data []byte) (livestock.Registration, body, error) {
+	var w body
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return livestock.Registration{}, w, livestock.Invalid("the body cannot be read", livestock.FieldError{
+			Code: livestock.CodeSchema, Message: err.Error()})
+	}
+	var r livestock.Registration
+	var p problems
+	var err error
+	if r.Species, err = livestock.ParseRegistrationSpecies(w.Animal.Species); err != nil {
+		p.add("/animal/species", err)
+	} else if r.Tag, err = livestock.ParseTag(r.Species, w.Animal.Identifier); err != nil {
+		p.add("/animal/identifier", err)
+	} else {
+		w.Animal.Identifier = r.Tag.String()
+	}
+	r.Name, r.Sex, r.ProductionType = w.Animal.Name, w.Animal.Sex, w.Animal.ProductionType
+	if w.Breed != nil {
+		r.Breed = w.Breed.Code
+	}
+	r.OriginalIdentifier = w.OriginalIdentifier
+	if ip := w.ImportParents; ip != nil {
+		for _, x := range []*ref{ip.Sire, ip.GeneticDam, ip.BirthDam} {
+			if x != nil {
+				r.ImportParents = append(r.ImportParents, x.Identifier)
+			}
+		}
+	}
+	date := func(at, s string, required bool) livestock.Date {
+		if s == "" && !required {
+			return livestock.Date{}
+		}
+		d, err := livestock.ParseDate(s)
+		if err != nil {
+			p.add(at, err)
+		}
+		return d
+	}
+	r.BirthDate = date("/birth/date", w.Birth.Date, true)
+	r.BirthYear, r.BirthMark = w.Birth.Year, w.Birth.Mark
+	if w.Birth.Site != nil {
+		r.BirthSite = sites("/birth/site", w.Birth.Site, &p)
+	}
+	if w.Death != nil {
+		r.DeathDate = date("/death/date", w.Death.Date, true)
+		if w.Death.Site != nil {
+			r.DeathSites = sites("/death/site", w.Death.Site, &p)
+		}
+	}
+	reg := &w.Registration
+	r.RegistrationDate = date("/registration/date", reg.Date, true)
+	r.IdentificationDate = date("/registration/identificationDate", reg.IdentificationDate, false)
+	r.Category = reg.Category
+	regSites := sites("/registration/site", &reg.Site, &p)
+	switch {
+	case len(regSites) == 0:
+	case regSites[0].Type != livestock.SiteHolding:
+		p = append(p, livestock.FieldError{Code: livestock.CodeRegistrationHolder, Source: "/registration/site/identifiers/0/type",
+			Value: regSites[0].Type, Message: "an animal is registered at a holding: the type must be holdingNumber"})
+	default:
+		r.RegistrationSite, _ = livestock.ParseCPH(regSites[0].Identifier)
+	}
+	r.BirthDam = parent(r.Species, reg.BirthDam, "/registration/birthDam/identifier", r.Category, &p)
+	r.GeneticDam = parent(r.Species, reg.GeneticDam, "/registration/geneticDam/identifier", r.Category, &p)
+	r.Sire = parent(r.Species, reg.Sire, "/registration/sire/identifier", r.Category, &p)
+	if len(p) > 0 {
+		return r, w, livestock.Invalid("the body breaks the interface's formats", p...)
+	}
+	return r, w, nil
+}
+
+// sites reads a site's identifiers; a holding number must be a CPH, and
+// is written in its normal form.
+func sites(at string, s *site, p *problems) []livestock.SiteID {
+	var out []livestock.SiteID
+	for i := range s.Identifiers {
+		id := &s.Identifiers[i]
+		if id.Type == "" {
+			id.Type = livestock.SiteHolding
+		}
+		if id.Type == livestock.SiteHolding {
+			cph, err := livestock.ParseCPH(id.Identifier)
+			if err != nil {
+				p.add(fmt.Sprintf("%s/identifiers/%d/identifier", at, i), err)
+				continue
+			}
+			id.Identifier = cph.String()
+		}
+		out = append(out, livestock.SiteID{Identifier: strings.TrimSpace(id.Identifier), Type: id.Type})
+	}
+	return out
+}
+
+// parent reads a parent's identifier. A birth registration's parents are
+// on the system, so they must be well formed; an import's may be anything.
+func parent(sp livestock.Species, x *ref, at, category string, p *problems) string {
+	if x == nil || x.Identifier == "" {
+		return ""
+	}
+	if category != livestock.CategoryBirth || sp.IsZero() {
+		return x.Identifier
+	}
+	t, err := livestock.ParseTag(sp, x.Identifier)
+	if err != nil {
+		p.add(at, err)
+		return x.Identifier
+	}
+	x.Identifier = t.String()
+	return t.String()
+}

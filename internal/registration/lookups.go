@@ -1,0 +1,90 @@
+package registration
+
+import (
+	"context"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Status is the answer to GET /requeststatus/{requestId}.
+type Status struct {
+	RequestID   string `json:"requestId"`
+	Status      string `json:"status"` // Pending, Completed or Failed
+	RequestDate string `json:"requestDate"`
+	UpdatedDate string `json:"updatedDate"`
+	Result      any    `json:"result"` // nil while Pending; Completed or Failure after
+}
+
+// Failure is a failed registration's outcome: every rule broken.
+type Failure struct {
+	Errors []Problem `json:"errors"`
+}
+
+// RequestStatus answers a poll of a registration: 404 when unknown, 403
+// when another user's (the inspector may read any), 429 when polled sooner
+// than the retry-after time after its 202 or after the previous allowed
+// poll. A refused poll does not move the time, so a client that polls too
+// fast is not locked out for longer.
+func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string) (Status, time.Duration, error) {
+	reg, err := s.store.Registration(ctx, id)
+	if err != nil {
+		return Status{}, 0, err
+	}
+	if reg.UserName != u.Name && u.Role != livestock.RoleInspector {
+		return Status{}, 0, &livestock.Error{Kind: livestock.KindForbidden, Detail: "this request is another user's",
+			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "path:requestId", Value: id, Message: "only the user who submitted a request may follow it"}}}
+	}
+	now := s.now().UTC()
+	reg, ok, err := s.store.TakePoll(ctx, id, now, now.Add(s.retryAfter))
+	if err != nil {
+		return Status{}, 0, err
+	}
+	if !ok {
+		wait := reg.NextPollAt.Sub(now)
+		return Status{}, wait, &livestock.Error{Kind: livestock.KindTooMany, Detail: "polled too soon: wait for the time in Retry-After",
+			Fields: []livestock.FieldError{{Code: livestock.CodePollTooSoon, Source: "path:requestId", Value: id,
+				Message: "the status of a request may be read once per retry-after interval"}}}
+	}
+	st := Status{RequestID: reg.ID, Status: string(reg.Status), RequestDate: stamp(reg.RequestDate), UpdatedDate: stamp(reg.UpdatedDate)}
+	switch reg.Status {
+	case store.RegistrationCompleted:
+		st.Result = completed(reg)
+	case store.RegistrationFailed:
+		f := Failure{Errors: []Problem{}}
+		for _, e := range reg.Errors {
+			f.Errors = append(f.Errors, Problem{e.Code, e.Message, e.Source, e.Value})
+		}
+		st.Result = f
+	}
+	return st, s.retryAfter, nil
+}
+
+// Animal returns a registered animal to the keeper of its holding or the
+// inspector.
+func (s *Service) Animal(ctx context.Context, u livestock.User, identifier string) (store.Animal, error) {
+	// A printed sheep tag can also read as a cattle tag: try each
+	// species' normal form until one is registered.
+	var a store.Animal
+	var err error = livestock.Errorf(livestock.KindNotFound, "no animal %s is registered", identifier)
+	for _, sp := range []livestock.Species{livestock.SpeciesCattle, livestock.SpeciesSheep, livestock.SpeciesGoats} {
+		t, perr := livestock.ParseTag(sp, identifier)
+		if perr != nil {
+			continue
+		}
+		if a, err = s.store.Animal(ctx, t.String()); !livestock.IsNotFound(err) {
+			break
+		}
+	}
+	if err != nil {
+		return store.Animal{}, err
+	}
+	if !u.CanRead(a.CPH) {
+		return store.Animal{}, &livestock.Error{Kind: livestock.KindForbidden, Detail: "this animal is on a holding you do not act for",
+			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "path:identifier", Value: identifier, Message: "not on a holding you act for"}}}
+	}
+	return a, nil
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

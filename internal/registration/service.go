@@ -1,0 +1,88 @@
+package registration
+
+import (
+	"strings"
+	"time"
+
+	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/standing"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// JobKind is the kind of the job that applies a queued registration.
+const JobKind = "registration.apply"
+
+// Service carries out the registration interface over a store.
+type Service struct {
+	store      store.Store
+	now        func() time.Time
+	loc        *time.Location
+	retryAfter time.Duration
+	breeds     map[string]map[string]bool // species (registration name) → breed codes
+	notify     func()
+}
+
+// New makes the service. retryAfter is the wait the answer to an async
+// submission asks for, and the least time between two polls of it.
+func New(st store.Store, lists *standing.Lists, now func() time.Time, retryAfter time.Duration) (*Service, error) {
+	s := &Service{store: st, now: now, loc: ukTime(), retryAfter: retryAfter, breeds: map[string]map[string]bool{}, notify: func() {}}
+	for list, species := range map[string]string{"cattleBreeds": "cattle", "sheepBreeds": "sheep", "goatBreeds": "goats"} {
+		entries, err := lists.List(list)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			sp := species
+			if x := e.Extra["species"]; x != "" {
+				sp = strings.ToLower(x)
+			}
+			if s.breeds[sp] == nil {
+				s.breeds[sp] = map[string]bool{}
+			}
+			s.breeds[sp][e.Code] = true
+		}
+	}
+	return s, nil
+}
+
+// Register makes r apply queued registrations, and lets submissions wake it.
+func (s *Service) Register(r *jobs.Runner) {
+	r.Register(JobKind, s.applyJob)
+	s.notify = r.Notify
+}
+
+// RetryAfter is the wait between polls.
+func (s *Service) RetryAfter() time.Duration { return s.retryAfter }
+
+func (s *Service) breedKnown(sp livestock.Species, code string) bool {
+	return s.breeds[sp.RegistrationName()][code]
+}
+
+func (s *Service) today() livestock.Date { return livestock.DateOf(s.now().In(s.loc)) }
+
+func ukTime() *time.Location {
+	if loc, err := time.LoadLocation("Europe/London"); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// storedSpecies is how the store spells a species ("Cattle", "Sheep", …),
+// as the sandbox seed and the movements interface do.
+func storedSpecies(sp livestock.Species) string {
+	if n := sp.MovementName(); n != "" {
+		return n
+	}
+	n := sp.RegistrationName()
+	return strings.ToUpper(n[:1]) + n[1:]
+}
+
+// speciesOf reads a species as the store spells it.
+func speciesOf(s string) livestock.Species {
+	sp, err := livestock.ParseRegistrationSpecies(strings.ToLower(s))
+	if err != nil {
+		return livestock.Species(0)
+	}
+	return sp
+}

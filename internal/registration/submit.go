@@ -1,0 +1,162 @@
+package registration
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+
+	"github.com/google/uuid"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Posted is one POST /animals, as the HTTP layer hands it on.
+type Posted struct {
+	User          livestock.User
+	Body          []byte
+	Async         bool
+	CorrelationID string
+	Replayable    bool   // the caller chose the correlation id: keep the answer for retries
+	Hash          string // SHA-256 of method, path and body, hex
+	StatusURL     func(id string) string
+}
+
+// Answer is the response to a submission.
+type Answer struct {
+	Status    int
+	Body      []byte
+	RequestID string
+	Replayed  bool
+}
+
+// Completed is the 200 body of a synchronous registration, and the result
+// of a completed asynchronous one.
+type Completed struct {
+	Identifier string            `json:"identifier"`
+	Links      map[string]string `json:"links"`
+	Warnings   []Problem         `json:"warnings"`
+}
+
+// Problem is one error or warning on the wire.
+type Problem struct {
+	Code    livestock.Code `json:"code"`
+	Message string         `json:"message"`
+	Source  string         `json:"source,omitempty"`
+	Value   string         `json:"value,omitempty"`
+}
+
+// Queued is the 202 body of an asynchronous registration.
+type Queued struct {
+	RequestIDDoc     string `json:"requestid"` // the interface document's name
+	ID               string `json:"id"`        // the live service's name
+	RequestStatus    string `json:"requestStatus"`
+	RequestDate      string `json:"requestDate"`
+	RequestStatusURL string `json:"requestStatusUrl"`
+}
+
+// Submit registers an animal (sync) or queues the registration (async).
+// Format problems and acting for another's holding are refused at once in
+// both modes; in sync mode a broken rule is a 400 and nothing is kept.
+func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
+	if p.Replayable {
+		if a, found, err := s.replay(ctx, p); found || err != nil {
+			return a, err
+		}
+	}
+	r, w, err := decode(p.Body)
+	if err != nil {
+		return Answer{}, err
+	}
+	if !p.User.CanActFor(r.RegistrationSite) {
+		return Answer{}, &livestock.Error{Kind: livestock.KindForbidden, Detail: "you may not register animals at " + r.RegistrationSite.String(),
+			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "/registration/site/identifiers/0/identifier",
+				Value: r.RegistrationSite.String(), Message: "you do not act for this holding"}}}
+	}
+	now := s.now().UTC()
+	stored, _ := json.Marshal(w)
+	reg := store.Registration{ID: uuid.NewString(), UserName: p.User.Name, Async: p.Async, Status: store.RegistrationPending,
+		RequestDate: now, UpdatedDate: now, NextPollAt: now.Add(s.retryAfter), CorrelationID: p.CorrelationID, Body: stored}
+	var a Answer
+	err = s.store.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) error {
+		if p.Async {
+			payload, _ := json.Marshal(jobPayload{RegistrationID: reg.ID})
+			if err := tx.InsertRegistration(ctx, reg); err != nil {
+				return err
+			}
+			if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: JobKind, Payload: payload}); err != nil {
+				return err
+			}
+			a = s.queued(reg, p)
+		} else {
+			errs, warns, err := s.register(ctx, tx, r, w, p.User.Name, livestock.DateOf(now.In(s.loc)))
+			if err != nil {
+				return err
+			}
+			if len(errs) > 0 {
+				return livestock.Invalid("the registration breaks the registry's rules; nothing was kept", errs...)
+			}
+			reg.Status, reg.Identifier, reg.Warnings = store.RegistrationCompleted, r.Tag.String(), warns
+			if err := tx.InsertRegistration(ctx, reg); err != nil {
+				return err
+			}
+			body, _ := json.Marshal(completed(reg))
+			a = Answer{Status: 200, Body: body, RequestID: reg.ID}
+		}
+		if !p.Replayable {
+			return nil
+		}
+		return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID, RequestHash: p.Hash,
+			Status: a.Status, Body: a.Body, CreatedAt: now})
+	})
+	if p.Replayable && livestock.ErrorKind(err) == livestock.KindConflict {
+		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
+			return a, rerr
+		}
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	if p.Async {
+		s.notify()
+	}
+	return a, nil
+}
+
+func (s *Service) queued(reg store.Registration, p Posted) Answer {
+	body, _ := json.Marshal(Queued{RequestIDDoc: reg.ID, ID: reg.ID, RequestStatus: "Pending",
+		RequestDate: reg.RequestDate.Format("2006-01-02T15:04:05Z07:00"), RequestStatusURL: p.StatusURL(reg.ID)})
+	return Answer{Status: 202, Body: body, RequestID: reg.ID}
+}
+
+func completed(reg store.Registration) Completed {
+	c := Completed{Identifier: reg.Identifier, Links: map[string]string{"self": AnimalPath(reg.Identifier)}, Warnings: []Problem{}}
+	for _, w := range reg.Warnings {
+		c.Warnings = append(c.Warnings, Problem{w.Code, w.Message, w.Source, w.Value})
+	}
+	return c
+}
+
+// AnimalPath is the path of an animal's record.
+func AnimalPath(identifier string) string { return "/v1/animals/" + url.PathEscape(identifier) }
+
+// replay finds the answer kept for the caller's correlation id.
+func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
+	r, err := s.store.Reply(ctx, p.User.Name, p.CorrelationID)
+	if livestock.IsNotFound(err) {
+		return Answer{}, false, nil
+	}
+	if err != nil {
+		return Answer{}, false, err
+	}
+	if r.RequestHash != p.Hash {
+		return Answer{}, true, livestock.Invalid("the correlation id was used before for a different request", livestock.FieldError{
+			Code: livestock.CodeReplayMismatch, Source: "header:X-Correlation-ID", Value: p.CorrelationID,
+			Message: "this correlation id was sent before with a different request; use a new one for a new request"})
+	}
+	var ids struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(r.Body, &ids)
+	return Answer{Status: r.Status, Body: r.Body, RequestID: ids.ID, Replayed: true}, true, nil
+}
