@@ -30,6 +30,7 @@ type config struct {
 	RequestTimeout  time.Duration
 	ShutdownTimeout time.Duration
 	Workers         int
+	RetryAfter      int
 	StandingData    string
 	LogLevel        string
 }
@@ -56,6 +57,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 10*time.Second, "time a request may spend inside the service (504 after)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "time to drain requests and jobs on SIGINT/SIGTERM")
 	fs.IntVar(&c.Workers, "workers", 4, "background jobs run at once")
+	fs.IntVar(&c.RetryAfter, "retry-after", 1, "seconds an async registration asks the caller to wait before polling, and between polls")
 	fs.StringVar(&c.StandingData, "standing-data", "", "directory of standing-data files replacing the built-in lists")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	return fs

@@ -18,6 +18,7 @@ import (
 	"github.com/drover-registry/drover/internal/auth"
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/movements"
+	"github.com/drover-registry/drover/internal/registration"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
@@ -80,6 +81,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	deps.Movement.Register(runner)
+	if c.RetryAfter < 1 {
+		return fmt.Errorf("--retry-after must be at least 1 second")
+	}
+	if deps.Register, err = registration.New(st, lists, time.Now, time.Duration(c.RetryAfter)*time.Second); err != nil {
+		return err
+	}
+	deps.Register.Register(runner)
 	srv, err := api.New(api.Config{
 		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
 		MaxInFlight: c.MaxInFlight, MaxPage: c.MaxPage, PublicURL: c.PublicURL,

@@ -61,6 +61,11 @@ func (s *Server) routes() chi.Router {
 		r.Post("/v1/Holdings/ValidHoldings", s.handle(s.validHoldings))
 		r.Get("/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')", s.handle(s.awaitingReview))
 		r.Get("/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')", s.handle(s.awaitingReview))
+
+		// Animal registration.
+		r.Post("/v1/animals", s.handle(s.registerAnimal))
+		r.Get("/v1/requeststatus/{requestId}", s.handle(s.requestStatus))
+		r.Get("/v1/animals/{identifier}", s.handle(s.getAnimal))
 	})
 	return r
 }

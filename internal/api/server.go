@@ -11,6 +11,7 @@ import (
 	"github.com/drover-registry/drover/internal/api/openapi"
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/movements"
+	"github.com/drover-registry/drover/internal/registration"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -49,29 +50,31 @@ type Deps struct {
 	Doc      *openapi.Doc
 	Standing *standing.Lists
 	Movement *movements.Service
+	Register *registration.Service
 	Log      *slog.Logger
 }
 
 // Server is the HTTP handler of the whole service.
 type Server struct {
-	cfg       Config
-	store     store.Store
-	auth      Authenticator
-	issuer    Issuer
-	doc       *openapi.Doc
-	standing  *standing.Lists
-	movements *movements.Service
-	log       *slog.Logger
-	metrics   *metrics
-	limits    *limiter
-	slots     chan struct{}
-	router    chi.Router
+	cfg          Config
+	store        store.Store
+	auth         Authenticator
+	issuer       Issuer
+	doc          *openapi.Doc
+	standing     *standing.Lists
+	movements    *movements.Service
+	registration *registration.Service
+	log          *slog.Logger
+	metrics      *metrics
+	limits       *limiter
+	slots        chan struct{}
+	router       chi.Router
 }
 
 // New builds the server and its routes.
 func New(cfg Config, d Deps) (*Server, error) {
-	if d.Store == nil || d.Auth == nil || d.Doc == nil || d.Standing == nil || d.Movement == nil {
-		return nil, errors.New("api.New: Store, Auth, Doc, Standing and Movement are required")
+	if d.Store == nil || d.Auth == nil || d.Doc == nil || d.Standing == nil || d.Movement == nil || d.Register == nil {
+		return nil, errors.New("api.New: Store, Auth, Doc, Standing, Movement and Register are required")
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 1 << 20
@@ -83,7 +86,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
-		standing: d.Standing, movements: d.Movement, log: d.Log, metrics: newMetrics(d.Store)}
+		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store)}
 	if cfg.RateLimit > 0 {
 		s.limits = newLimiter(cfg.RateLimit, cfg.RateBurst)
 	}

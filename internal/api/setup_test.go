@@ -18,6 +18,7 @@ import (
 	"github.com/drover-registry/drover/internal/auth"
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/movements"
+	"github.com/drover-registry/drover/internal/registration"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
@@ -60,11 +61,16 @@ func setup(t *testing.T, s store.Store, cfg api.Config) *bundle {
 	}
 	runner := jobs.New(s, jobs.Options{Workers: 2, Poll: 20 * time.Millisecond})
 	mv.Register(runner)
+	reg, err := registration.New(s, lists, time.Now, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(runner)
 	runCtx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = runner.Run(runCtx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
-	srv, err := api.New(cfg, api.Deps{Store: s, Doc: doc, Standing: lists, Issuer: sb, Movement: mv,
+	srv, err := api.New(cfg, api.Deps{Store: s, Doc: doc, Standing: lists, Issuer: sb, Movement: mv, Register: reg,
 		Auth: auth.NewVerifier(sb.Issuer(), sb.Audience(), sb.Keys(), s)})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,190 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// calf is a registration body: a calf born on farm1 to dam, registered today.
+func calf(identifier, dam, born string) map[string]any {
+	site := map[string]any{"identifiers": []map[string]any{{"identifier": farm1, "type": "holdingNumber"}}}
+	return map[string]any{
+		"animal": map[string]any{"identifier": identifier, "species": "cattle", "sex": "female", "productionType": "dairy"},
+		"breed":  map[string]any{"code": "HOL"},
+		"birth":  map[string]any{"site": site, "date": born, "year": mustYear(born)},
+		"registration": map[string]any{"birthDam": map[string]any{"identifier": dam}, "site": site,
+			"date": day(0), "category": "birthRegistration", "identificationDate": born},
+	}
+}
+
+func mustYear(date string) int {
+	y, _ := strconv.Atoi(date[:4])
+	return y
+}
+
+func (b *bundle) register(token string, body any, headers ...string) response {
+	b.t.Helper()
+	data, err := json.Marshal(body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return b.do(http.MethodPost, "/v1/animals", token, strings.NewReader(string(data)), append([]string{"Content-Type", "application/json"}, headers...)...)
+}
+
+// TestRegistrationLifecycle: keeper1 registers a calf of a sandbox cow in
+// async mode, polls politely until Completed and reads the animal back;
+// then every refusal the issue lists.
+func TestRegistrationLifecycle(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		const calfID, cow = "UK442501500101", "UK442501300001"
+
+		res := b.register(k1, calf(calfID, cow, day(-3)), "x-Request-Mode", "ASYNC", "X-Correlation-ID", "reg-1")
+		if res.status != http.StatusAccepted {
+			t.Fatalf("async POST = %d %s", res.status, res.body)
+		}
+		var queued struct{ Requestid, ID, RequestStatus, RequestDate, RequestStatusURL string }
+		res.decode(&queued)
+		if queued.Requestid == "" || queued.ID != queued.Requestid || queued.RequestStatus != "Pending" ||
+			queued.RequestStatusURL != "/v1/requeststatus/"+queued.ID {
+			t.Fatalf("202 body = %s", res.body)
+		}
+		for _, h := range []string{"X-Request-ID", "LI-Request-Id"} {
+			if res.header.Get(h) != queued.ID {
+				t.Errorf("%s = %q, want %s", h, res.header.Get(h), queued.ID)
+			}
+		}
+		if res.header.Get("Retry-After") != "1" || res.header.Get("X-Retry-After") != "1" || res.header.Get("X-Correlation-ID") != "reg-1" {
+			t.Errorf("202 headers = %v", res.header)
+		}
+		// A retry of the same POST gets the same answer and queues nothing new.
+		if again := b.register(k1, calf(calfID, cow, day(-3)), "x-Request-Mode", "async", "X-Correlation-ID", "reg-1"); string(again.body) != string(res.body) {
+			t.Errorf("replayed 202 = %s", again.body)
+		}
+
+		// Polling at once is too soon; another keeper may not look.
+		soon := b.do(http.MethodGet, queued.RequestStatusURL, k1, nil)
+		if soon.status != http.StatusTooManyRequests || soon.header.Get("Retry-After") == "" || soon.problem().Errors[0].Code != "R009" {
+			t.Errorf("poll too soon = %d %v %s", soon.status, soon.header, soon.body)
+		}
+		if other := b.do(http.MethodGet, queued.RequestStatusURL, k2, nil); other.status != http.StatusForbidden {
+			t.Errorf("keeper2 polling keeper1's request = %d", other.status)
+		}
+		if missing := b.do(http.MethodGet, "/v1/requeststatus/00000000-0000-0000-0000-000000000000", k1, nil); missing.status != http.StatusNotFound {
+			t.Errorf("unknown request = %d", missing.status)
+		}
+		// Politely: wait as told, until it is decided.
+		var st struct {
+			Status string
+			Result struct {
+				Identifier string
+				Links      struct{ Self string }
+				Errors     []struct{ Code string }
+			}
+		}
+		for deadline := time.Now().Add(20 * time.Second); ; {
+			wait, _ := strconv.Atoi(soon.header.Get("Retry-After"))
+			time.Sleep(time.Duration(wait) * time.Second)
+			soon = b.do(http.MethodGet, queued.RequestStatusURL, k1, nil)
+			if soon.status != http.StatusOK {
+				t.Fatalf("poll = %d %s", soon.status, soon.body)
+			}
+			soon.decode(&st)
+			if st.Status != "Pending" || time.Now().After(deadline) {
+				break
+			}
+		}
+		if st.Status != "Completed" || st.Result.Identifier != calfID || st.Result.Links.Self != "/v1/animals/"+calfID {
+			t.Fatalf("status = %s", soon.body)
+		}
+		// The animal can be read at once.
+		var animal struct {
+			Identifier, Species, Sex, State, Holding string
+			MovementRestricted                       bool
+			Birth                                    struct{ BirthDam struct{ Identifier string } }
+		}
+		got := b.do(http.MethodGet, st.Result.Links.Self, k1, nil)
+		got.decode(&animal)
+		if got.status != 200 || animal.Identifier != calfID || animal.Holding != farm1 || animal.Birth.BirthDam.Identifier != cow || animal.MovementRestricted {
+			t.Errorf("animal = %d %s", got.status, got.body)
+		}
+		if res := b.do(http.MethodGet, st.Result.Links.Self, k2, nil); res.status != http.StatusForbidden {
+			t.Errorf("keeper2 reading keeper1's calf = %d", res.status)
+		}
+		if res := b.do(http.MethodGet, st.Result.Links.Self, b.token("inspector"), nil); res.status != http.StatusOK {
+			t.Errorf("inspector reading the calf = %d", res.status)
+		}
+
+		// Refusals, in sync mode (400 naming the field; nothing kept).
+		for _, tc := range []struct {
+			name, code, source string
+			body               map[string]any
+		}{
+			{"registered already", "V032", "/animal/identifier", calf(calfID, cow, day(-3))},
+			{"wrong check digit", "S008", "/animal/identifier", calf("UK442501"+wrongDigit(t, "442501", 102)+"00102", cow, day(-3))},
+			{"dam on another holding", "V043", "/registration/birthDam/identifier", calf("UK442501"+checkDigit(t, "442501", 102)+"00102", "UK442502100001", day(-3))},
+			{"born after registration", "V035", "", calf("UK442501"+checkDigit(t, "442501", 103)+"00103", cow, day(1))},
+		} {
+			res := b.register(k1, tc.body)
+			if res.status != http.StatusBadRequest {
+				t.Errorf("%s: %d %s", tc.name, res.status, res.body)
+				continue
+			}
+			p := res.problem()
+			found := false
+			for _, e := range p.Errors {
+				found = found || e.Code == tc.code && (tc.source == "" || e.Source == tc.source)
+			}
+			if !found {
+				t.Errorf("%s: errors %+v, want %s at %s", tc.name, p.Errors, tc.code, tc.source)
+			}
+		}
+		if res := b.register(k2, calf("UK442501"+checkDigit(t, "442501", 104)+"00104", cow, day(-3))); res.status != http.StatusForbidden {
+			t.Errorf("keeper2 registering at keeper1's holding = %d", res.status)
+		}
+		if res := b.register(k1, calf("UK442501"+checkDigit(t, "442501", 104)+"00104", cow, day(-3)), "x-Request-Mode", "later"); res.status != http.StatusBadRequest {
+			t.Errorf("unknown mode = %d", res.status)
+		}
+
+		// Sync: a late birth registration is registered, with W003, and the animal may not move.
+		late := b.register(k1, calf("UK442501"+checkDigit(t, "442501", 105)+"00105", cow, day(-40)))
+		var ok struct {
+			Identifier string
+			Warnings   []struct{ Code string }
+		}
+		late.decode(&ok)
+		if late.status != 200 || len(ok.Warnings) != 1 || ok.Warnings[0].Code != "W003" {
+			t.Fatalf("late registration = %d %s", late.status, late.body)
+		}
+		b.do(http.MethodGet, "/v1/animals/"+ok.Identifier, k1, nil).decode(&animal)
+		if !animal.MovementRestricted {
+			t.Errorf("a late-registered calf is not movement-restricted")
+		}
+	})
+}
+
+// checkDigit computes the check digit of a cattle ear tag (domain-notes §3).
+func checkDigit(t *testing.T, herd string, animal int) string {
+	t.Helper()
+	h, err := strconv.Atoi(herd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strconv.Itoa((h*100000+animal)%7 + 1)
+}
+
+// wrongDigit is a check digit that is not the right one.
+func wrongDigit(t *testing.T, herd string, animal int) string {
+	d, _ := strconv.Atoi(checkDigit(t, herd, animal))
+	return strconv.Itoa(d%7 + 1)
+}
