@@ -22,8 +22,10 @@ func TestCheckRegistration(t *testing.T) {
 		f := RegistrationFacts{
 			Received: mustDate(t, "2026-11-20"), IssuedTo: &farm, IssuedFor: SpeciesCattle,
 			BreedKnown: func(sp Species, c string) bool { return c == "HOL" && sp == SpeciesCattle },
-			SiteKnown:  func(s SiteID) bool { return s.Type != SiteHolding || s.Identifier == farm.String() || s.Identifier == other.String() },
-			BirthDam:   &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: farm},
+			SiteKnown: func(s SiteID) bool {
+				return s.Type != SiteHolding || s.Identifier == farm.String() || s.Identifier == other.String()
+			},
+			BirthDam: &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: farm},
 		}
 		return r, f
 	}
