@@ -52,13 +52,14 @@ func TestValidateRequestHostile(t *testing.T) {
 		header   string
 		wantCode livestock.Code // of the first error; "" for none
 	}{
-		{"10,000 deep", "application/json", nest(10_000), "", livestock.CodeWrongType},
+		// Nesting beyond 64 levels is refused on its shape (shape.go).
+		{"10,000 deep", "application/json", nest(10_000), "", livestock.CodeBadLength},
 		{"10,001 deep", "application/json", nest(10_001), "", livestock.CodeMalformedJSON},
-		{"10,000 deep object", "application/json", strings.Repeat(`{"content":`, 10_000) + "1" + strings.Repeat("}", 10_000), "", livestock.CodeMissing},
+		{"10,000 deep object", "application/json", strings.Repeat(`{"content":`, 10_000) + "1" + strings.Repeat("}", 10_000), "", livestock.CodeBadLength},
 		{"100,000 deep", "application/json", nest(100_000), "", livestock.CodeMalformedJSON},
-		{"deep inside an open property", "application/json", `{"content":{` + ok + `,"notes":` + nest(5_000) + `}}`, "", ""},
-		{"deep inside an unknown property", "application/json", `{"content":{` + ok + `,"x":` + nest(9_000) + `}}`, "", livestock.CodeUnknownField},
-		{"deep where a string goes", "application/json", `{"content":{` + ok + `,"trackingId":` + nest(9_000) + `}}`, "", livestock.CodeWrongType},
+		{"deep inside an open property", "application/json", `{"content":{` + ok + `,"notes":` + nest(5_000) + `}}`, "", livestock.CodeBadLength},
+		{"deep inside an unknown property", "application/json", `{"content":{` + ok + `,"x":` + nest(9_000) + `}}`, "", livestock.CodeBadLength},
+		{"deep where a string goes", "application/json", `{"content":{` + ok + `,"trackingId":` + nest(9_000) + `}}`, "", livestock.CodeBadLength},
 		{"invalid UTF-8 in a value", "application/json", "{\"content\":{\"species\":\"Sh\xffeep\",\"animalCount\":3,\"transferDate\":\"2024-05-01\"}}", "", livestock.CodeBadEnum},
 		{"invalid UTF-8 in a name", "application/json", "{\"content\":{" + ok + ",\"\xfe\xff\":1}}", "", livestock.CodeUnknownField},
 		{"invalid UTF-8 in a header", "application/json", `{"content":{` + ok + `}}`, "ab\xffcd", livestock.CodeBadFormat},
@@ -71,7 +72,7 @@ func TestValidateRequestHostile(t *testing.T) {
 		// the handlers' strict decoding into an int refuses it (a 400 still).
 		{"fraction", "application/json", `{"content":{"species":"Sheep","animalCount":1.0000000000000000001,"transferDate":"2024-05-01"}}`, "", ""},
 		{"megabyte string", "application/json", `{"content":{"species":"` + strings.Repeat("é", 500_000) + `","animalCount":3,"transferDate":"2024-05-01"}}`, "", livestock.CodeBadEnum},
-		{"many unknown properties", "application/json", `{"content":{` + ok + manyProperties + `}}`, "", livestock.CodeUnknownField},
+		{"many unknown properties", "application/json", `{"content":{` + ok + manyProperties + `}}`, "", livestock.CodeBadLength},
 		{"duplicate names", "application/json", `{"content":{` + ok + `,"species":"Goat"}}`, "", livestock.CodeBadEnum},
 		{"NUL", "application/json", "{\"content\":\x00}", "", livestock.CodeMalformedJSON},
 		{"bad content type", "application/json; charset=\"", `{}`, "", livestock.CodeMissing},

@@ -122,5 +122,9 @@ func (c *collector) checkJSON(r *http.Request) bool {
 		c.out = append(c.out, malformedJSON(data))
 		return false
 	}
+	if at, msg, ok := shapeProblem(data); !ok {
+		c.add(livestock.CodeBadLength, at, msg, "")
+		return false
+	}
 	return true
 }
