@@ -13,8 +13,6 @@
 package main
 
 import (
-	_ "time/tzdata" // UK dates need Europe/London on machines without a zone database
-
 	"context"
 	"errors"
 	"flag"

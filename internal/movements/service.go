@@ -16,7 +16,6 @@ const JobKind = "movements.apply"
 type Service struct {
 	store  store.Store
 	now    func() time.Time
-	loc    *time.Location // the registry's calendar: dates are UK dates
 	known  map[string]bool
 	exempt map[string]bool
 	notify func()
@@ -30,7 +29,7 @@ func New(st store.Store, lists *standing.Lists, now func() time.Time) (*Service,
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{store: st, now: now, loc: ukTime(), known: map[string]bool{}, exempt: map[string]bool{}, notify: func() {}}
+	s := &Service{store: st, now: now, known: map[string]bool{}, exempt: map[string]bool{}, notify: func() {}}
 	for _, f := range flags {
 		s.known[f.Code] = true
 		s.exempt[f.Code] = f.Extra["exemptsStandstill"] == "true"
@@ -45,30 +44,7 @@ func (s *Service) Register(r *jobs.Runner) {
 }
 
 // dateOf is the UK calendar date of an instant.
-func (s *Service) dateOf(t time.Time) livestock.Date { return livestock.DateOf(t.In(s.loc)) }
-
-func ukTime() *time.Location {
-	if loc, err := time.LoadLocation("Europe/London"); err == nil {
-		return loc
-	}
-	return time.UTC
-}
+func (s *Service) dateOf(t time.Time) livestock.Date { return livestock.UKDate(t) }
 
 // speciesOf reads a species as the store spells it.
-func speciesOf(s string) livestock.Species {
-	if sp, err := livestock.ParseMovementSpecies(s); err == nil {
-		return sp
-	}
-	if sp, err := livestock.ParseRegistrationSpecies(s); err == nil {
-		return sp
-	}
-	switch s {
-	case "Cattle":
-		return livestock.SpeciesCattle
-	case "Bison":
-		return livestock.SpeciesBison
-	case "Buffalo":
-		return livestock.SpeciesBuffalo
-	}
-	return livestock.Species(0)
-}
+func speciesOf(s string) livestock.Species { return livestock.SpeciesNamed(s) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/replay"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -99,17 +100,9 @@ func (s *Service) Submit(ctx context.Context, typ store.RequestType, p Posted) (
 
 // replay finds the answer kept for the caller's correlation id.
 func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
-	r, err := s.store.Reply(ctx, p.User.Name, p.CorrelationID)
-	if livestock.IsNotFound(err) {
-		return Answer{}, false, nil
-	}
-	if err != nil {
-		return Answer{}, false, err
-	}
-	if r.RequestHash != p.Hash {
-		return Answer{}, true, livestock.Invalid("the correlation id was used before for a different request", livestock.FieldError{
-			Code: livestock.CodeReplayMismatch, Source: "header:X-Correlation-ID", Value: p.CorrelationID,
-			Message: "this correlation id was sent before with a different request; use a new one for a new request"})
+	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.Hash)
+	if !found || err != nil {
+		return Answer{}, found, err
 	}
 	return Answer{Status: r.Status, Body: r.Body, Replayed: true}, true, nil
 }

@@ -17,7 +17,6 @@ const JobKind = "registration.apply"
 type Service struct {
 	store      store.Store
 	now        func() time.Time
-	loc        *time.Location
 	retryAfter time.Duration
 	breeds     map[string]map[string]bool // species (registration name) → breed codes
 	notify     func()
@@ -26,7 +25,7 @@ type Service struct {
 // New makes the service. retryAfter is the wait the answer to an async
 // submission asks for, and the least time between two polls of it.
 func New(st store.Store, lists *standing.Lists, now func() time.Time, retryAfter time.Duration) (*Service, error) {
-	s := &Service{store: st, now: now, loc: ukTime(), retryAfter: retryAfter, breeds: map[string]map[string]bool{}, notify: func() {}}
+	s := &Service{store: st, now: now, retryAfter: retryAfter, breeds: map[string]map[string]bool{}, notify: func() {}}
 	for list, species := range map[string]string{"cattleBreeds": "cattle", "sheepBreeds": "sheep", "goatBreeds": "goats"} {
 		entries, err := lists.List(list)
 		if err != nil {
@@ -59,15 +58,6 @@ func (s *Service) breedKnown(sp livestock.Species, code string) bool {
 	return s.breeds[sp.RegistrationName()][code]
 }
 
-func (s *Service) today() livestock.Date { return livestock.DateOf(s.now().In(s.loc)) }
-
-func ukTime() *time.Location {
-	if loc, err := time.LoadLocation("Europe/London"); err == nil {
-		return loc
-	}
-	return time.UTC
-}
-
 // storedSpecies is how the store spells a species ("Cattle", "Sheep", …),
 // as the sandbox seed and the movements interface do.
 func storedSpecies(sp livestock.Species) string {
@@ -79,10 +69,4 @@ func storedSpecies(sp livestock.Species) string {
 }
 
 // speciesOf reads a species as the store spells it.
-func speciesOf(s string) livestock.Species {
-	sp, err := livestock.ParseRegistrationSpecies(strings.ToLower(s))
-	if err != nil {
-		return livestock.Species(0)
-	}
-	return sp
-}
+func speciesOf(s string) livestock.Species { return livestock.SpeciesNamed(s) }

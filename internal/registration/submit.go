@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/replay"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -89,7 +90,7 @@ func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
 			}
 			a = s.queued(reg, p)
 		} else {
-			errs, warns, err := s.register(ctx, tx, r, w, p.User.Name, livestock.DateOf(now.In(s.loc)))
+			errs, warns, err := s.register(ctx, tx, r, w, p.User.Name, livestock.UKDate(now))
 			if err != nil {
 				return err
 			}
@@ -142,17 +143,9 @@ func AnimalPath(identifier string) string { return "/v1/animals/" + url.PathEsca
 
 // replay finds the answer kept for the caller's correlation id.
 func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
-	r, err := s.store.Reply(ctx, p.User.Name, p.CorrelationID)
-	if livestock.IsNotFound(err) {
-		return Answer{}, false, nil
-	}
-	if err != nil {
-		return Answer{}, false, err
-	}
-	if r.RequestHash != p.Hash {
-		return Answer{}, true, livestock.Invalid("the correlation id was used before for a different request", livestock.FieldError{
-			Code: livestock.CodeReplayMismatch, Source: "header:X-Correlation-ID", Value: p.CorrelationID,
-			Message: "this correlation id was sent before with a different request; use a new one for a new request"})
+	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.Hash)
+	if !found || err != nil {
+		return Answer{}, found, err
 	}
 	var ids struct {
 		ID string `json:"id"`
