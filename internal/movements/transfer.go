@@ -38,7 +38,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	if len(errs) > 0 {
 		return failed(errs...)
 	}
-	submitter, err := s.store.UserByName(ctx, req.UserName)
+	submitter, err := tx.UserByName(ctx, req.UserName)
 	if err != nil {
 		return outcome{}, err
 	}

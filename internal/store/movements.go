@@ -171,7 +171,11 @@ type Reply struct {
 }
 
 // MovementReader is what both a Store and a Tx can read about movements.
+// A job reads through its Tx only: on PostgreSQL a read through the Store
+// would need a second pool connection while the job holds one, and enough
+// such jobs at once would wait on each other for ever.
 type MovementReader interface {
+	UserByName(ctx context.Context, name string) (livestock.User, error)
 	Request(ctx context.Context, id int64) (Request, error)
 	Movement(ctx context.Context, id int64) (Movement, error)
 	Animal(ctx context.Context, identifier string) (Animal, error)

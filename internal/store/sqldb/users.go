@@ -21,25 +21,32 @@ const (
 // UserBySubject returns the user a token subject maps to, with holdings.
 func (s *Store) UserBySubject(ctx context.Context, subject string) (u livestock.User, err error) {
 	defer s.wrap(&err, "UserBySubject")
-	return s.user(ctx, userBySubjectSQL, subject)
+	return user(ctx, s.r, userBySubjectSQL, subject)
 }
 
 // UserByName returns the user with a user name, with holdings.
 func (s *Store) UserByName(ctx context.Context, name string) (u livestock.User, err error) {
 	defer s.wrap(&err, "UserByName")
-	return s.user(ctx, userByNameSQL, name)
+	return user(ctx, s.r, userByNameSQL, name)
 }
 
-func (s *Store) user(ctx context.Context, query, arg string) (livestock.User, error) {
+// UserByName returns a user as this transaction sees it, so that a job
+// holding a transaction never needs a second connection from the pool.
+func (t *tx) UserByName(ctx context.Context, name string) (u livestock.User, err error) {
+	defer t.s.wrap(&err, "UserByName")
+	return user(ctx, t.tx, userByNameSQL, name)
+}
+
+func user(ctx context.Context, q querier, query, arg string) (livestock.User, error) {
 	var u livestock.User
-	err := s.r.QueryRowContext(ctx, query, arg).Scan(&u.ID, &u.Name, &u.Subject, &u.Role)
+	err := q.QueryRowContext(ctx, query, arg).Scan(&u.ID, &u.Name, &u.Subject, &u.Role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return livestock.User{}, notFound("no such user")
 	}
 	if err != nil {
 		return livestock.User{}, err
 	}
-	rows, err := s.r.QueryContext(ctx, userHoldingsSQL, u.ID)
+	rows, err := q.QueryContext(ctx, userHoldingsSQL, u.ID)
 	if err != nil {
 		return livestock.User{}, err
 	}
