@@ -56,7 +56,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", 30*time.Second, "time to write a response")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 10*time.Second, "time a request may spend inside the service (504 after)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "time to drain requests and jobs on SIGINT/SIGTERM")
-	fs.IntVar(&c.Workers, "workers", 4, "background jobs run at once")
+	fs.IntVar(&c.Workers, "workers", 16, "background jobs taken at once (they share commits: a worker costs a goroutine, not a connection)")
 	fs.IntVar(&c.RetryAfter, "retry-after", 1, "seconds an async registration asks the caller to wait before polling, and between polls")
 	fs.StringVar(&c.StandingData, "standing-data", "", "directory of standing-data files replacing the built-in lists")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")

@@ -4,6 +4,10 @@
 // the request was acknowledged. The runner claims due jobs from the store
 // and applies each inside the claiming transaction, so a job's effects and
 // its completion commit together: applied exactly once, whatever crashes.
+// That transaction is a shared one (store.Store.InSharedTx): the jobs of
+// several workers and the submissions arriving meanwhile pay for one
+// commit between them, so jobs keep up with a stream of submissions on
+// SQLite's one writer rather than queueing behind them a commit each.
 //
 // A handler that fails is retried with exponential backoff; an error marked
 // Permanent, or the last allowed attempt, fails the job for good. Several
@@ -28,9 +32,17 @@ type Handler func(ctx context.Context, tx store.Tx, j store.Job) error
 
 // Options configure a Runner.
 type Options struct {
-	Workers    int           // jobs run at once; default 2
-	Poll       time.Duration // how often idle workers look for due jobs; default 500ms
-	JobTimeout time.Duration // longest a job may run; default 30s
+	// Workers is how many jobs may be taken at once; default 2. A worker
+	// costs a goroutine, not a connection: the jobs of busy workers share
+	// one transaction, so more workers make larger groups, not more
+	// transactions.
+	Workers int
+	Poll    time.Duration // how often idle workers look for due jobs; default 500ms
+	// JobTimeout is the longest a worker waits for its turn to take a job
+	// or record a failure; default 30s. A job that has started runs to its
+	// end: its statements are not cancelled, since that would break the
+	// transaction it shares.
+	JobTimeout time.Duration
 	Log        *slog.Logger
 	Now        func() time.Time
 }

@@ -81,11 +81,17 @@ type Store interface {
 	// the claiming transaction, so a job's effects and its completion are
 	// committed together: a job is applied exactly once, whatever crashes.
 	// When fn returns nil the job is marked done; when it returns an error
-	// the transaction is rolled back and the error returned. ran is false
-	// when no job was due. Replicas on PostgreSQL skip jobs another holds.
+	// fn's writes are rolled back, the job is left as it was, and the error
+	// is returned. ran is false when no job was due. The claim, fn and the
+	// completion run as one InSharedTx call, with its contract: they may
+	// share a transaction and its commit with other jobs and submissions,
+	// RunJob returns only after that commit, fn is given ctx's values but
+	// not its cancellation, and fn must not call other methods of the store
+	// that write. Replicas on PostgreSQL skip jobs another holds.
 	RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx Tx, j Job) error) (ran bool, err error)
 	// RetryJob counts a failed attempt and makes the job due again at runAt,
-	// or marks it failed when final is true.
+	// or marks it failed when final is true. It may share a commit as
+	// InSharedTx does.
 	RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) error
 	// JobCounts reports the number of jobs by state, for metrics.
 	JobCounts(ctx context.Context) (map[JobState]int, error)

@@ -10,6 +10,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -45,10 +46,10 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		Reader:  db,
 		Pending: p.HasPending,
 		Close:   func() error { pool.Close(); return nil },
-		// Shared transactions commit side by side on half the pool: one
-		// committer runs its fns one statement at a time, so the server's
-		// parallelism is worth having, and the rest of the pool is left
-		// for reads, InTx and the job runner.
+		// Shared transactions, the jobs' among them, commit side by side
+		// on half the pool: one committer runs its fns one statement at a
+		// time, so the server's parallelism is worth having, and the rest
+		// of the pool is left for reads and InTx.
 		Committers: int(pool.Config().MaxConns) / 2,
 	})}, nil
 }
@@ -67,12 +68,24 @@ func Migrate(ctx context.Context, url string) error {
 	return err
 }
 
+// defaultMaxConns is the pool's size unless the URL sets pool_max_conns
+// (pgx's own default is 4, or the CPUs if more). Half the pool commits
+// shared transactions, which now carry the jobs as well as the
+// submissions, and a committer runs its fns a round trip at a time: on 2
+// cores, 1,000 async registrations a second and their jobs needed 8
+// committers to keep the queue short (bench/registration), where 2 let
+// it grow by hundreds a second.
+const defaultMaxConns = 16
+
 // connect makes the pool and checks that the server answers, so that a
 // wrong URL fails at start rather than at the first request.
 func connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err) // pgx hides the password
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = max(cfg.MaxConns, defaultMaxConns)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

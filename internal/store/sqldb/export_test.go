@@ -7,3 +7,16 @@ func SharedCommits(s *Store) int64 { return s.group.commits.Load() }
 
 // SharedQueued reports how many calls of InSharedTx wait for a committer.
 func SharedQueued(s *Store) int { return len(s.group.calls) }
+
+// Kept reports whether s's writer keeps a prepared statement of query.
+func Kept(s *Store, query string) bool {
+	if s.w.kept == nil {
+		return false
+	}
+	s.w.kept.mu.Lock()
+	defer s.w.kept.mu.Unlock()
+	return s.w.kept.m[query] != nil
+}
+
+// AuditSQL is the statement Tx.Audit runs.
+const AuditSQL = auditSQL

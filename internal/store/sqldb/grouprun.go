@@ -2,7 +2,6 @@ package sqldb
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"runtime/debug"
 )
@@ -30,10 +29,11 @@ func (s *Store) runGroup(batch []*call) []error {
 		}
 		return errs
 	}
-	t, err := s.w.BeginTx(context.Background(), nil)
+	sqlTx, err := s.w.begin(context.Background())
 	if err != nil {
 		return fail(s.d.Error("InSharedTx: begin", err))
 	}
+	t := &tx{s: s, tx: sqlTx} // one for the group: its fns run one after another
 	shared, kept := len(batch) > 1, 0
 	for i, c := range batch {
 		if !c.state.CompareAndSwap(queued, running) {
@@ -41,7 +41,7 @@ func (s *Store) runGroup(batch []*call) []error {
 		}
 		var broken error
 		if errs[i], broken = s.apply(t, c, shared); broken != nil {
-			rollback(t)
+			rollback(sqlTx.Tx)
 			return fail(broken)
 		}
 		if errs[i] == nil {
@@ -49,10 +49,10 @@ func (s *Store) runGroup(batch []*call) []error {
 		}
 	}
 	if kept == 0 {
-		rollback(t)
+		rollback(sqlTx.Tx)
 		return errs
 	}
-	if err := t.Commit(); err != nil {
+	if err := sqlTx.Commit(); err != nil {
 		return fail(s.d.Error("InSharedTx: commit", err))
 	}
 	s.group.commits.Add(1)
@@ -61,26 +61,26 @@ func (s *Store) runGroup(batch []*call) []error {
 
 // apply runs c's fn on t, inside a savepoint when t is shared, and returns
 // fn's outcome; broken reports that t can no longer be used at all.
-func (s *Store) apply(t *sql.Tx, c *call, shared bool) (err, broken error) {
+func (s *Store) apply(t *tx, c *call, shared bool) (err, broken error) {
 	bg := context.Background()
 	if !shared {
 		return s.run(t, c), nil
 	}
-	if _, err := t.ExecContext(bg, savepointSQL); err != nil {
+	if _, err := t.tx.ExecContext(bg, savepointSQL); err != nil {
 		return nil, s.d.Error("InSharedTx: savepoint", err)
 	}
 	if err = s.run(t, c); err == nil {
-		if _, err = t.ExecContext(bg, releaseSQL); err == nil {
+		if _, err = t.tx.ExecContext(bg, releaseSQL); err == nil {
 			return nil, nil
 		}
 		// fn went on after a failed statement: PostgreSQL will not
 		// release a savepoint whose work is aborted.
 		err = s.d.Error("InSharedTx: release", err)
 	}
-	if _, rerr := t.ExecContext(bg, rollbackToSQL); rerr != nil {
+	if _, rerr := t.tx.ExecContext(bg, rollbackToSQL); rerr != nil {
 		return err, s.d.Error("InSharedTx: rollback to savepoint", rerr)
 	}
-	if _, rerr := t.ExecContext(bg, releaseSQL); rerr != nil {
+	if _, rerr := t.tx.ExecContext(bg, releaseSQL); rerr != nil {
 		return err, s.d.Error("InSharedTx: release", rerr)
 	}
 	return err, nil
@@ -88,11 +88,11 @@ func (s *Store) apply(t *sql.Tx, c *call, shared bool) (err, broken error) {
 
 // run calls c's fn with ctx's values but not its cancellation, and turns a
 // panic into an error: the committer serves everyone else.
-func (s *Store) run(t *sql.Tx, c *call) (err error) {
+func (s *Store) run(t *tx, c *call) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("store: InSharedTx: fn panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return c.fn(context.WithoutCancel(c.ctx), &tx{s: s, tx: t})
+	return c.fn(context.WithoutCancel(c.ctx), t)
 }

@@ -15,10 +15,11 @@ import (
 const (
 	jobColumns = `id, kind, payload, state, attempts, max_attempts, run_at, last_error, created_at, finished_at`
 	jobSQL     = `SELECT ` + jobColumns + ` FROM jobs WHERE id = $1`
-	// claimJobSQL is completed by the $2… of the kinds and the dialect's
-	// ClaimLock; the (state, run_at) index serves it.
+	// claimJobSQL is completed by the $2… of the kinds, the ids to pass
+	// over (if any) and the dialect's ClaimLock; the (state, run_at) index
+	// serves it.
 	claimJobSQL = `SELECT ` + jobColumns + ` FROM jobs
-		WHERE state = 'available' AND run_at <= $1 AND kind IN (%s)
+		WHERE state = 'available' AND run_at <= $1 AND kind IN (%s)%s
 		ORDER BY run_at, id LIMIT 1`
 	finishJobSQL = `UPDATE jobs SET state = 'done', finished_at = $2 WHERE id = $1`
 	retryJobSQL  = `UPDATE jobs SET attempts = attempts + 1, last_error = $2, run_at = $3,
@@ -26,75 +27,101 @@ const (
 	jobCountsSQL = `SELECT state, count(*) FROM jobs GROUP BY state`
 )
 
-// RunJob claims the oldest due job of one of kinds and runs fn in the
-// claiming transaction; see store.Store. As in InTx, fn must write through
-// the tx it is given.
+// RunJob claims the oldest due job of one of kinds and runs fn on the
+// claiming transaction; see store.Store. The claim, fn and marking the job
+// done run in one call of InSharedTx, so that jobs share their commit with
+// each other and with the submissions that arrive beside them: one fsync
+// for a group rather than one a job. An error of fn rolls back to the
+// call's savepoint, leaving the job as it was, and RunJob returns only
+// after the group committed, so the job's effects and its completion are
+// durable together or not at all. As with InSharedTx, fn is given ctx's
+// values but not its cancellation, must write through the tx it is given,
+// and must not block on anything but the database.
 func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 	fn func(ctx context.Context, tx store.Tx, j store.Job) error) (ran bool, err error) {
 	if len(kinds) == 0 {
 		return false, nil
 	}
-	sqlTx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		s.wrap(&err, "RunJob")
-		return false, err
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			rollback(sqlTx)
+	err = s.InSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
+		t := stx.(*tx)
+		query, args := s.claimQuery(kinds, now, t.failedJobs)
+		j, err := scanJob(t.tx.QueryRowContext(ctx, query, args...))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
 		}
-	}()
+		if err != nil {
+			return s.d.Error("RunJob: claim", err)
+		}
+		// ran is written here, on the committer, before InSharedTx hands
+		// back the outcome, and read after.
+		ran = true
+		defer func() {
+			// Rolled back to the savepoint, the job is due as before: the
+			// calls after this one in the group must not take it again
+			// before the caller has recorded the failure.
+			if err != nil {
+				t.failedJobs = append(t.failedJobs, j.ID)
+			}
+		}()
+		if err := fn(ctx, t, j); err != nil {
+			return err
+		}
+		if _, err := t.tx.ExecContext(ctx, finishJobSQL, j.ID, s.at(now)); err != nil {
+			return s.d.Error("RunJob: finish", err)
+		}
+		return nil
+	})
+	return ran, err
+}
+
+// claimQuery is the claim of the oldest due job of kinds, but none of skip.
+func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64) (string, []any) {
 	args := []any{s.at(now)}
-	marks := make([]string, len(kinds))
-	for i, k := range kinds {
-		args = append(args, k)
-		marks[i] = fmt.Sprintf("$%d", i+2)
+	mark := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
 	}
-	query := fmt.Sprintf(claimJobSQL, strings.Join(marks, ", ")) + s.d.ClaimLock
-	j, err := scanJob(sqlTx.QueryRowContext(ctx, query, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+	marks := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		marks = append(marks, mark(k))
 	}
-	if err != nil {
-		s.wrap(&err, "RunJob: claim")
-		return false, err
+	not := ""
+	if len(skip) > 0 {
+		ids := make([]string, 0, len(skip))
+		for _, id := range skip {
+			ids = append(ids, mark(id))
+		}
+		not = " AND id NOT IN (" + strings.Join(ids, ", ") + ")"
 	}
-	if err := fn(ctx, &tx{s: s, tx: sqlTx}, j); err != nil {
-		return true, err
-	}
-	if _, err := sqlTx.ExecContext(ctx, finishJobSQL, j.ID, s.at(now)); err != nil {
-		s.wrap(&err, "RunJob: finish")
-		return true, err
-	}
-	if err := sqlTx.Commit(); err != nil {
-		s.wrap(&err, "RunJob: commit")
-		return true, err
-	}
-	committed = true
-	return true, nil
+	return fmt.Sprintf(claimJobSQL, strings.Join(marks, ", "), not) + s.d.ClaimLock, args
 }
 
 // RetryJob counts a failed attempt of an available job and makes it due at
-// runAt, or failed when final.
-func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) (err error) {
-	defer s.wrap(&err, "RetryJob")
+// runAt, or failed when final. It too shares a commit (InSharedTx).
+func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) error {
 	state, finished := store.JobAvailable, any(nil)
 	if final {
 		state, finished = store.JobFailed, s.at(time.Now())
 	}
-	res, err := s.w.ExecContext(ctx, retryJobSQL, id, lastError, s.at(runAt), string(state), finished)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		return err
-	}
-	j, err := s.Job(ctx, id)
-	if err != nil {
-		return err
-	}
-	return livestock.Errorf(livestock.KindConflict, "job %d is %s", id, j.State)
+	return s.InSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
+		defer s.wrap(&err, "RetryJob")
+		t := stx.(*tx)
+		res, err := t.tx.ExecContext(ctx, retryJobSQL, id, lastError, s.at(runAt), string(state), finished)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		j, err := scanJob(t.tx.QueryRowContext(ctx, jobSQL, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("no job %d", id)
+		}
+		if err != nil {
+			return err
+		}
+		return livestock.Errorf(livestock.KindConflict, "job %d is %s", id, j.State)
+	})
 }
 
 // JobCounts reports the number of jobs in every state, zero included.

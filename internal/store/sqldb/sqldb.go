@@ -37,6 +37,10 @@ type Dialect struct {
 	SeedLock string
 	// MaxParams bounds the parameters of one multi-row insert.
 	MaxParams int
+	// KeepStatements asks the store to prepare each query once per
+	// connection and keep it, for a driver that parses a query every time
+	// it runs one (stmts.go).
+	KeepStatements bool
 }
 
 // querier is what *sql.DB and *sql.Tx share: the readers of movements run
@@ -67,7 +71,7 @@ type Config struct {
 // Store implements store.Store.
 type Store struct {
 	d       *Dialect
-	w, r    *sql.DB
+	w, r    *pool // the same pool when Config.Writer is Config.Reader
 	pending func(ctx context.Context) (bool, error)
 	close   func() error
 	group   group // the committers of InSharedTx (group.go)
@@ -79,7 +83,11 @@ var _ store.Store = (*Store)(nil)
 // takes ownership of the pools: Close closes them.
 func New(c Config) *Store {
 	d := c.Dialect
-	s := &Store{d: &d, w: c.Writer, r: c.Reader, pending: c.Pending, close: c.Close}
+	s := &Store{d: &d, w: newPool(c.Writer, d.KeepStatements), r: newPool(c.Reader, d.KeepStatements),
+		pending: c.Pending, close: c.Close}
+	if c.Reader == c.Writer {
+		s.r = s.w
+	}
 	s.startGroup(c.Committers)
 	return s
 }

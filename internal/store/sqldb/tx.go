@@ -2,7 +2,6 @@ package sqldb
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/drover-registry/drover/internal/store"
@@ -26,7 +25,7 @@ const defaultMaxAttempts = 25
 // holds the one writer connection, so another write of the store's own
 // from inside fn would wait until ctx ends.
 func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) (err error) {
-	sqlTx, err := s.w.BeginTx(ctx, nil)
+	sqlTx, err := s.w.begin(ctx)
 	if err != nil {
 		s.wrap(&err, "InTx")
 		return err
@@ -34,7 +33,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.
 	committed := false
 	defer func() {
 		if !committed {
-			rollback(sqlTx)
+			rollback(sqlTx.Tx)
 		}
 	}()
 	if err := fn(ctx, &tx{s: s, tx: sqlTx}); err != nil {
@@ -51,7 +50,10 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.
 // tx is store.Tx over one database/sql transaction.
 type tx struct {
 	s  *Store
-	tx *sql.Tx
+	tx *sqlTx
+	// failedJobs are the jobs whose fn failed earlier in this transaction
+	// (RunJob in a group of InSharedTx), which later claims in it pass over.
+	failedJobs []int64
 }
 
 // EnqueueJob adds a job, due at j.RunAt or now.

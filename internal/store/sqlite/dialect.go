@@ -33,6 +33,8 @@ var dialect = sqldb.Dialect{
 	RowLock:   rowLock,
 	SeedLock:  seedLock,
 	MaxParams: maxParams,
+	// modernc's driver parses a query each time it runs one unprepared.
+	KeepStatements: true,
 }
 
 // bindTime writes an instant as fixed-width UTC text: SQLite has no time

@@ -1,0 +1,146 @@
+package sqldb_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// TestJobsShareCommits queues job runs and submissions while every
+// committer is held, then lets one committer take them all: they make one
+// commit between them. The job whose fn fails keeps nothing, is left as it
+// was, and is tried by one call only, though it is the oldest due; the
+// others are done once each, and the submissions are kept.
+func TestJobsShareCommits(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		s, ctx := unwrap(t, st), t.Context()
+		base := time.Now()
+		bad := enqueue(t, s, base.Add(-time.Minute))
+		good := []int64{enqueue(t, s, base), enqueue(t, s, base), enqueue(t, s, base)}
+		releases := holdAll(t, s)
+		before := sqldb.SharedCommits(s)
+
+		const runs, submissions = 5, 8 // one run more than the jobs: it finds nothing
+		var mu sync.Mutex
+		tries := map[int64]int{}
+		boom := errors.New("job failed")
+		errs := make([]error, runs+submissions)
+		var wg sync.WaitGroup
+		for i := range runs {
+			wg.Go(func() {
+				_, errs[i] = s.RunJob(ctx, []string{"share"}, base, func(ctx context.Context, tx store.Tx, j store.Job) error {
+					mu.Lock()
+					tries[j.ID]++
+					mu.Unlock()
+					if err := audit(ctx, tx, fmt.Sprintf("job:%d", j.ID)); err != nil || j.ID != bad {
+						return err
+					}
+					return boom
+				})
+			})
+		}
+		for i := range submissions {
+			wg.Go(func() {
+				errs[runs+i] = s.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) error {
+					if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: "later"}); err != nil {
+						return err
+					}
+					return audit(ctx, tx, fmt.Sprintf("sub:%d", i))
+				})
+			})
+		}
+		for wait := time.Now(); sqldb.SharedQueued(s) < runs+submissions && time.Since(wait) < 30*time.Second; {
+			time.Sleep(time.Millisecond)
+		}
+		releases[0]() // one committer takes the whole queue; the others stay held until it is done
+		wg.Wait()
+		if commits := sqldb.SharedCommits(s) - before; commits != 2 { // the holder's, then the group's
+			t.Errorf("%d job runs and %d submissions made %d commits; want 1", runs, submissions, commits-1)
+		}
+		for _, release := range releases[1:] {
+			release()
+		}
+
+		for i, err := range errs {
+			if err != nil && !(i < runs && errors.Is(err, boom)) {
+				t.Errorf("call %d: %v", i, err)
+			}
+		}
+		if j, err := s.Job(ctx, bad); err != nil || j.State != store.JobAvailable || j.Attempts != 0 || tries[bad] != 1 {
+			t.Errorf("the failing job = %+v, %v, tried %d times; want available and untouched, tried once", j, err, tries[bad])
+		}
+		wantAudit(t, s, fmt.Sprintf("job:%d", bad), 0)
+		for _, id := range good {
+			if j, err := s.Job(ctx, id); err != nil || j.State != store.JobDone || tries[id] != 1 {
+				t.Errorf("job %d = %+v, %v, run %d times; want done once", id, j, err, tries[id])
+			}
+			wantAudit(t, s, fmt.Sprintf("job:%d", id), 1)
+		}
+		for i := range submissions {
+			wantAudit(t, s, fmt.Sprintf("sub:%d", i), 1)
+		}
+	})
+}
+
+func audit(ctx context.Context, tx store.Tx, subject string) error {
+	return tx.Audit(ctx, store.AuditEntry{Action: "share", Subject: subject})
+}
+
+// enqueue adds a job of kind "share" due at runAt.
+func enqueue(t *testing.T, s *sqldb.Store, runAt time.Time) (id int64) {
+	t.Helper()
+	err := s.InTx(t.Context(), func(ctx context.Context, tx store.Tx) (err error) {
+		id, err = tx.EnqueueJob(ctx, store.NewJob{Kind: "share", RunAt: runAt})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func wantAudit(t *testing.T, s *sqldb.Store, subject string, want int) {
+	t.Helper()
+	err := s.InTx(t.Context(), func(ctx context.Context, tx store.Tx) error {
+		lines, err := tx.AuditEntries(ctx, subject)
+		if err == nil && len(lines) != want {
+			t.Errorf("%s has %d audit lines; want %d", subject, len(lines), want)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// holdAll takes every committer with a transaction that waits for its
+// release, which returns once that transaction has committed.
+func holdAll(t *testing.T, s *sqldb.Store) []func() {
+	releases := make([]func(), s.Committers())
+	for i := range releases { // one at a time, so that each takes a committer of its own
+		held, free, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		go func() {
+			done <- s.InSharedTx(t.Context(), func(context.Context, store.Tx) error {
+				close(held)
+				<-free
+				return nil
+			})
+		}()
+		<-held
+		releases[i] = func() {
+			close(free)
+			if err := <-done; err != nil {
+				t.Errorf("InSharedTx holding a committer: %v", err)
+			}
+		}
+	}
+	return releases
+}
