@@ -1,0 +1,125 @@
+// Command movements is Drover's benchmark of the movements interface on a
+// registry of a million movements. It is a program, not a test: it builds
+// the registry with bulk SQL, starts the real binary on it, and measures
+// what a keeper and an inspector feel (POST throughput and latency against
+// a naive one-insert-per-request server on the same database, a month of
+// a keeper's requests, the 1,000th page of everything, the server's peak
+// memory), printing a table with the targets.
+//
+//	go run ./bench/movements                                  # SQLite, 1M movements
+//	go run ./bench/movements --database 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable'
+package main
+
+import (
+	_ "time/tzdata" // the transfer date is the UK's
+
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// options are the flags of the benchmark.
+type options struct {
+	Database    string // SQLite file path, or postgres:// URL; "" is a temporary SQLite file
+	Movements   int
+	Holdings    int
+	Duration    time.Duration // of each POST load
+	Connections int           // of each POST load
+	Keep        bool          // keep the database (file or schema) at the end
+	SkipBuild   bool          // reuse a kept database
+}
+
+// london is the zone of the registry's dates.
+var london = func() *time.Location {
+	l, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+func parseFlags(args []string, out io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("movements", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.Database, "database", "", "SQLite file path, or a postgres:// URL (a fresh schema drover_bench_<random> is made there); default a temporary SQLite file")
+	fs.IntVar(&o.Movements, "movements", 1_000_000, "movements (transfer requests) to build")
+	fs.IntVar(&o.Holdings, "holdings", 10_000, "holdings the movements are spread over")
+	fs.DurationVar(&o.Duration, "duration", 15*time.Second, "length of each POST load")
+	fs.IntVar(&o.Connections, "connections", 64, "concurrent connections of each POST load")
+	fs.BoolVar(&o.Keep, "keep", false, "keep the database at the end (to reuse with --skip-build)")
+	fs.BoolVar(&o.SkipBuild, "skip-build", false, "measure a database kept by an earlier run (--database must name it)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.Movements < 1 || o.Holdings < 2*benchHoldings || o.Holdings > 10_000_000:
+		return o, fmt.Errorf("--movements must be positive and --holdings from %d to 10,000,000", 2*benchHoldings)
+	case o.Duration <= 0 || o.Connections < 1:
+		return o, fmt.Errorf("--duration and --connections must be positive")
+	case o.SkipBuild && o.Database == "":
+		return o, fmt.Errorf("--skip-build needs --database naming a kept database")
+	}
+	return o, nil
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o, err := parseFlags(os.Args[1:], os.Stderr)
+	if err == nil {
+		err = run(ctx, o, os.Stdout)
+	}
+	if err != nil && err != flag.ErrHelp {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole benchmark: database, build, server, loads, report.
+func run(ctx context.Context, o options, out io.Writer) (err error) {
+	rep := report{Command: commandLine(os.Args[1:]), Options: o, Started: time.Now(), Dialect: "SQLite"}
+	db, err := openTarget(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer func() { db.close(ctx, o.Keep || o.SkipBuild, out) }()
+	if db.Postgres {
+		rep.Dialect = "PostgreSQL"
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		rep.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	fmt.Fprintf(out, "database: %s\n", db.describe())
+	bin, err := buildBinary(ctx, filepath.Join(db.dir, "drover"))
+	if err != nil {
+		return err
+	}
+	if !o.SkipBuild {
+		fmt.Fprintf(out, "building %d movements over %d holdings…\n", o.Movements, o.Holdings)
+		if rep.Build, err = build(ctx, db, o); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "built in %s\n", rep.Build.Round(time.Millisecond))
+	}
+	srv, err := startServer(ctx, bin, db.DSN, filepath.Join(db.dir, "drover.log"))
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	fmt.Fprintf(out, "server %s (pid %d, log %s)\n", srv.URL, srv.cmd.Process.Pid, srv.log)
+	if err := measure(ctx, o, db, srv, &rep, out); err != nil {
+		return err
+	}
+	rep.print(out)
+	return nil
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// Sizes of the read measurements.
+const (
+	filterConns    = 8
+	filterRequests = 2000
+	filterLimit    = time.Minute // a slow server gets fewer requests, not a longer wait
+	pageRepeats    = 100
+	pageDepth      = 1000
+)
+
+// measure runs the loads in turn: the baseline's POSTs, Drover's, then
+// (once the jobs those queued have run) the reads, then the memory.
+func measure(ctx context.Context, o options, db *target, srv *server, rep *report, out io.Writer) error {
+	var tokens [3]string
+	for i, u := range []string{"keeper1", benchUser, "inspector"} {
+		var err error
+		if tokens[i], err = srv.token(ctx, u, u); err != nil {
+			return err
+		}
+	}
+	base, err := startBaseline(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer base.close()
+	run := strconv.FormatInt(time.Now().Unix(), 36)
+	body, _ := transfer(run)(1)
+	rep.BodySize = len(body)
+	fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
+	rep.Baseline = load(targets(http.MethodPost, tokens[0], fixed(base.URL), transfer(run+"b")), o.Connections, o.Duration, 0, http.StatusCreated)
+	fmt.Fprintf(out, "POST /v1/TransferRequests, %d connections for %s…\n", o.Connections, o.Duration)
+	rep.Post = load(targets(http.MethodPost, tokens[0], fixed(srv.URL+"/v1/TransferRequests"), transfer(run+"d")), o.Connections, o.Duration, 0, http.StatusCreated)
+	base.close()
+
+	fmt.Fprintln(out, "waiting for the jobs the POSTs queued…")
+	start := time.Now()
+	if rep.Jobs, err = drain(ctx, srv, 10*time.Minute); err != nil {
+		return err
+	}
+	rep.JobsTook = time.Since(start)
+
+	fmt.Fprintf(out, "GET a month of %s's requests, %d times (or for %s) from %d connections…\n", benchUser, filterRequests, filterLimit, filterConns)
+	rep.Filter = load(targets(http.MethodGet, tokens[1], month(srv.URL), nil), filterConns, filterLimit, filterRequests, http.StatusOK)
+	var page struct{ Value []any }
+	if err := get(ctx, month(srv.URL)(23), tokens[1], &page); err != nil {
+		return err
+	}
+	rep.FilterItems = len(page.Value)
+
+	fmt.Fprintf(out, "following @odata.nextLink as the inspector to page %d…\n", pageDepth)
+	first := srv.URL + "/v1/TransferRequests"
+	link := first
+	for rep.Depth = 1; rep.Depth < pageDepth; rep.Depth++ {
+		var p struct {
+			Next string `json:"@odata.nextLink"`
+		}
+		if err := get(ctx, link, tokens[2], &p); err != nil {
+			return err
+		}
+		if p.Next == "" {
+			break
+		}
+		link = p.Next
+	}
+	// Page 1 and the deep page in turn, so that whatever else the machine
+	// is doing falls on both alike.
+	pages := []string{first, link}
+	both := loadBy(targets(http.MethodGet, tokens[2], func(i int64) string { return pages[i%2] }, nil),
+		1, 0, 2*pageRepeats, http.StatusOK, func(r *vegeta.Result) string { return r.URL })
+	rep.Page1, rep.PageN = both[first], both[link]
+	rep.RSS, err = srv.peakRSS()
+	return err
+}
+
+func fixed(u string) func(int64) string { return func(int64) string { return u } }
+
+func get(ctx context.Context, u, token string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	return getJSON(req, v)
+}
+
+// drain waits until no job is available (queued), as /metrics says.
+func drain(ctx context.Context, srv *server, limit time.Duration) (int, error) {
+	most := 0
+	for deadline := time.Now().Add(limit); ; {
+		res, err := http.Get(srv.URL + "/metrics")
+		if err != nil {
+			return most, err
+		}
+		n := -1
+		for sc := bufio.NewScanner(res.Body); sc.Scan(); {
+			if v, ok := strings.CutPrefix(sc.Text(), `drover_jobs{state="available"} `); ok {
+				f, _ := strconv.ParseFloat(v, 64)
+				n = int(f)
+			}
+		}
+		res.Body.Close()
+		most = max(most, n)
+		switch {
+		case n == 0:
+			return most, nil
+		case n < 0:
+			return most, fmt.Errorf("/metrics has no drover_jobs{state=\"available\"}")
+		case time.Now().After(deadline):
+			return most, fmt.Errorf("%d jobs still queued after %s", n, limit)
+		}
+		select {
+		case <-ctx.Done():
+			return most, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
