@@ -1,0 +1,127 @@
+// Command registration is Drover's benchmark of animal registration
+// (issue 4). It is a program, not a test: it builds the real binary, starts
+// it on a new database, issues keeper1's herd 442501 enough ear tags for
+// the run, and measures
+//
+//   - async POST /v1/animals offered at a fixed rate (an open loop): the
+//     time from the 202 to Completed, as the registrations table records
+//     it (updated_date − request_date), read from the database once the
+//     queue has drained, so the server's one-poll-per-retry-after rule is
+//     never broken;
+//   - sync POST /v1/animals from 64 connections, each sending its next
+//     request when its last is answered (a closed loop);
+//   - a naive server in this program, one INSERT a request into the same
+//     kind of database at the same durability, measured as the sync load;
+//   - the server's peak memory (VmHWM);
+//
+// and prints a table with the targets.
+//
+//	go run ./bench/registration                       # SQLite in a temporary file
+//	go run ./bench/registration --database 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable'
+package main
+
+import (
+	_ "time/tzdata" // dates are the UK's
+
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// options are the flags of the benchmark.
+type options struct {
+	Database    string        // SQLite file path or postgres:// URL; "" is a temporary SQLite file
+	Duration    time.Duration // of each load
+	Rate        int           // async requests offered per second
+	Connections int           // of the sync and baseline loads
+	Workers     int           // drover serve --workers; 0 leaves its default
+}
+
+func parseFlags(args []string, out io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("registration", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.Database, "database", "", "SQLite file to create, or a postgres:// URL (a fresh schema drover_bench_<random> is made there and dropped at the end); default a temporary SQLite file")
+	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "length of each load")
+	fs.IntVar(&o.Rate, "rate", 1000, "async registrations offered per second")
+	fs.IntVar(&o.Connections, "connections", 64, "concurrent connections of the sync and baseline loads")
+	fs.IntVar(&o.Workers, "workers", 0, "drover serve --workers (0: the server's default)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.Duration <= 0 || o.Rate < 1 || o.Connections < 1 || o.Workers < 0:
+		return o, fmt.Errorf("--duration, --rate and --connections must be positive, --workers not negative")
+	case o.Rate*int(o.Duration.Seconds()) > supply:
+		return o, fmt.Errorf("--rate × --duration is more than the %d identifiers the herd can be issued", supply)
+	}
+	return o, nil
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o, err := parseFlags(os.Args[1:], os.Stderr)
+	if err == nil {
+		err = run(ctx, o, os.Stdout)
+	}
+	if err != nil && err != flag.ErrHelp {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole benchmark: database, server, tags, loads, report.
+func run(ctx context.Context, o options, out io.Writer) error {
+	rep := report{Command: commandLine(os.Args[1:]), Options: o, Started: time.Now()}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		rep.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	db, err := openTarget(ctx, o.Database)
+	if err != nil {
+		return err
+	}
+	defer db.close(context.WithoutCancel(ctx), out)
+	rep.Dialect = db.dialect()
+	fmt.Fprintf(out, "database: %s\n", db.describe())
+	bin, err := buildBinary(ctx, filepath.Join(db.dir, "drover"))
+	if err != nil {
+		return err
+	}
+	srv, err := startServer(ctx, bin, db.DSN, o.Workers, filepath.Join(db.dir, "drover.log"))
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	fmt.Fprintf(out, "server %s (pid %d, log %s)\n", srv.URL, srv.cmd.Process.Pid, srv.log)
+	if err := db.issueTags(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "issued %d more tags to herd 442501\n", supply)
+	if err := measure(ctx, o, db, srv, &rep, out); err != nil {
+		return err
+	}
+	rep.print(out)
+	return nil
+}
+
+// commandLine is how this run was started.
+func commandLine(args []string) string {
+	parts := []string{"go run ./bench/registration"}
+	for _, a := range args {
+		if strings.ContainsAny(a, " ?&$'\"") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}

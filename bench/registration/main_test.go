@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// The benchmark itself is a program (go run ./bench/registration), never a
+// timed test: these check its flags and what it sends.
+
+func TestParseFlags(t *testing.T) {
+	t.Parallel()
+	o, err := parseFlags(nil, io.Discard)
+	if want := (options{Duration: 20 * time.Second, Rate: 1000, Connections: 64}); err != nil || o != want {
+		t.Errorf("defaults = %+v, %v; want %+v", o, err, want)
+	}
+	for _, bad := range [][]string{{"--rate", "0"}, {"--connections", "0"}, {"--workers", "-1"},
+		{"--rate", "10000", "--duration", "20s"}, {"extra"}} {
+		if _, err := parseFlags(bad, io.Discard); err == nil {
+			t.Errorf("parseFlags(%q) accepted", bad)
+		}
+	}
+}
+
+// TestTags checks the benchmark's identifiers against the registry's own
+// rule, at both ends of the supply and beside the sandbox's.
+func TestTags(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, 150, firstNumber, 4242, firstNumber + supply - 1} {
+		want, err := livestock.NewCattleTag("442501", n)
+		if err != nil || tagID(n) != want.String() {
+			t.Errorf("tagID(%d) = %s; want %v (%v)", n, tagID(n), want, err)
+		}
+	}
+}
+
+func TestCalfIsJSON(t *testing.T) {
+	t.Parallel()
+	var v struct {
+		Animal       struct{ Identifier string }
+		Birth        struct{ Date string }
+		Registration struct{ Date, Category string }
+	}
+	today := time.Date(2027, 1, 2, 12, 0, 0, 0, london)
+	if err := json.Unmarshal(calf(tagID(200), today), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Animal.Identifier != tagID(200) || v.Birth.Date != "2026-12-30" || v.Registration.Date != "2027-01-02" ||
+		v.Registration.Category != "birthRegistration" {
+		t.Errorf("calf = %+v", v)
+	}
+}

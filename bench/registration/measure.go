@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// measure runs the loads in turn: async registrations at the offered rate
+// until their queue drains, then the baseline's POSTs and Drover's sync
+// POSTs, then reads the server's peak memory.
+func measure(ctx context.Context, o options, db *target, srv *server, rep *report, out io.Writer) error {
+	token, err := srv.token(ctx, "keeper1")
+	if err != nil {
+		return err
+	}
+	run := strconv.FormatInt(time.Now().Unix(), 36)
+	var numbers atomic.Int64 // the herd's animal numbers, handed out once each
+	numbers.Store(firstNumber)
+	last := firstNumber + supply - 1
+	rep.BodySize = len(calf(tagID(firstNumber), time.Now()))
+
+	fmt.Fprintf(out, "async POST /v1/animals, %d a second for %s…\n", o.Rate, o.Duration)
+	var most atomic.Int64
+	stop := make(chan struct{})
+	go watch(ctx, db.db, 250*time.Millisecond, &most, stop)
+	async := registrations(srv.URL+"/v1/animals", token, true, run+"a", &numbers, last)
+	var answered map[string]time.Time
+	rep.Async, answered = openLoop(async, o.Rate, o.Duration)
+	ended := time.Now()
+	fmt.Fprintln(out, "waiting for the queue to drain…")
+	err = drain(ctx, db.db, 10*time.Minute)
+	drained := time.Since(ended)
+	close(stop)
+	if err != nil {
+		return err
+	}
+	if rep.Outcome, err = read(ctx, db.db, answered); err != nil {
+		return err
+	}
+	rep.Outcome.Drain, rep.Outcome.MostPending = drained, int(most.Load())
+
+	base, closeBase, err := startBaseline(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer closeBase()
+	var unlimited atomic.Int64
+	unlimited.Store(firstNumber)
+	fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
+	rep.Baseline = closedLoop(registrations(base, token, false, run+"b", &unlimited, math.MaxInt), o.Connections, o.Duration, http.StatusCreated)
+	closeBase()
+	fmt.Fprintf(out, "sync POST /v1/animals, %d connections for %s…\n", o.Connections, o.Duration)
+	rep.Sync = closedLoop(registrations(srv.URL+"/v1/animals", token, false, run+"s", &numbers, last), o.Connections, o.Duration, http.StatusOK)
+	rep.RSS, err = srv.peakRSS()
+	return err
+}
+
+// watch counts the Pending async registrations every interval until stop
+// is closed, and keeps the most.
+func watch(ctx context.Context, db *sql.DB, interval time.Duration, most *atomic.Int64, stop <-chan struct{}) {
+	for t := time.NewTicker(interval); ; {
+		select {
+		case <-stop:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		var n int64
+		if err := db.QueryRowContext(ctx, pendingSQL).Scan(&n); err == nil && n > most.Load() {
+			most.Store(n)
+		}
+	}
+}
