@@ -11,6 +11,7 @@
 package main
 
 import (
+	"github.com/drover-registry/drover/bench/internal/benchserver"
 	_ "time/tzdata" // the transfer date is the UK's
 
 	"context"
@@ -100,7 +101,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		rep.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
 	}
 	fmt.Fprintf(out, "database: %s\n", db.describe())
-	bin, err := buildBinary(ctx, filepath.Join(db.dir, "drover"))
+	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.dir, "drover"))
 	if err != nil {
 		return err
 	}
@@ -111,12 +112,12 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		}
 		fmt.Fprintf(out, "built in %s\n", rep.Build.Round(time.Millisecond))
 	}
-	srv, err := startServer(ctx, bin, db.DSN, filepath.Join(db.dir, "drover.log"))
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.dir, "drover.log"), "--database", db.DSN, "--max-page", "100")
 	if err != nil {
 		return err
 	}
-	defer srv.stop()
-	fmt.Fprintf(out, "server %s (pid %d, log %s)\n", srv.URL, srv.cmd.Process.Pid, srv.log)
+	defer srv.Stop()
+	fmt.Fprintf(out, "server %s\n", srv)
 	if err := measure(ctx, o, db, srv, &rep, out); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"io"
 	"net/http"
 	"strconv"
@@ -24,11 +25,11 @@ const (
 
 // measure runs the loads in turn: the baseline's POSTs, Drover's, then
 // (once the jobs those queued have run) the reads, then the memory.
-func measure(ctx context.Context, o options, db *target, srv *server, rep *report, out io.Writer) error {
+func measure(ctx context.Context, o options, db *target, srv *benchserver.Server, rep *report, out io.Writer) error {
 	var tokens [3]string
 	for i, u := range []string{"keeper1", benchUser, "inspector"} {
 		var err error
-		if tokens[i], err = srv.token(ctx, u, u); err != nil {
+		if tokens[i], err = srv.Token(ctx, u, u); err != nil {
 			return err
 		}
 	}
@@ -82,7 +83,7 @@ func measure(ctx context.Context, o options, db *target, srv *server, rep *repor
 	both := loadBy(targets(http.MethodGet, tokens[2], func(i int64) string { return pages[i%2] }, nil),
 		1, 0, 2*pageRepeats, http.StatusOK, func(r *vegeta.Result) string { return r.URL })
 	rep.Page1, rep.PageN = both[first], both[link]
-	rep.RSS, err = srv.peakRSS()
+	rep.RSS, err = srv.PeakRSS()
 	return err
 }
 
@@ -94,11 +95,11 @@ func get(ctx context.Context, u, token string, v any) error {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	return getJSON(req, v)
+	return benchserver.GetJSON(req, v)
 }
 
 // drain waits until no job is available (queued), as /metrics says.
-func drain(ctx context.Context, srv *server, limit time.Duration) (int, error) {
+func drain(ctx context.Context, srv *benchserver.Server, limit time.Duration) (int, error) {
 	most := 0
 	for deadline := time.Now().Add(limit); ; {
 		res, err := http.Get(srv.URL + "/metrics")

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,7 +20,8 @@ import (
 // The naive server Drover is compared with: net/http, no middleware, and
 // one INSERT per request, committed on its own, into the same kind of
 // database at the same durability (SQLite: WAL, synchronous=FULL, one
-// writer connection; PostgreSQL: a pgx pool with Drover's defaults).
+// writer connection; PostgreSQL: a pgx pool of the size Drover's store
+// takes).
 const (
 	baselineSQLite = `CREATE TABLE bench_baseline (id INTEGER PRIMARY KEY AUTOINCREMENT,
 		received_at TEXT NOT NULL, correlation_id TEXT NOT NULL, body BLOB NOT NULL) STRICT`
@@ -41,8 +43,15 @@ func startBaseline(ctx context.Context, t *target) (base string, close func(), e
 		}
 	}()
 	if t.Postgres {
+		var cfg *pgxpool.Config
 		var pool *pgxpool.Pool
-		if pool, err = pgxpool.New(ctx, t.DSN); err != nil {
+		if cfg, err = pgxpool.ParseConfig(t.DSN); err != nil {
+			return "", nil, err
+		}
+		if !strings.Contains(t.DSN, "pool_max_conns") {
+			cfg.MaxConns = max(cfg.MaxConns, 16) // as internal/store/postgres sizes its pool
+		}
+		if pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 			return "", nil, err
 		}
 		db, stamp = stdlib.OpenDBFromPool(pool), func() any { return time.Now() }

@@ -21,6 +21,8 @@
 package main
 
 import (
+	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"strconv"
 	_ "time/tzdata" // dates are the UK's
 
 	"context"
@@ -93,16 +95,16 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	defer db.close(context.WithoutCancel(ctx), out)
 	rep.Dialect = db.dialect()
 	fmt.Fprintf(out, "database: %s\n", db.describe())
-	bin, err := buildBinary(ctx, filepath.Join(db.dir, "drover"))
+	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.dir, "drover"))
 	if err != nil {
 		return err
 	}
-	srv, err := startServer(ctx, bin, db.DSN, o.Workers, filepath.Join(db.dir, "drover.log"))
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.dir, "drover.log"), serveArgs(db.DSN, o.Workers)...)
 	if err != nil {
 		return err
 	}
-	defer srv.stop()
-	fmt.Fprintf(out, "server %s (pid %d, log %s)\n", srv.URL, srv.cmd.Process.Pid, srv.log)
+	defer srv.Stop()
+	fmt.Fprintf(out, "server %s\n", srv)
 	if err := db.issueTags(ctx); err != nil {
 		return err
 	}
@@ -124,4 +126,14 @@ func commandLine(args []string) string {
 		parts = append(parts, a)
 	}
 	return strings.Join(parts, " ")
+}
+
+// serveArgs are the settings the server runs with: the database, and the
+// job workers when --workers asks for a number.
+func serveArgs(dsn string, workers int) []string {
+	args := []string{"--database", dsn}
+	if workers > 0 {
+		args = append(args, "--workers", strconv.Itoa(workers))
+	}
+	return args
 }

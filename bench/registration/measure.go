@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"io"
 	"math"
 	"net/http"
@@ -15,8 +16,8 @@ import (
 // measure runs the loads in turn: async registrations at the offered rate
 // until their queue drains, then the baseline's POSTs and Drover's sync
 // POSTs, then reads the server's peak memory.
-func measure(ctx context.Context, o options, db *target, srv *server, rep *report, out io.Writer) error {
-	token, err := srv.token(ctx, "keeper1")
+func measure(ctx context.Context, o options, db *target, srv *benchserver.Server, rep *report, out io.Writer) error {
+	token, err := srv.Token(ctx, "keeper1", "keeper1")
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func measure(ctx context.Context, o options, db *target, srv *server, rep *repor
 	closeBase()
 	fmt.Fprintf(out, "sync POST /v1/animals, %d connections for %s…\n", o.Connections, o.Duration)
 	rep.Sync = closedLoop(registrations(srv.URL+"/v1/animals", token, false, run+"s", &numbers, last), o.Connections, o.Duration, http.StatusOK)
-	rep.RSS, err = srv.peakRSS()
+	rep.RSS, err = srv.PeakRSS()
 	return err
 }
 

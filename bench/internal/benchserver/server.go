@@ -1,4 +1,7 @@
-package main
+// Package benchserver runs the real drover binary for the benchmark
+// programs under bench/: built from this module, started as a child (so
+// that its peak memory is its own), signed in to, and stopped.
+package benchserver
 
 import (
 	"bufio"
@@ -17,17 +20,16 @@ import (
 	"time"
 )
 
-// server is the real drover binary, run as a child so that its peak
-// memory is its own.
-type server struct {
+// Server is the real drover binary, running as a child process.
+type Server struct {
 	URL  string
 	cmd  *exec.Cmd
 	log  string
 	done chan error
 }
 
-// buildBinary builds ./cmd/drover of the module the benchmark runs in.
-func buildBinary(ctx context.Context, out string) (string, error) {
+// BuildBinary builds ./cmd/drover of the module the benchmark runs in.
+func BuildBinary(ctx context.Context, out string) (string, error) {
 	gomod, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
 	if err != nil {
 		return "", fmt.Errorf("go env GOMOD: %w", err)
@@ -42,26 +44,24 @@ func buildBinary(ctx context.Context, out string) (string, error) {
 
 var listening = regexp.MustCompile(`listening on (http://\S+)`)
 
-// startServer runs drover serve on a free port with the rate limit and the
-// load shedding off (they would refuse the load, not measure it), and
-// waits for it to say where it listens.
-func startServer(ctx context.Context, bin, dsn string, workers int, logPath string) (*server, error) {
+// Start runs drover serve on a free port with the rate limit and the load
+// shedding off (they would refuse the load, not measure it), adding args
+// (--database and the like), and waits for it to say where it listens.
+func Start(ctx context.Context, bin, logPath string, args ...string) (*Server, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	s := &server{log: logPath, done: make(chan error, 1)}
-	args := []string{"serve", "--addr", "127.0.0.1:0", "--database", dsn, "--rate-limit", "0", "--max-in-flight", "0"}
-	if workers > 0 {
-		args = append(args, "--workers", strconv.Itoa(workers))
-	}
-	s.cmd = exec.Command(bin, args...)
+	s := &Server{log: logPath, done: make(chan error, 1)}
+	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "0", "--max-in-flight", "0"}, args...)...)
 	s.cmd.Stderr = logf
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
+		logf.Close()
 		return nil, err
 	}
 	if err := s.cmd.Start(); err != nil {
+		logf.Close()
 		return nil, err
 	}
 	found := make(chan string, 1)
@@ -81,12 +81,12 @@ func startServer(ctx context.Context, bin, dsn string, workers int, logPath stri
 	case <-time.After(2 * time.Minute):
 	case <-ctx.Done():
 	}
-	s.stop()
+	s.Stop()
 	return nil, fmt.Errorf("drover serve did not start; see %s", logPath)
 }
 
-// stop asks the server to drain and exit, and kills it if it will not.
-func (s *server) stop() {
+// Stop asks the server to drain and exit, and kills it if it will not.
+func (s *Server) Stop() {
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-s.done:
@@ -96,8 +96,8 @@ func (s *server) stop() {
 	}
 }
 
-// peakRSS is the server's peak resident memory (VmHWM), in bytes.
-func (s *server) peakRSS() (int64, error) {
+// PeakRSS is the server's peak resident memory (VmHWM), in bytes.
+func (s *Server) PeakRSS() (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	if err != nil {
 		return 0, err
@@ -111,24 +111,37 @@ func (s *server) peakRSS() (int64, error) {
 	return 0, errors.New("no VmHWM in /proc/<pid>/status")
 }
 
-// token signs a sandbox user in with the password grant.
-func (s *server) token(ctx context.Context, user string) (string, error) {
-	form := url.Values{"grant_type": {"password"}, "username": {user}, "password": {user}}
+// Token signs a sandbox user in with the password grant.
+func (s *Server) Token(ctx context.Context, user, password string) (string, error) {
+	form := url.Values{"grant_type": {"password"}, "username": {user}, "password": {password}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/oauth2/token", strings.NewReader(form.Encode()))
 	if err != nil {
 		return "", err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&tok); err != nil || res.StatusCode != http.StatusOK || tok.AccessToken == "" {
-		return "", fmt.Errorf("token for %s: %s, %v", user, res.Status, err)
+	if err := GetJSON(req, &tok); err != nil || tok.AccessToken == "" {
+		return "", fmt.Errorf("token for %s: %v", user, err)
 	}
 	return tok.AccessToken, nil
+}
+
+// GetJSON does req and decodes a 200 answer into v.
+func GetJSON(req *http.Request, v any) error {
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s: %s", req.Method, req.URL.Path, res.Status)
+	}
+	return json.NewDecoder(res.Body).Decode(v)
+}
+
+// String says where the server listens, its process and its log.
+func (s *Server) String() string {
+	return fmt.Sprintf("%s (pid %d, log %s)", s.URL, s.cmd.Process.Pid, s.log)
 }
