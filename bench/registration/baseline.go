@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,8 +19,7 @@ import (
 // The naive server Drover is compared with: net/http, no middleware, and
 // one INSERT per request, committed on its own, into the same kind of
 // database at the same durability (SQLite: WAL, synchronous=FULL, one
-// writer connection; PostgreSQL: a pgx pool of the size Drover's store
-// takes).
+// writer connection; PostgreSQL: a pgx pool with Drover's defaults).
 const (
 	baselineSQLite = `CREATE TABLE bench_baseline (id INTEGER PRIMARY KEY AUTOINCREMENT,
 		received_at TEXT NOT NULL, correlation_id TEXT NOT NULL, body BLOB NOT NULL) STRICT`
@@ -43,15 +41,8 @@ func startBaseline(ctx context.Context, t *target) (base string, close func(), e
 		}
 	}()
 	if t.Postgres {
-		var cfg *pgxpool.Config
 		var pool *pgxpool.Pool
-		if cfg, err = pgxpool.ParseConfig(t.DSN); err != nil {
-			return "", nil, err
-		}
-		if !strings.Contains(t.DSN, "pool_max_conns") {
-			cfg.MaxConns = max(cfg.MaxConns, 16) // as internal/store/postgres sizes its pool
-		}
-		if pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		if pool, err = pgxpool.New(ctx, t.DSN); err != nil { // the pool Drover's store makes of the URL
 			return "", nil, err
 		}
 		db, stamp = stdlib.OpenDBFromPool(pool), func() any { return time.Now() }

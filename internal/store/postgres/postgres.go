@@ -10,7 +10,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -68,24 +67,12 @@ func Migrate(ctx context.Context, url string) error {
 	return err
 }
 
-// defaultMaxConns is the pool's size unless the URL sets pool_max_conns
-// (pgx's own default is 4, or the CPUs if more). Half the pool commits
-// shared transactions, which now carry the jobs as well as the
-// submissions, and a committer runs its fns a round trip at a time: on 2
-// cores, 1,000 async registrations a second and their jobs needed 8
-// committers to keep the queue short (bench/registration), where 2 let
-// it grow by hundreds a second.
-const defaultMaxConns = 16
-
 // connect makes the pool and checks that the server answers, so that a
 // wrong URL fails at start rather than at the first request.
 func connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err) // pgx hides the password
-	}
-	if !strings.Contains(url, "pool_max_conns") {
-		cfg.MaxConns = max(cfg.MaxConns, defaultMaxConns)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
