@@ -25,8 +25,11 @@ var sqliteTables = []struct {
 			return []any{m.ID, m.User, m.Requested.Format(sqldb.TimeFormat), m.Requested.Add(time.Minute).Format(sqldb.TimeFormat),
 				m.Date.Format(sqldb.TimeFormat), m.Species, m.CorrelationID, m.Content, m.DocRef}
 		}},
-	{`INSERT INTO request_holdings (request_id, cph) VALUES `, `(?, ?), (?, ?)`,
-		func(m movement) []any { return []any{m.ID, m.Source, m.ID, m.Destination} }},
+	{`INSERT INTO request_holdings (request_id, cph, movement_date) VALUES `, `(?, ?, ?), (?, ?, ?)`,
+		func(m movement) []any {
+			d := m.Date.Format(sqldb.TimeFormat)
+			return []any{m.ID, m.Source, d, m.ID, m.Destination, d}
+		}},
 	{`INSERT INTO movements (id, request_id, user_name, species, source, destination, transfer_date, arrival_date,
 		state, animal_count, flags, standstill) VALUES `, `(?, ?, ?, ?, ?, ?, ?, ?, 'Completed', ?, '[]', 0)`,
 		func(m movement) []any {

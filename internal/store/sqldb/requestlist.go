@@ -17,7 +17,7 @@ import (
 const (
 	// listAllSQL pages through every request of a type, on requests_type.
 	listAllSQL = `SELECT ` + requestColumns + ` FROM requests r
-		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT $3 OFFSET $4`
+		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY %s LIMIT $3 OFFSET $4`
 	// listVisibleSQL is the union of the branches of what a user may see,
 	// each cut to its first offset+limit ids: the page is among those.
 	// Every branch reads one index in id order and stops at its limit, so
@@ -26,19 +26,29 @@ const (
 		SELECT id FROM (%s) v ORDER BY id LIMIT $3 OFFSET $4) ORDER BY id`
 	// listMineSQL: the user's own, on requests_user (user_name, type, id).
 	listMineSQL = `SELECT id FROM (SELECT r.id FROM requests r
-		WHERE r.user_name = $%d AND r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT $5) mine`
+		WHERE r.user_name = $%d AND r.type = $1 AND r.id > $2 AND %s ORDER BY %s LIMIT $5) mine`
 	// listHoldingSQL: those concerning one holding, on the primary key
 	// (cph, request_id) of request_holdings. One branch per holding, rather
 	// than cph IN (…), keeps each in id order: with IN, PostgreSQL walks
 	// the primary key of requests instead, through every id up to the
 	// page, when the holdings' requests are recent.
 	listHoldingSQL = `SELECT id FROM (SELECT r.id FROM request_holdings h JOIN requests r ON r.id = h.request_id
-		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s ORDER BY h.request_id LIMIT $5) h%d`
+		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s AND %s ORDER BY %s LIMIT $5) h%d`
 	// listHoldingsSQL serves a user of more holdings than maxBranches.
 	listHoldingsSQL = `SELECT id FROM (SELECT r.id FROM requests r
 		WHERE r.id IN (SELECT request_id FROM request_holdings WHERE cph IN (%s) AND request_id > $2)
 		AND r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT $5) theirs`
 	holdingsOfSQL = `SELECT request_id, cph FROM request_holdings WHERE request_id IN (%s) ORDER BY request_id, cph`
+)
+
+// A branch walks its index in id order (idOrder), unless the filter bounds
+// the movement date (see dateBounds): then it reads the range on the
+// branch's date index and sorts it. "+ 0" keeps the order but hides the id
+// from both planners, which would otherwise walk the id index to save the
+// sort, through every request before the range.
+const (
+	idOrder   = "%sid"
+	dateOrder = "%sid + 0"
 )
 
 // maxBranches bounds the holdings given a branch each (SQLite allows 500
@@ -85,14 +95,18 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	order, bounds := idOrder, dateBounds(q.Filter)
+	if bounds != nil {
+		order = dateOrder
+	}
 	args := f.args
 	if q.All {
-		return fmt.Sprintf(listAllSQL, cond), args, nil
+		return fmt.Sprintf(listAllSQL, cond, fmt.Sprintf(order, "r.")), args, nil
 	}
 	var branches []string
 	if q.UserName != "" {
 		args = append(args, q.UserName)
-		branches = append(branches, fmt.Sprintf(listMineSQL, len(args), cond))
+		branches = append(branches, fmt.Sprintf(listMineSQL, len(args), cond, fmt.Sprintf(order, "r.")))
 	}
 	hs := slices.Compact(slices.Sorted(slices.Values(q.Holdings)))
 	if len(hs) > maxBranches {
@@ -102,9 +116,18 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		}
 		hs = nil
 	}
+	holdingDates := sqlTrue
+	if bounds != nil && len(hs) > 0 {
+		hf := filter{s: s, cols: requestFields, prefix: "h.", args: args}
+		if holdingDates, err = hf.compile(bounds); err != nil {
+			return "", nil, err
+		}
+		args = hf.args
+	}
 	for i, h := range hs {
 		args = append(args, h)
-		branches = append(branches, fmt.Sprintf(listHoldingSQL, len(args), cond, i))
+		branches = append(branches, fmt.Sprintf(listHoldingSQL, len(args), cond, holdingDates,
+			fmt.Sprintf(order, "h.request_"), i))
 	}
 	if len(branches) == 0 {
 		return "", nil, nil

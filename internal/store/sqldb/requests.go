@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -24,7 +26,10 @@ const (
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING RETURNING id`
 	updateRequestSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
 		is_full_undone = $6, undo_supported = $7, document_ref = $8 WHERE id = $1`
-	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph)`
+	// insertHoldingsSQL copies the request's movement_date into each row,
+	// for the listing's date index (migration 00004).
+	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph, movement_date) SELECT id, h.cph, movement_date
+		FROM requests, (%s) h WHERE id = $1`
 	deleteHoldingsSQL = `DELETE FROM request_holdings WHERE request_id = $1`
 )
 
@@ -112,12 +117,21 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 	return t.insertHoldings(ctx, r.ID, r.Holdings)
 }
 
-// insertHoldings links a request to each of holdings once.
+// insertHoldings links a request to each of holdings once, in one
+// statement: a request names a handful of holdings.
 func (t *tx) insertHoldings(ctx context.Context, id int64, holdings []string) error {
 	hs := slices.Compact(slices.Sorted(slices.Values(holdings)))
-	return t.s.insertMany(ctx, t.tx, insertHoldingsSQL, "", 2, len(hs), func(i int) []any {
-		return []any{id, hs[i]}
-	})
+	if len(hs) == 0 {
+		return nil
+	}
+	args := []any{id}
+	rows := make([]string, len(hs))
+	for i, h := range hs {
+		args = append(args, h)
+		rows[i] = fmt.Sprintf("SELECT CAST($%d AS TEXT) AS cph", i+2)
+	}
+	_, err := t.tx.ExecContext(ctx, fmt.Sprintf(insertHoldingsSQL, strings.Join(rows, " UNION ALL ")), args...)
+	return err
 }
 
 func scanRequest(row interface{ Scan(...any) error }) (store.Request, error) {

@@ -58,6 +58,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Visibility", testVisibility},
 		{"KeysetPaging", testKeysetPaging},
 		{"OffsetLimit", testOffsetLimit},
+		{"DateListing", testDateListing},
 		{"RequestFilter", testRequestFilter},
 		{"FilterErrors", testFilterErrors},
 		{"MovementRoundTrip", testMovementRoundTrip},

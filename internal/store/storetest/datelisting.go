@@ -1,0 +1,99 @@
+package storetest
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// testDateListing lists a month (and other date ranges) of requests dated
+// over a year, for each kind of caller, a page at a time: the store may
+// read a closed range by date rather than in id order, and must give the
+// same requests, in id order, with nothing repeated or skipped between
+// pages. It also checks that a request's holdings keep its date after the
+// request is updated.
+func testDateListing(t *testing.T, s store.Store) {
+	var all []store.Request
+	for i := range 60 {
+		holdings := [][]string{{farmA.String()}, {market.String(), farmB.String()}, {abattoir.String()}, nil}[i%4]
+		r := transfer([]string{"keeper1", "keeper2", "other"}[i%3], holdings...)
+		r.Species = []string{"Sheep", "Goats"}[i%2]
+		r.MovementDate = ymd(2026, time.Month(1+i*7%12), 1+i%28)
+		all = append(all, r)
+	}
+	added := addRequests(t, s, all...)
+	for i := range all {
+		all[i].ID = added[i]
+	}
+	// Updating a request rewrites its holdings: they must keep its date.
+	updated := requests(t, s, store.RequestQuery{Type: store.RequestTransfer, All: true, Filter: cmpf("requestId", odata.Eq, added[1])})
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		u := updated[0]
+		u.MovementDate, u.Status = time.Time{}, store.StatusSuccess
+		return tx.UpdateRequest(c, u)
+	})
+	ge := func(d string) odata.Expr { return cmpf("movementDate", odata.Ge, at(d)) }
+	le := func(d string) odata.Expr { return cmpf("movementDate", odata.Le, at(d)) }
+	lt := func(d string) odata.Expr { return cmpf("movementDate", odata.Lt, at(d)) }
+	march := and(ge("2026-03-01T00:00:00Z"), le("2026-03-31T23:59:59Z"))
+	for _, tt := range []struct {
+		name   string
+		filter odata.Expr
+		in     func(r store.Request) bool
+	}{
+		{"a month", march, inRange("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")},
+		{"a month, then species", and(march, cmpf("species", odata.Eq, "Sheep")), func(r store.Request) bool {
+			return r.Species == "Sheep" && inRange("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")(r)
+		}},
+		{"a quarter, bounds apart", and(ge("2026-04-01T00:00:00Z"), and(cmpf("requestStatus", odata.Ne, "Failed"), lt("2026-07-01T00:00:00Z"))),
+			inRange("2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z")},
+		{"a year", and(ge("2026-01-01T00:00:00Z"), lt("2027-01-01T00:00:00Z")), inRange("2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z")},
+		{"a month or another", or(march, and(ge("2026-08-01T00:00:00Z"), lt("2026-09-01T00:00:00Z"))), func(r store.Request) bool {
+			return inRange("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")(r) || inRange("2026-08-01T00:00:00Z", "2026-09-01T00:00:00Z")(r)
+		}},
+		{"an empty range", and(ge("2026-05-01T00:00:00Z"), lt("2026-04-01T00:00:00Z")), func(store.Request) bool { return false }},
+	} {
+		for _, q := range []store.RequestQuery{keeper1Query, keeper2Query, inspectorQuery, manyHoldings()} {
+			var want []int64
+			for _, r := range all {
+				if tt.in(r) && visibleTo(q, r) {
+					want = append(want, r.ID)
+				}
+			}
+			q.Filter, q.Limit = tt.filter, 2
+			var seen []int64
+			for {
+				list := requests(t, s, q)
+				if len(list) == 0 {
+					break
+				}
+				seen = append(seen, ids(list)...)
+				q.AfterID = list[len(list)-1].ID
+			}
+			wantIDs(t, tt.name+" for "+q.UserName, seen, want)
+		}
+	}
+}
+
+func inRange(from, to string) func(r store.Request) bool {
+	return func(r store.Request) bool {
+		return !r.MovementDate.IsZero() && !r.MovementDate.Before(at(from)) && r.MovementDate.Before(at(to))
+	}
+}
+
+// visibleTo reports whether q's caller may see r.
+func visibleTo(q store.RequestQuery, r store.Request) bool {
+	if q.All || r.UserName == q.UserName {
+		return true
+	}
+	for _, h := range r.Holdings {
+		if slices.Contains(q.Holdings, h) {
+			return true
+		}
+	}
+	return false
+}
