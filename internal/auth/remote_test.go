@@ -92,6 +92,10 @@ func TestRemoteIssuer(t *testing.T) {
 			t.Fatalf("NewRemoteKeys: %v", err)
 		}
 		v := NewVerifier(f.URL, "drover-api", keys, s)
+		// Without the token cache, which would keep answering for a token
+		// verified before its key was withdrawn for up to DefaultCacheTTL
+		// (TestVerifierCache bounds that): here the key set is under test.
+		v.SetCacheTTL(0)
 
 		check := func(name, tok string, want authFailure) {
 			t.Helper()

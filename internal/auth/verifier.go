@@ -32,12 +32,14 @@ type Verifier struct {
 	users    UserLookup
 	now      func() time.Time
 	tokens   *oidc.IDTokenVerifier
+	cache    *tokenCache
 }
 
 // NewVerifier returns a Verifier accepting tokens from issuer, intended for
-// audience, signed by one of keys.
+// audience, signed by one of keys. It remembers each verified token for
+// DefaultCacheTTL; SetCacheTTL changes that.
 func NewVerifier(issuer, audience string, keys oidc.KeySet, users UserLookup) *Verifier {
-	v := &Verifier{issuer: issuer, audience: audience, users: users, now: time.Now}
+	v := &Verifier{issuer: issuer, audience: audience, users: users, now: time.Now, cache: newTokenCache(DefaultCacheTTL)}
 	v.tokens = oidc.NewVerifier(issuer, tracingKeySet{keys}, &oidc.Config{
 		ClientID:             audience,
 		SupportedSigningAlgs: supportedAlgs,
@@ -45,6 +47,10 @@ func NewVerifier(issuer, audience string, keys oidc.KeySet, users UserLookup) *V
 	})
 	return v
 }
+
+// SetCacheTTL sets how long a verified token's user is reused; zero or
+// less checks every token on every request. Call it before first use.
+func (v *Verifier) SetCacheTTL(d time.Duration) { v.cache = newTokenCache(d) }
 
 // Authenticate verifies the bearer token of r's Authorization header. The
 // scheme is matched without regard to case (RFC 7235).
@@ -65,6 +71,9 @@ func (v *Verifier) Authenticate(r *http.Request) (livestock.User, error) {
 // gives a KindUnauthenticated *livestock.Error saying why; a store failure
 // is returned as it is.
 func (v *Verifier) Verify(ctx context.Context, raw string) (livestock.User, error) {
+	if u, ok := v.cache.get(raw, v.now()); ok {
+		return u, nil
+	}
 	if err := checkShape(raw); err != nil {
 		return livestock.User{}, err
 	}
@@ -83,5 +92,6 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (livestock.User, erro
 	if err != nil {
 		return livestock.User{}, fmt.Errorf("auth: user for subject %q: %w", tok.Subject, err)
 	}
+	v.cache.put(raw, u, tok.Expiry, v.now())
 	return u, nil
 }
