@@ -35,6 +35,9 @@ var dialect = sqldb.Dialect{
 	RowLock:   rowLock,
 	SeedLock:  seedLock,
 	MaxParams: maxParams,
+	// The claim's plan depends on the jobs table's statistics; see
+	// sqldb's queuestats.go.
+	AnalyzeQueue: "ANALYZE jobs",
 }
 
 // bindTime binds an instant as a time.Time, which pgx sends as timestamptz.

@@ -41,6 +41,9 @@ type Dialect struct {
 	// connection and keep it, for a driver that parses a query every time
 	// it runs one (stmts.go).
 	KeepStatements bool
+	// AnalyzeQueue refreshes the planner's statistics of the jobs table as
+	// the queue grows ("" when the planner needs none; queuestats.go).
+	AnalyzeQueue string
 }
 
 // querier is what *sql.DB and *sql.Tx share: the readers of movements run
@@ -74,7 +77,8 @@ type Store struct {
 	w, r    *pool // the same pool when Config.Writer is Config.Reader
 	pending func(ctx context.Context) (bool, error)
 	close   func() error
-	group   group // the committers of InSharedTx (group.go)
+	group   group      // the committers of InSharedTx (group.go)
+	queue   queueStats // refreshes of the job queue's statistics (queuestats.go)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -123,6 +127,7 @@ func (s *Store) Ready(ctx context.Context) (err error) {
 // pools and anything else the store holds.
 func (s *Store) Close() error {
 	s.stopGroup()
+	s.queue.wg.Wait()
 	var errs []error
 	if s.r != s.w {
 		errs = append(errs, s.r.Close())

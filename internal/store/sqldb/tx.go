@@ -71,6 +71,9 @@ func (t *tx) EnqueueJob(ctx context.Context, j store.NewJob) (id int64, err erro
 	}
 	err = t.tx.QueryRowContext(ctx, enqueueJobSQL, j.Kind, j.Payload, j.MaxAttempts,
 		t.s.at(j.RunAt), t.s.at(now)).Scan(&id)
+	if err == nil {
+		t.s.jobEnqueued()
+	}
 	return id, err
 }
 
