@@ -25,7 +25,8 @@ var sqliteTables = []struct {
 			return []any{m.ID, m.User, m.Requested.Format(sqldb.TimeFormat), m.Requested.Add(time.Minute).Format(sqldb.TimeFormat),
 				m.Date.Format(sqldb.TimeFormat), m.Species, m.CorrelationID, m.Content, m.DocRef}
 		}},
-	{`INSERT INTO request_holdings (request_id, cph, movement_date) VALUES `, `(?, ?, ?), (?, ?, ?)`,
+	{`INSERT INTO request_holdings (request_id, cph, type, movement_date) VALUES `,
+		`(?, ?, 'TransferRequest', ?), (?, ?, 'TransferRequest', ?)`,
 		func(m movement) []any {
 			d := m.Date.Format(sqldb.TimeFormat)
 			return []any{m.ID, m.Source, d, m.ID, m.Destination, d}

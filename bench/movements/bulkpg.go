@@ -22,8 +22,10 @@ var pgTables = []struct {
 			return []any{m.ID, "TransferRequest", "Success", m.User, m.Requested, m.Requested.Add(time.Minute), m.Date,
 				m.Species, m.CorrelationID, false, false, m.Content, "[]", "[]", m.DocRef}
 		}},
-	{"request_holdings", []string{"request_id", "cph", "movement_date"}, 2,
-		func(m movement, i int) []any { return []any{m.ID, [2]string{m.Source, m.Destination}[i], m.Date} }},
+	{"request_holdings", []string{"request_id", "cph", "type", "movement_date"}, 2,
+		func(m movement, i int) []any {
+			return []any{m.ID, [2]string{m.Source, m.Destination}[i], "TransferRequest", m.Date}
+		}},
 	{"movements", []string{"id", "request_id", "user_name", "species", "source", "destination", "transfer_date",
 		"arrival_date", "state", "animal_count", "flags", "standstill"}, 1,
 		func(m movement, _ int) []any {

@@ -13,7 +13,7 @@ const maxDateSpan = 92 * 24 * time.Hour
 // dateBounds returns the movementDate comparisons that every request a
 // $filter selects must meet (those joined to the rest by `and` alone), as
 // one tree, when they bound the date on both sides to at most maxDateSpan;
-// nil otherwise.
+// nil otherwise. only reports that the filter says nothing else.
 //
 // A listing filtered on a closed range of dates, such as a month, narrows
 // each of its branches by date on an index that leads with the branch's
@@ -23,8 +23,9 @@ const maxDateSpan = 92 * 24 * time.Hour
 // An open or wide range (movementDate ge X alone) keeps the id-order walk,
 // which stops after a page; narrowing by date there would sort years of
 // rows to find the first hundred.
-func dateBounds(e odata.Expr) odata.Expr {
+func dateBounds(e odata.Expr) (bounds odata.Expr, only bool) {
 	var found []odata.Expr
+	only = true
 	var lower, upper bool
 	var from, to time.Time // the highest lower bound, the lowest upper
 	var walk func(e odata.Expr)
@@ -35,7 +36,8 @@ func dateBounds(e odata.Expr) odata.Expr {
 			walk(e.Right)
 		case *odata.Comparison:
 			at, ok := e.Value.(time.Time)
-			if !ok || e.Field != "movementDate" {
+			if !ok || e.Field != "movementDate" || e.Op == odata.Ne {
+				only = false
 				return
 			}
 			if e.Op == odata.Ge || e.Op == odata.Gt || e.Op == odata.Eq {
@@ -50,19 +52,18 @@ func dateBounds(e odata.Expr) odata.Expr {
 				}
 				upper = true
 			}
-			if e.Op == odata.Ne {
-				return
-			}
 			found = append(found, e)
+		default:
+			only = false
 		}
 	}
 	walk(e)
 	if !lower || !upper || to.Sub(from) > maxDateSpan {
-		return nil
+		return nil, false
 	}
-	tree := found[0]
+	bounds = found[0]
 	for _, c := range found[1:] {
-		tree = &odata.And{Left: tree, Right: c}
+		bounds = &odata.And{Left: bounds, Right: c}
 	}
-	return tree
+	return bounds, only
 }

@@ -21,24 +21,26 @@ func TestDateBounds(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		filter odata.Expr
-		want   int // comparisons in the bounds; 0 for none
+		want   int  // comparisons in the bounds; 0 for none
+		only   bool // the filter is the bounds and nothing else
 	}{
-		{"no filter", nil, 0},
-		{"a month", month, 2},
-		{"a month and a species", and(species, month), 2},
-		{"one day", md(odata.Eq, "2026-03-01"), 1},
-		{"lower bound only", md(odata.Ge, "2026-03-01"), 0},
-		{"upper bound only", and(species, md(odata.Le, "2026-03-01")), 0},
-		{"a year", and(md(odata.Ge, "2026-01-01"), md(odata.Lt, "2027-01-01")), 0},
-		{"a year narrowed to a month", and(and(md(odata.Ge, "2026-01-01"), md(odata.Lt, "2027-01-01")), month), 4},
-		{"either of two months", or(month, and(md(odata.Ge, "2026-08-01"), md(odata.Lt, "2026-09-01"))), 0},
-		{"not a month", &odata.Not{Expr: month}, 0},
-		{"ne is no bound", and(md(odata.Ne, "2026-03-02"), month), 2},
+		{"no filter", nil, 0, false},
+		{"a month", month, 2, true},
+		{"a month and a species", and(species, month), 2, false},
+		{"one day", md(odata.Eq, "2026-03-01"), 1, true},
+		{"lower bound only", md(odata.Ge, "2026-03-01"), 0, false},
+		{"upper bound only", and(species, md(odata.Le, "2026-03-01")), 0, false},
+		{"a year", and(md(odata.Ge, "2026-01-01"), md(odata.Lt, "2027-01-01")), 0, false},
+		{"a year narrowed to a month", and(and(md(odata.Ge, "2026-01-01"), md(odata.Lt, "2027-01-01")), month), 4, true},
+		{"either of two months", or(month, and(md(odata.Ge, "2026-08-01"), md(odata.Lt, "2026-09-01"))), 0, false},
+		{"not a month", &odata.Not{Expr: month}, 0, false},
+		{"ne is no bound", and(md(odata.Ne, "2026-03-02"), month), 2, false},
 		{"request date", and(&odata.Comparison{Field: "requestDate", Op: odata.Ge, Value: day("2026-03-01")},
-			&odata.Comparison{Field: "requestDate", Op: odata.Lt, Value: day("2026-04-01")}), 0},
+			&odata.Comparison{Field: "requestDate", Op: odata.Lt, Value: day("2026-04-01")}), 0, false},
 	} {
-		if got := countComparisons(dateBounds(tt.filter)); got != tt.want {
-			t.Errorf("%s: bounds of %d comparisons, want %d", tt.name, got, tt.want)
+		bounds, only := dateBounds(tt.filter)
+		if got := countComparisons(bounds); got != tt.want || only != tt.only {
+			t.Errorf("%s: bounds of %d comparisons, only %v; want %d, %v", tt.name, got, only, tt.want, tt.only)
 		}
 	}
 }

@@ -34,6 +34,11 @@ const (
 	// page, when the holdings' requests are recent.
 	listHoldingSQL = `SELECT id FROM (SELECT r.id FROM request_holdings h JOIN requests r ON r.id = h.request_id
 		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s AND %s ORDER BY %s LIMIT $5) h%d`
+	// listHoldingDatesSQL: those of one holding in a range of dates, when
+	// the filter says nothing else: on request_holdings_date (cph, type,
+	// movement_date, request_id) alone, with no request read.
+	listHoldingDatesSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
+		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 AND %s ORDER BY h.request_id + 0 LIMIT $5) h%d`
 	// listHoldingsSQL serves a user of more holdings than maxBranches.
 	listHoldingsSQL = `SELECT id FROM (SELECT r.id FROM requests r
 		WHERE r.id IN (SELECT request_id FROM request_holdings WHERE cph IN (%s) AND request_id > $2)
@@ -95,7 +100,8 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	order, bounds := idOrder, dateBounds(q.Filter)
+	order := idOrder
+	bounds, onlyDates := dateBounds(q.Filter)
 	if bounds != nil {
 		order = dateOrder
 	}
@@ -119,6 +125,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	holdingDates := sqlTrue
 	if bounds != nil && len(hs) > 0 {
 		hf := filter{s: s, cols: requestFields, prefix: "h.", args: args}
+		hf.cols = map[string]column{"movementDate": requestFields["movementDate"]}
 		if holdingDates, err = hf.compile(bounds); err != nil {
 			return "", nil, err
 		}
@@ -126,6 +133,10 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	}
 	for i, h := range hs {
 		args = append(args, h)
+		if onlyDates {
+			branches = append(branches, fmt.Sprintf(listHoldingDatesSQL, len(args), holdingDates, i))
+			continue
+		}
 		branches = append(branches, fmt.Sprintf(listHoldingSQL, len(args), cond, holdingDates,
 			fmt.Sprintf(order, "h.request_"), i))
 	}

@@ -26,10 +26,10 @@ const (
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING RETURNING id`
 	updateRequestSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
 		is_full_undone = $6, undo_supported = $7, document_ref = $8 WHERE id = $1`
-	// insertHoldingsSQL copies the request's movement_date into each row,
-	// for the listing's date index (migration 00004).
-	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph, movement_date) SELECT id, h.cph, movement_date
-		FROM requests, (%s) h WHERE id = $1`
+	// insertHoldingsSQL copies the request's type and movement_date into
+	// each row, for the listing's date index (migration 00004).
+	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph, type, movement_date)
+		SELECT id, h.cph, type, movement_date FROM requests, (%s) h WHERE id = $1`
 	deleteHoldingsSQL = `DELETE FROM request_holdings WHERE request_id = $1`
 )
 

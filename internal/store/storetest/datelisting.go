@@ -25,6 +25,10 @@ func testDateListing(t *testing.T, s store.Store) {
 		r.MovementDate = ymd(2026, time.Month(1+i*7%12), 1+i%28)
 		all = append(all, r)
 	}
+	// A review in March on keeper1's farm: never listed with the transfers.
+	review := transfer("keeper1", farmA.String(), market.String())
+	review.Type, review.MovementDate = store.RequestReview, ymd(2026, 3, 5)
+	addRequests(t, s, review)
 	added := addRequests(t, s, all...)
 	for i := range all {
 		all[i].ID = added[i]
