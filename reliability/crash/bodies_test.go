@@ -1,0 +1,115 @@
+package crash
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+)
+
+// What the load sends, all as keeper1: transfers of its sandbox sheep
+// between its producer holding 01/100/0257 and its sale yard 01/100/0258
+// (in either direction, so that some succeed and some fail at the job,
+// which is fine: both are final), and birth registrations of calves of
+// its cow UK442501300001, each wearing a new ear tag of its herd 442501.
+
+// kind is what a request does.
+type kind int
+
+const (
+	transfer kind = iota // POST /v1/TransferRequests: 201, queued
+	syncReg              // POST /v1/animals: 200, done
+	asyncReg             // POST /v1/animals, x-Request-Mode: async: 202, queued
+)
+
+func (k kind) String() string { return [...]string{"transfer", "sync", "async"}[k] }
+
+// Herd 442501's animal numbers 00001–00005 are the sandbox's cows and
+// 00101–00150 are issued but unregistered; the test issues firstTag
+// onwards itself (issueTags), as bench/registration does.
+const (
+	herd     = 442501
+	firstTag = 151
+	tagLimit = 30150 // far more than a run registers
+)
+
+// cattleTag is the printed ear tag of animal number n of the herd: UK,
+// the herd mark, the check digit ((herd × 100000 + n) mod 7 + 1), the
+// number (internal/livestock's cattle tag rule).
+func cattleTag(n int) string {
+	return fmt.Sprintf("UK%06d%d%05d", herd, (herd*100000+n)%7+1, n)
+}
+
+// sheep is keeper1's sandbox sheep i (0–49): flocks 130181 and 130182.
+func sheep(i int) string { return fmt.Sprintf("UK013018%d %05d", 1+i/25, 1+i%25) }
+
+// generator makes the requests of a whole run: correlation ids and tags
+// are never reused across cycles.
+type generator struct {
+	run   string // makes correlation ids unique across runs on one database
+	n     atomic.Int64
+	tags  atomic.Int64 // the next animal number to register
+	today string       // the registry's date (Europe/London)
+}
+
+func newGenerator(run string) *generator {
+	g := &generator{run: run, today: time.Now().In(london).Format(time.DateOnly)}
+	g.tags.Store(firstTag)
+	return g
+}
+
+// next is a new request: four in ten transfers, three sync and three
+// async registrations, until the issued tags run out.
+func (g *generator) next(cycle int) *entry {
+	i := g.n.Add(1)
+	e := &entry{cycle: cycle, corr: fmt.Sprintf("%s-%07d", g.run, i), kind: transfer}
+	switch i % 10 {
+	case 4, 5, 6:
+		e.kind = syncReg
+	case 7, 8, 9:
+		e.kind = asyncReg
+	}
+	if e.kind != transfer {
+		n := int(g.tags.Add(1) - 1)
+		if n > tagLimit {
+			e.kind = transfer
+		} else {
+			e.tag = cattleTag(n)
+			e.body = calf(e.tag, g.today)
+			return e
+		}
+	}
+	a := rand.IntN(50)
+	from, to := "01/100/0257", "01/100/0258"
+	if rand.IntN(2) == 0 {
+		from, to = to, from
+	}
+	e.tag = sheep(a)
+	e.body = fmt.Appendf(nil, `{"content":{"transferDate":%q,"species":"Sheep","userHolding":%q,`+
+		`"sourceHolding":%q,"destinationHolding":%q,"animalCount":1,"trackingId":%q,`+
+		`"movementGroups":[{"devices":[{"tagNumber":%q}]}]}}`, g.today, from, from, to, e.corr, e.tag)
+	return e
+}
+
+// calf is the registration of a female dairy calf of the sandbox cow
+// UK442501300001, born on 01/100/0257 three days before today and
+// registered there today (bench/registration's calf).
+func calf(id, today string) []byte {
+	t, _ := time.Parse(time.DateOnly, today)
+	born := t.AddDate(0, 0, -3)
+	const site = `{"identifiers":[{"identifier":"01/100/0257","type":"holdingNumber"}]}`
+	return fmt.Appendf(nil, `{"animal":{"identifier":%q,"species":"cattle","sex":"female","productionType":"dairy"},`+
+		`"breed":{"code":"HOL"},"birth":{"site":%s,"date":%q,"year":%d},`+
+		`"registration":{"birthDam":{"identifier":"UK442501300001"},"site":%s,"date":%q,`+
+		`"category":"birthRegistration","identificationDate":%q}}`,
+		id, site, born.Format(time.DateOnly), born.Year(), site, today, born.Format(time.DateOnly))
+}
+
+// london is the zone of the registry's dates.
+var london = func() *time.Location {
+	l, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()

@@ -1,0 +1,113 @@
+package crash
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// consistent is a snapshot of three whole requests: a transfer that moved
+// a sheep, an async and a sync registration.
+func consistent() *snapshot {
+	const sheep, calf1, calf2 = "UK0130181 00001", "UK442501500151", "UK442501600152"
+	return &snapshot{
+		requests: map[string][]request{"c1": {{id: 1, status: "Success", user: "keeper1", track: "c1"}}},
+		registrations: map[string][]registration{
+			"c2": {{id: "r2", status: "Completed", identifier: calf1, async: true}},
+			"c3": {{id: "r3", status: "Completed", identifier: calf2}},
+		},
+		replies: map[string]reply{"c1": {201, []byte(`{"requestId":1}`)}, "c2": {202, []byte(`{"requestid":"r2","id":"r2"}`)},
+			"c3": {200, []byte(`{"identifier":"` + calf2 + `"}`)}},
+		jobs: []job{{1, "movements.apply", "done", []byte(`{"requestId":1}`)},
+			{2, "registration.apply", "done", []byte(`{"registrationId":"r2"}`)}},
+		movements: map[int64]movement{1: {"01/100/0257", "01/100/0258", "Completed", 1}},
+		devices:   map[int64][]string{1: {sheep}},
+		holdings:  map[int64]int{1: 2},
+		animals: map[string]animal{sheep: {cph: "01/100/0258"}, calf1: {"01/100/0257", "keeper1"},
+			calf2: {"01/100/0257", "keeper1"}},
+	}
+}
+
+// TestInvariants shows that the checks are not vacuous: each way of
+// breaking a whole record is caught, and nothing else.
+func TestInvariants(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(*snapshot)
+		want  []string
+	}{
+		{"whole", func(*snapshot) {}, nil},
+		{"request without its job", func(s *snapshot) { s.jobs = s.jobs[1:] },
+			[]string{"request 1 (c1): 0 jobs, want 1"}},
+		{"job left available", func(s *snapshot) { s.jobs[1].state = "available" },
+			[]string{"registration r2 (c2): job 2 is available"}},
+		{"request without its holdings", func(s *snapshot) { delete(s.holdings, 1) },
+			[]string{"request 1 (c1): no request_holdings rows"}},
+		{"record without its reply", func(s *snapshot) { delete(s.replies, "c3") },
+			[]string{"c3: no reply kept"}},
+		{"reply without its record", func(s *snapshot) {
+			delete(s.requests, "c1")
+			delete(s.movements, 1)
+			delete(s.devices, 1)
+			s.jobs = s.jobs[1:]
+			s.animals["UK0130181 00001"] = animal{cph: "01/100/0257"}
+		},
+			[]string{"reply for c1, which names no request or registration"}},
+		{"orphan job", func(s *snapshot) {
+			s.jobs = append(s.jobs, job{3, "registration.apply", "done", []byte(`{"registrationId":"r9"}`)})
+		},
+			[]string{"job for registration r9, which does not exist"}},
+		{"still Pending", func(s *snapshot) { s.registrations["c2"][0].status = "Pending" },
+			[]string{"animal UK442501500151: registered by keeper1 with 0 Completed registrations",
+				`registration r2 (c2): status "Pending" after the queue drained`}},
+		{"Completed without its animal", func(s *snapshot) { delete(s.animals, "UK442501500151") },
+			[]string{"registration r2 (c2): Completed, yet animal UK442501500151 does not exist"}},
+		{"Success without its movement", func(s *snapshot) { delete(s.movements, 1) },
+			[]string{"request 1 (c1): Success without its movement", "sheep UK0130181 00001 is on 01/100/0258, its last movement says 01/100/0257"}},
+		{"Failed with a movement", func(s *snapshot) { s.requests["c1"][0].status = "Failed" },
+			[]string{"request 1 (c1): Failed, yet has a movement"}},
+		{"sheep not moved", func(s *snapshot) { s.animals["UK0130181 00001"] = animal{cph: "01/100/0257"} },
+			[]string{"sheep UK0130181 00001 is on 01/100/0257, its last movement says 01/100/0258"}},
+		{"reply naming another record", func(s *snapshot) { s.replies["c2"] = reply{202, []byte(`{"id":"r7"}`)} },
+			[]string{"c2: the reply names id r7, the record is r2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := consistent()
+			tc.spoil(s)
+			if diff := cmp.Diff(tc.want, invariants(s)); diff != "" {
+				t.Errorf("invariants (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestTally shows how each outcome is counted against what was stored.
+func TestTally(t *testing.T) {
+	s := &snapshot{requests: map[string][]request{"one": {{id: 1}}, "two": {{id: 2}, {id: 3}}},
+		registrations: map[string][]registration{"sync": {{id: "r1", identifier: "UK1"}}, "async": {{id: "r2", async: true}}}}
+	for _, tc := range []struct {
+		name string
+		e    entry
+		want counts
+	}{
+		{"acked, stored once", entry{corr: "one", id: "1", outcome: acked}, counts{acked: 1, found: 1}},
+		{"acked sync, stored once", entry{corr: "sync", id: "UK1", outcome: acked}, counts{acked: 1, found: 1}},
+		{"acked async, stored once", entry{corr: "async", id: "r2", outcome: acked}, counts{acked: 1, found: 1}},
+		{"acked, not stored", entry{corr: "none", id: "1", outcome: acked}, counts{acked: 1, lost: 1}},
+		{"acked, another stored", entry{corr: "one", id: "9", outcome: acked}, counts{acked: 1, lost: 1}},
+		{"acked, stored twice", entry{corr: "two", id: "2", outcome: acked}, counts{acked: 1, duplicated: 1}},
+		{"refused, stored", entry{corr: "one", status: 400, outcome: refused}, counts{refused: 1, partial: 1}},
+		{"refused, not stored", entry{corr: "none", status: 400, outcome: refused}, counts{refused: 1}},
+		{"unknown, not stored", entry{corr: "none"}, counts{unknown: 1}},
+		{"unknown, stored twice", entry{corr: "two"}, counts{unknown: 1, duplicated: 1}},
+		{"unknown resent, not stored", entry{corr: "none", resent: true}, counts{unknown: 1, lost: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tally([]*entry{&tc.e}, s)
+			got.refusals, tc.want.sent = nil, 1
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(counts{})); diff != "" {
+				t.Errorf("tally (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

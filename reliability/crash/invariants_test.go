@@ -1,0 +1,167 @@
+package crash
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// invariants checks the whole database for partial records: whatever a
+// crash interrupted must have left all of a request or none of it. Each
+// broken invariant is one line of the result.
+//
+//   - a request row has its request_holdings rows, exactly one
+//     movements.apply job, done, and the reply kept for its correlation id,
+//     which names it;
+//   - it is final (Success or Failed); Success has its movement, with as
+//     many devices as animals; Failed has none;
+//   - a registration has its reply; async ones exactly one job, done, sync
+//     ones none; Completed has its animal, Failed names none;
+//   - a job names a request or registration that exists (no orphans);
+//   - a reply names a request or registration (no reply without its record);
+//   - an animal registered through the API has exactly one Completed
+//     registration;
+//   - each sheep is where its last successful move took it.
+func invariants(s *snapshot) []string {
+	var bad []string
+	fail := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
+	requestJobs, registrationJobs := map[int64][]job{}, map[string][]job{}
+	for _, j := range s.jobs {
+		rid, gid := jobTarget(j)
+		switch {
+		case j.kind == "movements.apply" && rid != 0:
+			requestJobs[rid] = append(requestJobs[rid], j)
+		case j.kind == "registration.apply" && gid != "":
+			registrationJobs[gid] = append(registrationJobs[gid], j)
+		default:
+			fail("job %d: kind %q, payload %s names nothing", j.id, j.kind, j.payload)
+		}
+	}
+	requests, registrations := map[int64]bool{}, map[string]bool{}
+	for corr, rs := range s.requests {
+		for _, r := range rs {
+			requests[r.id] = true
+			if s.holdings[r.id] == 0 {
+				fail("request %d (%s): no request_holdings rows", r.id, corr)
+			}
+			checkJobs(fail, fmt.Sprintf("request %d (%s)", r.id, corr), requestJobs[r.id], 1)
+			checkReply(fail, s, corr, "requestId", strconv.FormatInt(r.id, 10))
+			m, moved := s.movements[r.id]
+			switch {
+			case r.status == "Success" && !moved:
+				fail("request %d (%s): Success without its movement", r.id, corr)
+			case r.status == "Success" && len(s.devices[r.id]) != m.count:
+				fail("request %d (%s): movement of %d animals has %d devices", r.id, corr, m.count, len(s.devices[r.id]))
+			case r.status == "Failed" && moved:
+				fail("request %d (%s): Failed, yet has a movement", r.id, corr)
+			case r.status != "Success" && r.status != "Failed":
+				fail("request %d (%s): status %q after the queue drained", r.id, corr, r.status)
+			}
+		}
+	}
+	registered := map[string]int{}
+	for corr, gs := range s.registrations {
+		for _, g := range gs {
+			registrations[g.id] = true
+			want := 0
+			if g.async {
+				want = 1
+			}
+			checkJobs(fail, fmt.Sprintf("registration %s (%s)", g.id, corr), registrationJobs[g.id], want)
+			if g.async {
+				checkReply(fail, s, corr, "id", g.id)
+			} else {
+				checkReply(fail, s, corr, "identifier", g.identifier)
+			}
+			switch {
+			case g.status == "Completed":
+				registered[g.identifier]++
+				if _, ok := s.animals[g.identifier]; !ok {
+					fail("registration %s (%s): Completed, yet animal %s does not exist", g.id, corr, g.identifier)
+				}
+			case g.status == "Failed" && g.identifier != "":
+				fail("registration %s (%s): Failed, yet names animal %s", g.id, corr, g.identifier)
+			case g.status != "Failed":
+				fail("registration %s (%s): status %q after the queue drained", g.id, corr, g.status)
+			}
+		}
+	}
+	for rid := range requestJobs {
+		if !requests[rid] {
+			fail("job for request %d, which does not exist", rid)
+		}
+	}
+	for gid := range registrationJobs {
+		if !registrations[gid] {
+			fail("job for registration %s, which does not exist", gid)
+		}
+	}
+	for corr := range s.replies {
+		if len(s.requests[corr])+len(s.registrations[corr]) == 0 {
+			fail("reply for %s, which names no request or registration", corr)
+		}
+	}
+	for id, a := range s.animals {
+		if a.registeredBy != "" && registered[id] != 1 {
+			fail("animal %s: registered by %s with %d Completed registrations", id, a.registeredBy, registered[id])
+		}
+	}
+	checkSheep(fail, s)
+	slices.Sort(bad)
+	return bad
+}
+
+func checkJobs(fail func(string, ...any), what string, jobs []job, want int) {
+	if len(jobs) != want {
+		fail("%s: %d jobs, want %d", what, len(jobs), want)
+	}
+	for _, j := range jobs {
+		if j.state != "done" {
+			fail("%s: job %d is %s", what, j.id, j.state)
+		}
+	}
+}
+
+// checkReply: every request of the load had a caller-chosen correlation
+// id, so it must have committed with the reply that names it.
+func checkReply(fail func(string, ...any), s *snapshot, corr, field, id string) {
+	p, ok := s.replies[corr]
+	if !ok {
+		fail("%s: no reply kept", corr)
+		return
+	}
+	var named map[string]any
+	_ = json.Unmarshal(p.body, &named)
+	if got := fmt.Sprint(named[field]); got != id {
+		if f, ok := named[field].(float64); !ok || strconv.FormatInt(int64(f), 10) != id {
+			fail("%s: the reply names %s %s, the record is %s", corr, field, got, id)
+		}
+	}
+}
+
+// checkSheep: a sheep is on the destination of the last completed
+// movement of it, or on its flock's holding when it never moved.
+func checkSheep(fail func(string, ...any), s *snapshot) {
+	last := map[string]int64{}
+	for id, tags := range s.devices {
+		if s.movements[id].state != "Completed" {
+			continue
+		}
+		for _, tag := range tags {
+			last[tag] = max(last[tag], id)
+		}
+	}
+	for tag, a := range s.animals {
+		if a.registeredBy != "" {
+			continue
+		}
+		want := "01/100/0257"
+		if id, ok := last[tag]; ok {
+			want = s.movements[id].destination
+		}
+		if a.cph != want {
+			fail("sheep %s is on %s, its last movement says %s", tag, a.cph, want)
+		}
+	}
+}
