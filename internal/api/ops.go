@@ -2,11 +2,16 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/drover-registry/drover/internal/api/openapi"
+	"github.com/drover-registry/drover/internal/livestock"
 )
+
+// readyTimeout bounds the readiness probe's wait for the database.
+const readyTimeout = 2 * time.Second
 
 // healthz answers while the process is alive: it touches nothing else, so
 // an orchestrator does not restart a replica because its database is down.
@@ -16,13 +21,17 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 
 // readyz answers 200 when the database is reachable and its migrations are
 // current, 503 otherwise, so that a load balancer stops sending traffic to
-// a replica that cannot serve it.
+// a replica that cannot serve it. The probe waits at most readyTimeout (or
+// the request's own timeout, if shorter): a database that does not answer
+// is as unready as one that refuses, so a probe that ran out of time is a
+// 503 too, never the 504 of a request that took too long.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	if err := s.store.Ready(ctx); err != nil {
 		retryAfter(w, 5*time.Second)
-		return err
+		return &livestock.Error{Kind: livestock.KindUnavailable, Detail: "the database is not ready",
+			Err: errors.New(err.Error())} // the cause's text, not its deadline
 	}
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": s.store.Dialect()})
 }

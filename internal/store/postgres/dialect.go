@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"time"
 
@@ -62,8 +63,12 @@ func classify(err error) livestock.Kind {
 		}
 		return livestock.KindInternal
 	}
+	// A connection that could not be made, timed out, or was found closed
+	// or cut (the server or the network dropped it, in the pool or in use);
+	// pgx marks as safe to retry whatever failed before the server saw it.
 	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) || pgconn.Timeout(err) {
+	if errors.As(err, &ce) || pgconn.Timeout(err) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return livestock.KindUnavailable
 	}
 	return livestock.KindInternal

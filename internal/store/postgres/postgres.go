@@ -9,7 +9,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -70,9 +69,9 @@ func Migrate(ctx context.Context, url string) error {
 // connect makes the pool and checks that the server answers, so that a
 // wrong URL fails at start rather than at the first request.
 func connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+	cfg, err := poolConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err) // pgx hides the password
+		return nil, err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
