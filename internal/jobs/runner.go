@@ -55,6 +55,7 @@ type Runner struct {
 	handlers map[string]Handler
 	kinds    []string
 	wake     chan struct{}
+	health   queueHealth
 }
 
 // New makes a runner; register handlers before Run.
@@ -117,25 +118,35 @@ func (r *Runner) Run(ctx context.Context) error {
 func (r *Runner) work(ctx context.Context, kinds []string) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	streak := 0 // failures in a row (outage.go)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.wake:
+			if streak > 0 {
+				continue // a failing store is not asked sooner for a new job
+			}
 		case <-timer.C:
 		}
 		// Drain the queue before sleeping again.
+		wait := r.opts.Poll
 		for ctx.Err() == nil {
 			ran, err := r.RunOne(ctx, kinds)
 			if err != nil {
-				r.opts.Log.Warn("job queue", slog.Any("error", err))
+				streak++
+				wait = r.failed(streak, err)
 				break
+			}
+			if streak > 0 {
+				streak = 0
+				r.succeeded()
 			}
 			if !ran {
 				break
 			}
 		}
-		timer.Reset(r.opts.Poll + time.Duration(rand.Int64N(int64(r.opts.Poll/5)+1)))
+		timer.Reset(wait + time.Duration(rand.Int64N(int64(wait/5)+1)))
 	}
 }
 
