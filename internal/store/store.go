@@ -75,6 +75,10 @@ type Store interface {
 	// anything but the database, and must not call other methods of the
 	// store: it holds the writer. It runs on another goroutine, so a test
 	// must not call t.Fatal in it. After Close, InSharedTx fails at once.
+	// The shared transaction ends at the latest deadline of the callers
+	// sharing it (never, if one has none), so that a database that stops
+	// answering mid-statement cannot hold them past it: it is rolled back
+	// and each caller gets its deadline's error (KindUnavailable).
 	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 
 	// RunJob claims the oldest due job of one of kinds and calls fn inside

@@ -29,7 +29,9 @@ func (s *Store) runGroup(batch []*call) []error {
 		}
 		return errs
 	}
-	sqlTx, err := s.w.begin(context.Background())
+	ctx, cancel := groupContext(batch) // groupdeadline.go
+	defer cancel()
+	sqlTx, err := s.w.begin(ctx)
 	if err != nil {
 		return fail(s.d.Error("InSharedTx: begin", err))
 	}
@@ -40,7 +42,7 @@ func (s *Store) runGroup(batch []*call) []error {
 			continue // its caller has gone with ctx's error
 		}
 		var broken error
-		if errs[i], broken = s.apply(t, c, shared); broken != nil {
+		if errs[i], broken = s.apply(ctx, t, c, shared); broken != nil {
 			rollback(sqlTx.Tx)
 			return fail(broken)
 		}
@@ -59,17 +61,17 @@ func (s *Store) runGroup(batch []*call) []error {
 	return errs
 }
 
-// apply runs c's fn on t, inside a savepoint when t is shared, and returns
+// apply runs c's fn on t (its statements under the group's context bg),
+// inside a savepoint when t is shared, and returns
 // fn's outcome; broken reports that t can no longer be used at all.
-func (s *Store) apply(t *tx, c *call, shared bool) (err, broken error) {
-	bg := context.Background()
+func (s *Store) apply(bg context.Context, t *tx, c *call, shared bool) (err, broken error) {
 	if !shared {
-		return s.run(t, c), nil
+		return s.run(bg, t, c), nil
 	}
 	if _, err := t.tx.ExecContext(bg, savepointSQL); err != nil {
 		return nil, s.d.Error("InSharedTx: savepoint", err)
 	}
-	if err = s.run(t, c); err == nil {
+	if err = s.run(bg, t, c); err == nil {
 		if _, err = t.tx.ExecContext(bg, releaseSQL); err == nil {
 			return nil, nil
 		}
@@ -86,13 +88,14 @@ func (s *Store) apply(t *tx, c *call, shared bool) (err, broken error) {
 	return err, nil
 }
 
-// run calls c's fn with ctx's values but not its cancellation, and turns a
-// panic into an error: the committer serves everyone else.
-func (s *Store) run(t *tx, c *call) (err error) {
+// run calls c's fn with ctx's values, and the group's deadline instead of
+// its cancellation, and turns a panic into an error: the committer serves
+// everyone else.
+func (s *Store) run(group context.Context, t *tx, c *call) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("store: InSharedTx: fn panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return c.fn(context.WithoutCancel(c.ctx), t)
+	return c.fn(fnContext{Context: group, values: c.ctx}, t)
 }
