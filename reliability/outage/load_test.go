@@ -1,0 +1,168 @@
+package outage
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The load: a few clients as keeper1, each posting transfers, registering
+// calves (sync and async) and reading the listing in turn, and recording
+// every answer with when it was asked and answered.
+
+// op is one kind of request the clients make.
+type op int
+
+const (
+	opTransfer op = iota
+	opAnimalSync
+	opAnimalAsync
+	opList
+	numOps
+)
+
+func (o op) String() string {
+	return [...]string{"POST transfer", "POST animal sync", "POST animal async", "GET list"}[o]
+}
+
+// result is one request of the load.
+type result struct {
+	Op         op
+	Start, End time.Time
+	Answer     answer
+	Tag        string // the calf registered, for animals
+}
+
+// acked reports whether the service acknowledged the request: then what
+// it stored must be found afterwards.
+func (r result) acked() bool {
+	s := r.Answer.Status
+	return r.Answer.Err == nil && (s == http.StatusOK || s == http.StatusCreated || s == http.StatusAccepted) && r.Op != opList
+}
+
+// load is the clients and what they saw.
+type load struct {
+	base, token string
+	run         string
+	today       time.Time
+	tags        atomic.Int64 // calf numbers handed out: the sandbox issues 101–150
+	seq         atomic.Int64
+	stop        chan struct{}
+	wg          sync.WaitGroup
+
+	mu      sync.Mutex
+	results []result
+	oks     int // acknowledged so far
+}
+
+func newLoad(base, token, run string) *load {
+	l := &load{base: base, token: token, run: run, today: time.Now().In(london), stop: make(chan struct{})}
+	l.tags.Store(100)
+	return l
+}
+
+// start runs n clients until Stop.
+func (l *load) start(n int) {
+	for c := range n {
+		l.wg.Go(func() {
+			for i := c; ; i++ {
+				select {
+				case <-l.stop:
+					return
+				default:
+				}
+				r := l.one(op(i % int(numOps)))
+				if r.Answer.Status == http.StatusServiceUnavailable {
+					// What a client should do, if sooner than Retry-After
+					// asks: the test wants many answers during the outage.
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
+	}
+}
+
+// Stop ends the clients and returns every result.
+func (l *load) Stop() []result {
+	close(l.stop)
+	l.wg.Wait()
+	return l.results
+}
+
+// acks is how many requests have been acknowledged so far.
+func (l *load) acks() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.oks
+}
+
+// one makes a request of kind o and records it.
+func (l *load) one(o op) result {
+	r := result{Op: o, Start: time.Now()}
+	switch o {
+	case opTransfer:
+		i := l.seq.Add(1)
+		r.Answer = call(l.base, l.token, http.MethodPost, "/v1/TransferRequests", transfer(l.today, fmt.Sprintf("%s-%06d", l.run, i), i))
+	case opAnimalSync, opAnimalAsync:
+		n := l.tags.Add(1)
+		if n > 150 { // every issued tag tried: read instead
+			r.Op = opList
+			r.Answer = call(l.base, l.token, http.MethodGet, "/v1/animals/UK442501300001", "")
+			break
+		}
+		r.Tag = tagID(int(n))
+		mode := "sync"
+		if o == opAnimalAsync {
+			mode = "async"
+		}
+		r.Answer = call(l.base, l.token, http.MethodPost, "/v1/animals", calf(r.Tag, l.today), "x-Request-Mode", mode)
+	case opList:
+		r.Answer = call(l.base, l.token, http.MethodGet, "/v1/TransferRequests?$top=5", "")
+	}
+	r.End = time.Now()
+	l.mu.Lock()
+	l.results = append(l.results, r)
+	if r.acked() {
+		l.oks++
+	}
+	l.mu.Unlock()
+	return r
+}
+
+// transfer is a move of one sheep of keeper1's from 01/100/0257 to
+// 01/100/0258 today (bench/movements' body).
+func transfer(today time.Time, trackingID string, i int64) string {
+	return fmt.Sprintf(`{"content":{"transferDate":"%s","species":"Sheep","userHolding":"01/100/0257",`+
+		`"sourceHolding":"01/100/0257","destinationHolding":"01/100/0258","animalCount":1,"trackingId":"%s",`+
+		`"movementGroups":[{"devices":[{"tagNumber":"UK0130181 %05d"}]}]}}`,
+		today.Format(time.DateOnly), trackingID, 1+i%25)
+}
+
+// tagID is calf number n of keeper1's herd 442501, check digit and all.
+func tagID(n int) string {
+	const herd = 442501
+	return fmt.Sprintf("UK%06d%d%05d", herd, (herd*100000+n)%7+1, n)
+}
+
+// calf registers a dairy calf of the sandbox cow UK442501300001, born on
+// keeper1's holding three days ago and registered today.
+func calf(id string, today time.Time) string {
+	born := today.AddDate(0, 0, -3)
+	const site = `{"identifiers":[{"identifier":"01/100/0257","type":"holdingNumber"}]}`
+	return fmt.Sprintf(`{"animal":{"identifier":%q,"species":"cattle","sex":"female","productionType":"dairy"},`+
+		`"breed":{"code":"HOL"},"birth":{"site":%s,"date":%q,"year":%d},`+
+		`"registration":{"birthDam":{"identifier":"UK442501300001"},"site":%s,"date":%q,`+
+		`"category":"birthRegistration","identificationDate":%q}}`,
+		id, site, born.Format(time.DateOnly), born.Year(), site, today.Format(time.DateOnly), born.Format(time.DateOnly))
+}
+
+// london is the zone of the registry's dates.
+var london = func() *time.Location {
+	l, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
