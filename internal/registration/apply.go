@@ -3,6 +3,7 @@ package registration
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -10,8 +11,10 @@ import (
 
 // register applies the rules to r inside tx and, when they hold, records
 // the animal. It returns the rules' errors (nothing written) or warnings.
-func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registration, w body, user string, received livestock.Date) (errs, warns []livestock.FieldError, err error) {
-	f, err := s.facts(ctx, tx, r, received)
+// received is when the service received the registration: in async mode
+// the request's time, not the job's, for the rules and the record alike.
+func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registration, w body, user string, received time.Time) (errs, warns []livestock.FieldError, err error) {
+	f, err := s.facts(ctx, tx, r, livestock.UKDate(received))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -25,7 +28,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 		CPH: r.RegistrationSite, OnSince: r.RegistrationDate.Time(), State: "registered",
 		Name: r.Name, ProductionType: r.ProductionType, Breed: r.Breed, BirthDam: r.BirthDam, GeneticDam: r.GeneticDam,
 		Sire: r.Sire, OriginalIdentifier: r.OriginalIdentifier, IdentificationDate: r.IdentificationDate.Time(),
-		RegistrationDate: r.RegistrationDate.Time(), ReceivedDate: s.now().UTC(), DeathDate: r.DeathDate.Time(),
+		RegistrationDate: r.RegistrationDate.Time(), ReceivedDate: received.UTC(), DeathDate: r.DeathDate.Time(),
 		Category: r.Category, MovementRestricted: out.Restricted, RestrictionReason: out.Reason, RegisteredBy: user, Record: record,
 	}
 	if len(r.BirthSite) > 0 {

@@ -34,7 +34,7 @@ func (s *Service) applyJob(ctx context.Context, tx store.Tx, j store.Job) error 
 	if derr != nil {
 		errs = fieldsOf(derr)
 	} else {
-		errs, warns, err = s.register(ctx, tx, r, w, reg.UserName, livestock.UKDate(reg.RequestDate))
+		errs, warns, err = s.register(ctx, tx, r, w, reg.UserName, reg.RequestDate)
 		if err != nil {
 			if j.Attempts+1 < j.MaxAttempts && !jobs.IsPermanent(err) {
 				return err

@@ -90,7 +90,7 @@ func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
 			}
 			a = s.queued(reg, p)
 		} else {
-			errs, warns, err := s.register(ctx, tx, r, w, p.User.Name, livestock.UKDate(now))
+			errs, warns, err := s.register(ctx, tx, r, w, p.User.Name, now)
 			if err != nil {
 				return err
 			}
@@ -110,7 +110,11 @@ func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
 		return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID, RequestHash: p.Hash,
 			Status: a.Status, Body: a.Body, CreatedAt: now})
 	})
-	if p.Replayable && livestock.ErrorKind(err) == livestock.KindConflict {
+	if p.Replayable && err != nil {
+		// A twin of this request, sent at the same moment under the same
+		// correlation id, may have been answered meanwhile: its answer is
+		// this one's. Its reply makes SaveReply conflict, and in sync mode
+		// the animal it registered fails this one's rules (V032) first.
 		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
 			return a, rerr
 		}
