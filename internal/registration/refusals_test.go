@@ -1,0 +1,123 @@
+package registration
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// TestRefusals: every rule, broken in sync mode, is a 400 naming the code
+// and field and keeps nothing (no registration, animal, job or reply).
+// The same body in async mode is queued and its job fails it with the
+// same problems, registering nothing. Format problems and acting for
+// another's holding are refused at once in both modes.
+func TestRefusals(t *testing.T) {
+	t.Parallel()
+	each(t, func(t *testing.T, b *bundle) {
+		k1, k2, inspector := b.user("keeper1"), b.user("keeper2"), b.user("inspector")
+		cow, cow2 := tag(t, "442501", 1), tag(t, "442501", 2)
+		// Parents that break the dam rules, registered first.
+		bull, buffalo, deadCow := tag(t, "442501", 110), tag(t, "442501", 111), tag(t, "442501", 112)
+		b.mustSubmit(k1, other(bull, "cattle", "male"), false, "", 200)
+		b.mustSubmit(k1, other(buffalo, "buffalo", "female"), false, "", 200)
+		b.mustSubmit(k1, other(deadCow, "cattle", "female").set("death", map[string]any{"date": "2026-05-01", "site": holdingSite(farm1)}), false, "", 200)
+		if a, err := b.store.Animal(b.ctx, deadCow); err != nil || a.State != "dead" {
+			t.Fatalf("dead cow = %+v, %v", a, err)
+		}
+
+		id := tag(t, "442501", 120)
+		born := "2026-06-07"
+		badDigit := []byte(id)
+		badDigit[8] = '0' + (badDigit[8]-'0')%7 + 1
+		p := func(code livestock.Code, source string) []problem { return []problem{{code, source}} }
+		for _, tc := range []struct {
+			name   string
+			user   livestock.User
+			body   reg
+			kind   livestock.Kind
+			want   []problem
+			atOnce bool // refused before queueing in async mode too
+		}{
+			{"registered already", k1, calf(cow, cow2, born), livestock.KindInvalid, p("V032", "/animal/identifier"), false},
+			{"never issued", k1, calf(tag(t, "442501", 50), cow, born), livestock.KindInvalid, p("V031", "/animal/identifier"), false},
+			{"issued to another holding", k1, calf(tag(t, "442502", 120), cow, born), livestock.KindInvalid, p("V031", "/animal/identifier"), false},
+			{"unknown breed", k1, calf(id, cow, born).set("breed.code", "ZZZ"), livestock.KindInvalid, p("V033", "/breed/code"), false},
+			{"breed of another species", k1, calf(id, cow, born).set("breed.code", "WBF"), livestock.KindInvalid, p("V033", "/breed/code"), false},
+			{"unknown birth site", k1, other(id, "cattle", "male").set("birth.site", holdingSite(unknownCPH)), livestock.KindInvalid,
+				p("V038", "/birth/site/identifiers/0/identifier"), false},
+			{"unknown death site", k1, other(id, "cattle", "male").set("death", map[string]any{"date": "2026-06-01", "site": holdingSite(unknownCPH)}),
+				livestock.KindInvalid, p("V034", "/death/site/identifiers/0/identifier"), false},
+			{"registered tomorrow", k1, calf(id, cow, born).set("registration.date", "2026-06-11"), livestock.KindInvalid,
+				p("V035", "/registration/date"), false},
+			{"identified before birth", k1, calf(id, cow, born).set("registration.identificationDate", "2026-06-06"), livestock.KindInvalid,
+				p("V035", "/registration/identificationDate"), false},
+			{"birth year", k1, calf(id, cow, born).set("birth.year", 2025), livestock.KindInvalid, p("V036", "/birth/year"), false},
+			{"death before birth", k1, other(id, "cattle", "male").set("death", map[string]any{"date": "2024-12-01", "site": holdingSite(farm1)}),
+				livestock.KindInvalid, p("V037", "/death/date"), false},
+			{"born elsewhere", k1, calf(id, cow, born).set("birth.site", holdingSite(otherFarm1)), livestock.KindInvalid, p("V039", "/birth/site"), false},
+			{"dam not registered", k1, calf(id, tag(t, "442501", 102), born), livestock.KindInvalid, p("V040", "/registration/birthDam/identifier"), false},
+			{"dam not female", k1, calf(id, bull, born), livestock.KindInvalid, p("V041", "/registration/birthDam/identifier"), false},
+			{"dam of another species", k1, calf(id, buffalo, born), livestock.KindInvalid, p("V006", "/registration/birthDam/identifier"), false},
+			{"dam dead", k1, calf(id, deadCow, born), livestock.KindInvalid, p("V042", "/registration/birthDam/identifier"), false},
+			{"dam on another holding", k1, calf(id, tag(t, "442502", 1), born), livestock.KindInvalid, p("V043", "/registration/birthDam/identifier"), false},
+			{"sire not male", k1, calf(id, cow, born).set("registration.sire", map[string]any{"identifier": cow2}), livestock.KindInvalid,
+				p("V044", "/registration/sire/identifier"), false},
+			{"original identifier on a birth", k1, calf(id, cow, born).set("OriginalIdentifier", "DE0123456789"), livestock.KindInvalid,
+				p("V045", "/OriginalIdentifier"), false},
+			{"import parents on a birth", k1, calf(id, cow, born).set("importParents.sire", map[string]any{"identifier": "x"}), livestock.KindInvalid,
+				p("V045", "/importParents"), false},
+			{"no dam", k1, calf(id, cow, born).set("registration.birthDam", nil), livestock.KindInvalid, p("V046", "/registration/birthDam/identifier"), false},
+			{"every broken rule", k1, calf(id, "", born).set("breed.code", "ZZZ").set("birth.year", 2025), livestock.KindInvalid,
+				[]problem{{"V033", "/breed/code"}, {"V036", "/birth/year"}, {"V046", "/registration/birthDam/identifier"}}, false},
+
+			{"check digit", k1, calf(string(badDigit), cow, born), livestock.KindInvalid, p("S008", "/animal/identifier"), true},
+			{"malformed dam", k1, calf(id, "nope", born), livestock.KindInvalid, p("S008", "/registration/birthDam/identifier"), true},
+			{"registration site not a holding", k1, calf(id, cow, born).set("registration.site.identifiers",
+				[]any{map[string]any{"identifier": "FSA123", "type": "fsaNumber"}}), livestock.KindInvalid,
+				p("V047", "/registration/site/identifiers/0/type"), true},
+			{"unknown member", k1, calf(id, cow, born).set("colour", "red"), livestock.KindInvalid, p("S013", ""), true},
+			{"another keeper's holding", k2, calf(id, cow, born), livestock.KindForbidden, p("A002", "/registration/site/identifiers/0/identifier"), true},
+			{"inspector", inspector, calf(id, cow, born), livestock.KindForbidden, p("A002", "/registration/site/identifiers/0/identifier"), true},
+		} {
+			body := tc.body.bytes(t)
+			before := b.rows()
+			_, err := b.submit(tc.user, body, false, "corr-"+tc.name)
+			if kind, got := refusal(err); kind != tc.kind || !cmp.Equal(tc.want, got) {
+				t.Errorf("%s: sync = %v %+v, want %v %+v", tc.name, kind, got, tc.kind, tc.want)
+			}
+			if after := b.rows(); after != before {
+				t.Errorf("%s: sync refusal changed the rows: %+v → %+v", tc.name, before, after)
+			}
+
+			a, err := b.submit(tc.user, body, true, "")
+			if tc.atOnce {
+				if kind, got := refusal(err); kind != tc.kind || !cmp.Equal(tc.want, got) {
+					t.Errorf("%s: async = %v %+v, want %v %+v", tc.name, kind, got, tc.kind, tc.want)
+				}
+				if after := b.rows(); after != before {
+					t.Errorf("%s: async refusal changed the rows: %+v → %+v", tc.name, before, after)
+				}
+				continue
+			}
+			if err != nil || a.Status != 202 {
+				t.Errorf("%s: async = %d %s, %v; want 202", tc.name, a.Status, a.Body, err)
+				continue
+			}
+			b.runJob()
+			r, err := b.store.Registration(b.ctx, a.RequestID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, fieldProblems(r.Errors)); r.Status != store.RegistrationFailed || r.Identifier != "" || diff != "" {
+				t.Errorf("%s: async ended %s %q, errors (-want +got):\n%s", tc.name, r.Status, r.Identifier, diff)
+			}
+			want := rows{before.Registrations + 1, before.Animals, before.Jobs + 1, before.Replies}
+			if after := b.rows(); after != want {
+				t.Errorf("%s: after the failed job rows = %+v, want %+v", tc.name, after, want)
+			}
+		}
+	})
+}
