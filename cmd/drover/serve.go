@@ -90,7 +90,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	deps.Register.Register(runner)
 	srv, err := api.New(api.Config{
 		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
-		MaxInFlight: c.MaxInFlight, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
+		MaxInFlight: c.MaxInFlight, AdaptiveLimit: c.AdaptiveLimit, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
 	}, deps)
 	if err != nil {
 		return err

@@ -23,6 +23,7 @@ type metrics struct {
 	inFlight prometheus.Gauge
 	limited  prometheus.Counter
 	shed     prometheus.Counter
+	rejected *prometheus.CounterVec // by the adaptive limit, by class
 }
 
 func newMetrics(st store.Store) *metrics {
@@ -44,12 +45,25 @@ func newMetrics(st store.Store) *metrics {
 		shed: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "drover_http_shed_total", Help: "Requests refused with 503 because too many were in flight.",
 		}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "drover_http_admission_rejected_total", Help: "Requests refused with 503 by the adaptive concurrency limit, by class (read or write).",
+		}, []string{"class"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.limited, m.shed,
+	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.limited, m.shed, m.rejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&queueCollector{store: st, desc: prometheus.NewDesc("drover_jobs",
 			"Background jobs by state (available is the queue depth).", []string{"state"}, nil)})
 	return m
+}
+
+// watchLimits exposes the adaptive limits' current values.
+func (m *metrics) watchLimits(a *admission) {
+	for class, l := range map[string]*adaptiveLimit{"write": a.write, "read": a.read} {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "drover_http_concurrency_limit", Help: "The adaptive concurrency limit now, by class (read or write).",
+			ConstLabels: prometheus.Labels{"class": class},
+		}, l.current))
+	}
 }
 
 func (m *metrics) observe(method, route string, status int, d time.Duration) {

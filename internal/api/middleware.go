@@ -22,10 +22,16 @@ import (
 //     (read, header and write timeouts are set on the http.Server itself)
 //  5. limitBody      bodies over Config.MaxBody are refused with 413
 //  6. correlate      X-Correlation-ID / LI-Correlation-Id, echoed or allocated
-//  7. authenticate   (only under /v1) the bearer token names a user, else 401
-//  8. rateLimit      per user (per client address before authentication), 429
-//  9. shedLoad       too many requests in flight: 503
-//  10. validate      in handle(): 400 listing every field that breaks the document
+//  7. shedLoad       more than Config.MaxInFlight requests in flight: 503
+//  8. admit          (only under /v1, with Config.AdaptiveLimit) over the adaptive
+//     concurrency limit of writes or of reads: 503 (admission.go). Both
+//     come before authentication, which costs a signature check and a
+//     store read, so that refusing stays cheap when most are refused
+//  9. authenticate   (only under /v1) the bearer token names a user, else 401
+//  10. rateLimit     per user (per client address before authentication), 429
+//  11. validate      in handle(): 400 listing every field that breaks the document
+//
+// The sandbox issuer's routes take rateLimit then shedLoad, and no token.
 
 // recoverPanics turns a panic into a 500 with the generic body. The
 // correlation id is read from the response header that correlate set.
@@ -123,7 +129,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			elapsed := time.Since(start)
 			s.metrics.observe(r.Method, route, rec.status, elapsed)
 			level := slog.LevelInfo
-			if rec.status >= 500 {
+			// A refusal by the adaptive limit is the limit working, not a
+			// fault: thousands of warnings a second would only add load.
+			if rec.status >= 500 && !info.shed {
 				level = slog.LevelWarn
 			}
 			s.log.LogAttrs(r.Context(), level, "request",

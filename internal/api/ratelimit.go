@@ -141,6 +141,9 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 
 // requestInfo collects what inner steps learn about a request (who made
 // it) for the access log written by the outer observe step.
-type requestInfo struct{ user string }
+type requestInfo struct {
+	user string
+	shed bool // refused by the adaptive limit (admit)
+}
 
 type infoKey struct{}

@@ -46,7 +46,7 @@ func (s *Server) routes() chi.Router {
 
 	// The registry: user-restricted.
 	r.Group(func(r chi.Router) {
-		r.Use(s.authenticate, s.rateLimit, s.shedLoad)
+		r.Use(s.shedLoad, s.admit, s.authenticate, s.rateLimit)
 		r.Get("/v1/me", s.handle(s.me))
 		r.Get("/v1/StandingData", s.handle(s.standingLists))
 		r.Get("/v1/StandingData/{list}", s.handle(s.standingList))

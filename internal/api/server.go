@@ -23,6 +23,7 @@ type Config struct {
 	RateLimit      float64       // requests per second per user; 0 turns the limit off
 	RateBurst      int           // requests a user may make at once
 	MaxInFlight    int           // requests served at once before shedding; 0 means no limit
+	AdaptiveLimit  bool          // shed by a concurrency limit that follows latency (admission.go), under MaxInFlight
 	MaxPage        int           // largest results page of a collection
 	PublicURL      string        // where clients reach the service, for links; default from each request
 }
@@ -68,6 +69,7 @@ type Server struct {
 	metrics      *metrics
 	limits       *limiter
 	slots        chan struct{}
+	admission    *admission // nil unless Config.AdaptiveLimit
 	router       chi.Router
 }
 
@@ -92,6 +94,10 @@ func New(cfg Config, d Deps) (*Server, error) {
 	}
 	if cfg.MaxInFlight > 0 {
 		s.slots = make(chan struct{}, cfg.MaxInFlight)
+	}
+	if cfg.AdaptiveLimit {
+		s.admission = newAdmission(cfg.MaxInFlight)
+		s.metrics.watchLimits(s.admission)
 	}
 	s.router = s.routes()
 	return s, nil

@@ -45,7 +45,8 @@ func BuildBinary(ctx context.Context, out string) (string, error) {
 var listening = regexp.MustCompile(`listening on (http://\S+)`)
 
 // Start runs drover serve on a free port with the rate limit and the load
-// shedding off (they would refuse the load, not measure it), adding args
+// shedding, fixed and adaptive, off (they would refuse the load, not
+// measure it; bench/overload turns them back on in args), adding args
 // (--database and the like), and waits for it to say where it listens.
 func Start(ctx context.Context, bin, logPath string, args ...string) (*Server, error) {
 	logf, err := os.Create(logPath)
@@ -53,7 +54,7 @@ func Start(ctx context.Context, bin, logPath string, args ...string) (*Server, e
 		return nil, err
 	}
 	s := &Server{log: logPath, done: make(chan error, 1)}
-	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "0", "--max-in-flight", "0"}, args...)...)
+	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "0", "--max-in-flight", "0", "--adaptive-limit=false"}, args...)...)
 	s.cmd.Stderr = logf
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// stats summarises one load: answers by status, the latencies of the
+// admitted ones (2xx) and of the refused ones (429 and 503).
+type stats struct {
+	Sent              int
+	Admitted, Refused int
+	TooMany, Busy     int            // 429s, 503s
+	Other5xx          map[string]int // any other 5xx, by status and body
+	Other             map[string]int // anything else: 4xx, client errors and timeouts
+	Elapsed           time.Duration
+	AdmittedLat       []time.Duration // sorted
+	RefusedLat        []time.Duration // sorted
+}
+
+// AdmittedRate is the 2xx answers per second.
+func (s stats) AdmittedRate() float64 { return float64(s.Admitted) / s.Elapsed.Seconds() }
+
+// SentRate is the requests sent per second: the offered rate achieved.
+func (s stats) SentRate() float64 { return float64(s.Sent) / s.Elapsed.Seconds() }
+
+func (s stats) other5xx() (n int) {
+	for _, c := range s.Other5xx {
+		n += c
+	}
+	return n
+}
+
+// attack sends what next makes, paced by pace, for du, and sorts the
+// answers.
+func attack(a *vegeta.Attacker, next vegeta.Targeter, pace vegeta.Pacer, du time.Duration) stats {
+	return collect(a.Attack(next, pace, du, ""))
+}
+
+// collect sorts the answers until results is closed.
+func collect(results <-chan *vegeta.Result) stats {
+	s := stats{Other5xx: map[string]int{}, Other: map[string]int{}}
+	start := time.Now()
+	for res := range results {
+		s.Sent++
+		switch c := int(res.Code); {
+		case c >= 200 && c < 300:
+			s.Admitted++
+			s.AdmittedLat = append(s.AdmittedLat, res.Latency)
+		case c == http.StatusTooManyRequests || c == http.StatusServiceUnavailable:
+			s.Refused++
+			s.RefusedLat = append(s.RefusedLat, res.Latency)
+			if c == http.StatusTooManyRequests {
+				s.TooMany++
+			} else {
+				s.Busy++
+			}
+		case c >= 500:
+			s.Other5xx[fmt.Sprintf("%d %.120s", c, res.Body)]++
+		case c == 0:
+			s.Other[res.Error]++
+		default:
+			s.Other[fmt.Sprintf("%d %.120s", c, res.Body)]++
+		}
+	}
+	s.Elapsed = time.Since(start)
+	slices.Sort(s.AdmittedLat)
+	slices.Sort(s.RefusedLat)
+	return s
+}
+
+func attacker(workers, maxWorkers int) *vegeta.Attacker {
+	return vegeta.NewAttacker(vegeta.Workers(uint64(workers)), vegeta.MaxWorkers(uint64(maxWorkers)),
+		vegeta.Connections(maxWorkers), vegeta.MaxConnections(maxWorkers), vegeta.KeepAlive(true),
+		vegeta.Timeout(30*time.Second), vegeta.Redirects(vegeta.NoFollow), vegeta.MaxBody(160))
+}
+
+// closedLoop is conns connections, each sending its next request as soon
+// as its last is answered (as fast as the server goes), or refusedPause
+// after a refusal: a client that resent a refused request at once would
+// measure how fast the server refuses, spending on refusals the CPU the
+// capacity is measured by (the load generator shares the machine).
+func closedLoop(next vegeta.Targeter, conns int, du time.Duration) stats {
+	client := &http.Client{Timeout: 30 * time.Second,
+		Transport:     &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	defer client.CloseIdleConnections()
+	results := make(chan *vegeta.Result, conns)
+	end := time.Now().Add(du)
+	var wg sync.WaitGroup
+	for range conns {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				var t vegeta.Target
+				if err := next(&t); err != nil {
+					return
+				}
+				res := send(client, t)
+				results <- res
+				if res.Code == http.StatusServiceUnavailable || res.Code == http.StatusTooManyRequests {
+					time.Sleep(refusedPause)
+				}
+			}
+		})
+	}
+	go func() { wg.Wait(); close(results) }()
+	return collect(results)
+}
+
+const refusedPause = 50 * time.Millisecond
+
+// send does one request and reads its answer, as vegeta would.
+func send(client *http.Client, t vegeta.Target) *vegeta.Result {
+	res := &vegeta.Result{Timestamp: time.Now()}
+	req, err := t.Request()
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	r, err := client.Do(req)
+	if err != nil {
+		res.Error, res.Latency = err.Error(), time.Since(res.Timestamp)
+		return res
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 160))
+	_, _ = io.Copy(io.Discard, r.Body)
+	r.Body.Close()
+	res.Code, res.Body, res.Latency = uint16(r.StatusCode), body, time.Since(res.Timestamp)
+	return res
+}
+
+// openLoop offers rate requests a second whatever the answers take, from
+// up to outstanding requests at once: when all of them wait, the next
+// request is late, and the achieved rate (Sent / Elapsed) says so.
+func openLoop(next vegeta.Targeter, rate, outstanding int, du time.Duration) stats {
+	return attack(attacker(min(64, outstanding), outstanding), next,
+		vegeta.ConstantPacer{Freq: max(rate, 1), Per: time.Second}, du)
+}
+
+// quantile is the q-th quantile of sorted durations (nearest rank).
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted))+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}

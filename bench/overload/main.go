@@ -1,0 +1,113 @@
+// Command overload is Drover's overload benchmark (issue 5: at three times
+// its capacity the server stays up, answers the excess promptly with 429
+// or 503, keeps the p99 of the requests it admits within twice its
+// unloaded value, and its memory stays bounded). It is a program, not a
+// test: it builds the real binary, starts it on a new database with its
+// shedding on (--max-in-flight 512, --adaptive-limit), and, with a mix of
+// POST /v1/TransferRequests by two keepers and GET listings by a keeper and
+// the inspector,
+//
+//   - warms up (a closed loop of 8 connections);
+//   - measures the unloaded latency at a light fixed rate (an open loop);
+//   - measures the capacity: 2xx answers a second from 64 connections,
+//     each sending its next request when its last is answered (50 ms
+//     after, when it was refused);
+//   - offers --factor (3) times that capacity in an open loop, with a
+//     bounded number of requests outstanding;
+//
+// and prints the offered and admitted rates, the refusals and how fast
+// they came, the admitted p99 against the unloaded one, the server's peak
+// memory (VmHWM) and whether it is still up, with the targets.
+//
+//	go run ./bench/overload                       # SQLite in a temporary file
+//	go run ./bench/overload --database 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable'
+//	go run ./bench/overload --adaptive=false      # only the fixed --max-in-flight, to compare
+package main
+
+import (
+	_ "time/tzdata" // the transfer date is the UK's
+
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// options are the flags of the benchmark.
+type options struct {
+	Database    string        // SQLite file path or postgres:// URL; "" is a temporary SQLite file
+	Duration    time.Duration // of the overload
+	Phase       time.Duration // of the warm-up, the unloaded and the capacity loads
+	LightRate   int           // requests a second of the unloaded load
+	Connections int           // of the capacity load
+	Factor      float64       // overload offered, in capacities
+	Outstanding int           // most requests waiting at once during the overload
+	Adaptive    bool          // drover serve --adaptive-limit
+	RateLimit   float64       // drover serve --rate-limit; 0 is off
+}
+
+// london is the zone of the registry's dates.
+var london = func() *time.Location {
+	l, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+func parseFlags(args []string, out io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("overload", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.Database, "database", "", "SQLite file to create, or a postgres:// URL (a fresh schema drover_bench_<random> is made there and dropped at the end); default a temporary SQLite file")
+	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "length of the overload")
+	fs.DurationVar(&o.Phase, "phase", 10*time.Second, "length of the warm-up, the unloaded load and the capacity load, each")
+	fs.IntVar(&o.LightRate, "light-rate", 100, "requests a second of the unloaded load")
+	fs.IntVar(&o.Connections, "connections", 64, "connections of the capacity load")
+	fs.Float64Var(&o.Factor, "factor", 3, "overload offered, in capacities")
+	fs.IntVar(&o.Outstanding, "outstanding", 2000, "most requests waiting for an answer at once during the overload")
+	fs.BoolVar(&o.Adaptive, "adaptive", true, "run the server with --adaptive-limit (false: only the fixed --max-in-flight)")
+	fs.Float64Var(&o.RateLimit, "rate-limit", 0, "the server's per-user --rate-limit; 0 is off, so that three users are not refused as runaways")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.Duration <= 0 || o.Phase <= 0 || o.LightRate < 1 || o.Connections < 1 || o.Factor <= 0 || o.Outstanding < 1:
+		return o, fmt.Errorf("--duration, --phase, --light-rate, --connections, --factor and --outstanding must be positive")
+	case o.RateLimit < 0:
+		return o, fmt.Errorf("--rate-limit must not be negative")
+	}
+	return o, nil
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o, err := parseFlags(os.Args[1:], os.Stderr)
+	if err == nil {
+		err = run(ctx, o, os.Args[1:], os.Stdout)
+	}
+	if err != nil && err != flag.ErrHelp {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// commandLine is how this run was started.
+func commandLine(args []string) string {
+	parts := []string{"go run ./bench/overload"}
+	for _, a := range args {
+		if strings.ContainsAny(a, " ?&$'\"") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}

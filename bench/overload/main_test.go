@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// The benchmark itself is a program (go run ./bench/overload), never a
+// timed test: these check its flags, and that a tiny run goes through
+// every phase and prints its table, whatever the figures.
+
+func TestParseFlags(t *testing.T) {
+	t.Parallel()
+	o, err := parseFlags(nil, io.Discard)
+	want := options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100, Connections: 64, Factor: 3,
+		Outstanding: 2000, Adaptive: true}
+	if err != nil || o != want {
+		t.Errorf("defaults = %+v, %v; want %+v", o, err, want)
+	}
+	for _, bad := range [][]string{{"--factor", "0"}, {"--light-rate", "0"}, {"--connections", "0"},
+		{"--outstanding", "0"}, {"--phase", "0s"}, {"--rate-limit", "-1"}, {"extra"}} {
+		if _, err := parseFlags(bad, io.Discard); err == nil {
+			t.Errorf("parseFlags(%q) accepted", bad)
+		}
+	}
+}
+
+func TestTinyRun(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, database string }{{"sqlite", ""}, {"postgres", "postgres"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := tc.database
+			if db != "" {
+				db = storetest.PostgresURL(t) // skips unless DROVER_TEST_POSTGRES is set (fails in CI)
+			}
+			o := options{Database: db, Duration: time.Second, Phase: 500 * time.Millisecond, LightRate: 20,
+				Connections: 4, Factor: 3, Outstanding: 32, Adaptive: true}
+			var out bytes.Buffer
+			if err := run(context.Background(), o, nil, &out); err != nil {
+				t.Fatalf("run: %v\n%s", err, out.String())
+			}
+			for _, want := range []string{"| figure | value | target | |", "admitted p99 / unloaded p99", "server still up"} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("report lacks %q:\n%s", want, out.String())
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/drover-registry/drover/bench/internal/benchserver"
+)
+
+// run is the whole benchmark: database, server, loads, report.
+func run(ctx context.Context, o options, args []string, out io.Writer) error {
+	rep := report{Command: commandLine(args), Options: o, Started: time.Now()}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		rep.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	db, err := openTarget(ctx, o.Database)
+	if err != nil {
+		return err
+	}
+	defer db.close(ctx, out)
+	rep.Dialect = db.dialect()
+	fmt.Fprintf(out, "database: %s\n", db.describe())
+	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.dir, "drover"))
+	if err != nil {
+		return err
+	}
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.dir, "drover.log"), serveArgs(db.DSN, o)...)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	fmt.Fprintf(out, "server %s\n", srv)
+	if err := measure(ctx, o, srv, filepath.Join(db.dir, "drover.log"), &rep, out); err != nil {
+		return err
+	}
+	rep.print(out)
+	return nil
+}
+
+// serveArgs turn back on the shedding that benchserver turns off: the
+// default ceiling, the adaptive limit unless --adaptive=false, and the
+// per-user rate limit if asked for.
+func serveArgs(dsn string, o options) []string {
+	return []string{"--database", dsn, "--max-in-flight", "512", "--adaptive-limit=" + strconv.FormatBool(o.Adaptive),
+		"--rate-limit", strconv.FormatFloat(o.RateLimit, 'f', -1, 64), "--rate-burst", "200"}
+}
+
+// measure runs the loads in turn and reads the server's state after them.
+func measure(ctx context.Context, o options, srv *benchserver.Server, logPath string, rep *report, out io.Writer) error {
+	var tok tokens
+	for user, p := range map[string]*string{"keeper1": &tok.keeper1, "keeper2": &tok.keeper2, "inspector": &tok.inspector} {
+		t, err := srv.Token(ctx, user, user)
+		if err != nil {
+			return err
+		}
+		*p = t
+	}
+	run := strconv.FormatInt(time.Now().UnixNano(), 36)
+	next := mix(srv.URL, tok, run)
+
+	fmt.Fprintf(out, "warm-up: 8 connections for %s…\n", o.Phase)
+	rep.Warmup = closedLoop(next, 8, o.Phase)
+	fmt.Fprintf(out, "unloaded: %d requests a second for %s…\n", o.LightRate, o.Phase)
+	from := logSize(logPath)
+	rep.Unloaded = openLoop(next, o.LightRate, o.Outstanding, o.Phase)
+	until := logSize(logPath)
+	fmt.Fprintf(out, "capacity: %d connections for %s…\n", o.Connections, o.Phase)
+	rep.Capacity = closedLoop(next, o.Connections, o.Phase)
+	var err error
+	if rep.RSSBefore, err = srv.PeakRSS(); err != nil {
+		return err
+	}
+	rep.Offered = int(o.Factor*rep.Capacity.AdmittedRate() + 0.5)
+	fmt.Fprintf(out, "overload: %d requests a second (%.1f× capacity), up to %d outstanding, for %s…\n",
+		rep.Offered, o.Factor, o.Outstanding, o.Duration)
+	overloadFrom := logSize(logPath)
+	rep.Overload = openLoop(next, rep.Offered, o.Outstanding, o.Duration)
+	rep.RSS, rep.RSSErr = srv.PeakRSS()
+	rep.Up = healthy(ctx, srv.URL)
+	rep.Limits = scrapeLimits(ctx, srv.URL)
+	if rep.InsideUnloaded, _, _, err = serverSide(logPath, from, until); err != nil {
+		return err
+	}
+	rep.InsideOverload, rep.InsidePost, rep.InsideGet, err = serverSide(logPath, overloadFrom, -1)
+	return err
+}
+
+// healthy reports whether the server answers its health check.
+func healthy(ctx context.Context, base string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
+	if err != nil {
+		return false
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	res.Body.Close()
+	return res.StatusCode == http.StatusOK
+}
+
+// scrapeLimits reads the adaptive limits from the server's metrics, as
+// "read 12, write 20"; "" when there are none.
+func scrapeLimits(ctx context.Context, base string) string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return ""
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return ""
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return ""
+	}
+	var limits []string
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, `drover_http_concurrency_limit{class="`); ok {
+			class, value, _ := strings.Cut(rest, `"} `)
+			limits = append(limits, class+" "+strings.TrimSpace(value))
+		}
+	}
+	return strings.Join(limits, ", ")
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// serverSide reads the server's access log from byte from to byte until
+// (the end when until is negative) and returns the
+// durations of its 2xx answers under /v1, sorted: the time each admitted
+// request spent inside the service, from the first middleware to the last
+// byte. Beside the client's latency it tells the queue inside the server
+// from the wait for a CPU before it (the load generator shares the
+// machine).
+func serverSide(path string, from, until int64) (all, post, get []time.Duration, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return nil, nil, nil, err
+	}
+	var r io.Reader = f
+	if until >= 0 {
+		r = io.LimitReader(f, until-from)
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Msg      string
+			Method   string
+			Route    string
+			Status   int
+			Duration time.Duration // slog writes a duration as nanoseconds
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Msg != "request" || !strings.HasPrefix(line.Route, "/v1/") {
+			continue
+		}
+		if line.Status >= 200 && line.Status < 300 {
+			all = append(all, line.Duration)
+			if line.Method == "POST" {
+				post = append(post, line.Duration)
+			} else {
+				get = append(get, line.Duration)
+			}
+		}
+	}
+	slices.Sort(all)
+	slices.Sort(post)
+	slices.Sort(get)
+	return all, post, get, sc.Err()
+}
+
+// logSize is where the log ends now.
+func logSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
