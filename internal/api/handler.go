@@ -20,11 +20,16 @@ var errDeadline = context.DeadlineExceeded
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // handle adapts a handlerFunc. It is the innermost step of the chain: the
-// route is known here, so the request is first checked against the OpenAPI
-// operation for it (every failing field listed in one 400), then the
+// route is known here, so the request's query string is first checked
+// for what net/url would silently drop (checkQuery), then the request
+// against the OpenAPI operation for it (every failing field listed in one 400), then the
 // handler runs, and a returned error becomes the problem body.
 func (s *Server) handle(h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if err := checkQuery(r.URL.RawQuery); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 		if fields := s.validate(r); len(fields) > 0 {
 			e := livestock.Invalid("the request does not conform to the OpenAPI document", fields...)
 			if fields[0].Code == livestock.CodeTooLarge {

@@ -16,12 +16,14 @@ import (
 // the handler adapter because only there is the route known.
 //
 //  1. recoverPanics  a panic becomes a generic 500, logged with the correlation id
-//  2. canonicalPath  %27 and other harmless escapes decoded so routes match
-//  3. observe        metrics and the access log line
-//  4. deadline       the request's context ends after Config.RequestTimeout
+//  2. correlate      X-Correlation-ID / LI-Correlation-Id, echoed or allocated:
+//     early, so that every answer after it carries one (a 400 for a bad
+//     path, a 413) as the document requires
+//  3. canonicalPath  %27 and other harmless escapes decoded so routes match
+//  4. observe        metrics and the access log line
+//  5. deadline       the request's context ends after Config.RequestTimeout
 //     (read, header and write timeouts are set on the http.Server itself)
-//  5. limitBody      bodies over Config.MaxBody are refused with 413
-//  6. correlate      X-Correlation-ID / LI-Correlation-Id, echoed or allocated
+//  6. limitBody      bodies over Config.MaxBody are refused with 413
 //  7. shedLoad       more than Config.MaxInFlight requests in flight: 503
 //  8. admit          (only under /v1, with Config.AdaptiveLimit) over the adaptive
 //     concurrency limit of writes or of reads: 503 (admission.go). Both

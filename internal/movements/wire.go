@@ -40,9 +40,9 @@ type groupWire struct {
 	FromSubLocation   *string      `json:"fromSubLocation,omitempty"`
 	ToSubLocation     *string      `json:"toSubLocation,omitempty"`
 	VendorHolding     *string      `json:"vendorHolding,omitempty"`
-	Batches           []batchWire  `json:"batches"`
-	Devices           []deviceWire `json:"devices"`
-	DevicesWithDetail []deviceWire `json:"devicesWithDetail"`
+	Batches           []batchWire  `json:"batches,omitempty"`
+	Devices           []deviceWire `json:"devices,omitempty"`
+	DevicesWithDetail []deviceWire `json:"devicesWithDetail,omitempty"`
 }
 
 type batchWire struct {

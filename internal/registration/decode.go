@@ -3,6 +3,7 @@ package registration
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -33,7 +34,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
 		return livestock.Registration{}, w, livestock.Invalid("the body cannot be read", livestock.FieldError{
-			Code: livestock.CodeSchema, Message: err.Error()})
+			Code: livestock.CodeSchema, Source: jsonPointer(err), Message: err.Error()})
 	}
 	var r livestock.Registration
 	var p problems
@@ -138,4 +139,14 @@ func parent(sp livestock.Species, x *ref, at, category string, p *problems) stri
 	}
 	x.Identifier = t.String()
 	return t.String()
+}
+
+// jsonPointer is the JSON pointer of the member a decoding error is about:
+// the field of a type mismatch, else "" (the body as a whole).
+func jsonPointer(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return "/" + strings.ReplaceAll(te.Field, ".", "/")
+	}
+	return ""
 }

@@ -17,6 +17,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -34,6 +35,9 @@ type Doc struct {
 	json   []byte
 	ops    []Operation
 	routes map[Operation]*routers.Route
+	// matchers find the path template of a request path, most specific
+	// first, for ValidateResponse.
+	matchers []pathMatcher
 }
 
 // Operation names one documented operation: an HTTP method and a path
@@ -83,6 +87,7 @@ func LoadFrom(data []byte) (*Doc, error) {
 			}
 		}
 	}
+	d.matchers = newPathMatchers(slices.Collect(maps.Keys(spec.Paths.Map())))
 	slices.SortFunc(d.ops, func(a, b Operation) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -101,6 +103,19 @@ func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams m
 	return c.result()
 }
 
+// invalidUTF8At is the offset of the first byte of data that is not part
+// of a UTF-8 character, or len(data).
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
+}
+
 // checkJSON reads r.Body, puts back an equivalent reader, and reports
 // whether the body is empty or one well-formed JSON value. kin-openapi
 // decodes only the first value of a body, so `{"a":1}}` would pass it.
@@ -117,6 +132,11 @@ func (c *collector) checkJSON(r *http.Request) bool {
 		return false
 	case err != nil:
 		c.add(livestock.CodeSchema, "", "the body could not be read", "")
+		return false
+	case !utf8.Valid(data):
+		// JSON between systems is UTF-8 (RFC 8259 §8.1); encoding/json
+		// would quietly turn each bad byte into U+FFFD and store that.
+		c.add(livestock.CodeMalformedJSON, "", fmt.Sprintf("is not UTF-8 text: byte %d is not part of a UTF-8 character", invalidUTF8At(data)), "")
 		return false
 	case len(data) > 0 && !json.Valid(data):
 		c.out = append(c.out, malformedJSON(data))
