@@ -31,10 +31,20 @@ type bundle struct {
 	url   string
 	store store.Store
 	sb    *auth.Sandbox
+	doc   *openapi.Doc
 }
 
 // setup starts a server over s with cfg (zero values take defaults).
 func setup(t *testing.T, s store.Store, cfg api.Config) *bundle {
+	t.Helper()
+	b := start(t, s, cfg)
+	b.t = t
+	return b
+}
+
+// start is setup for any test or fuzz target; the bundle it returns has
+// no *testing.T yet: a fuzz target gives each input a copy with its own.
+func start(t testing.TB, s store.Store, cfg api.Config) *bundle {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := sandbox.Ensure(ctx, s, bcrypt.MinCost); err != nil {
@@ -76,7 +86,7 @@ func setup(t *testing.T, s store.Store, cfg api.Config) *bundle {
 		t.Fatal(err)
 	}
 	h = srv
-	return &bundle{t: t, url: ts.URL, store: s, sb: sb}
+	return &bundle{url: ts.URL, store: s, sb: sb, doc: doc}
 }
 
 // token signs in as user with the password grant.
@@ -144,7 +154,9 @@ func (p problemBody) codes() []string {
 	return c
 }
 
-// do sends a request; headers come in name, value pairs.
+// do sends a request; headers come in name, value pairs. Every response
+// is held to the OpenAPI document (the contract check): its status is
+// declared for the operation and its headers and body match.
 func (b *bundle) do(method, path, token string, body io.Reader, headers ...string) response {
 	b.t.Helper()
 	req, err := http.NewRequest(method, b.url+path, body)
@@ -165,6 +177,9 @@ func (b *bundle) do(method, path, token string, body io.Reader, headers ...strin
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		b.t.Fatal(err)
+	}
+	if err := b.doc.ValidateResponse(method, req.URL.EscapedPath(), res.StatusCode, res.Header, data); err != nil {
+		b.t.Errorf("the response breaks the OpenAPI document: %v\nbody: %.500s", err, data)
 	}
 	return response{t: b.t, status: res.StatusCode, header: res.Header, body: data}
 }

@@ -60,8 +60,11 @@ func TestValidateRequestHostile(t *testing.T) {
 		{"deep inside an open property", "application/json", `{"content":{` + ok + `,"notes":` + nest(5_000) + `}}`, "", livestock.CodeBadLength},
 		{"deep inside an unknown property", "application/json", `{"content":{` + ok + `,"x":` + nest(9_000) + `}}`, "", livestock.CodeBadLength},
 		{"deep where a string goes", "application/json", `{"content":{` + ok + `,"trackingId":` + nest(9_000) + `}}`, "", livestock.CodeBadLength},
-		{"invalid UTF-8 in a value", "application/json", "{\"content\":{\"species\":\"Sh\xffeep\",\"animalCount\":3,\"transferDate\":\"2024-05-01\"}}", "", livestock.CodeBadEnum},
-		{"invalid UTF-8 in a name", "application/json", "{\"content\":{" + ok + ",\"\xfe\xff\":1}}", "", livestock.CodeUnknownField},
+		{"invalid UTF-8 in a value", "application/json", "{\"content\":{\"species\":\"Sh\xffeep\",\"animalCount\":3,\"transferDate\":\"2024-05-01\"}}", "", livestock.CodeMalformedJSON},
+		{"invalid UTF-8 in free text", "application/json", "{\"content\":{" + ok + ",\"notes\":\"\xc3(\"}}", "", livestock.CodeMalformedJSON},
+		{"a surrogate half in UTF-8", "application/json", "{\"content\":{" + ok + ",\"notes\":\"\xed\xa0\x80\"}}", "", livestock.CodeMalformedJSON},
+		{"an escaped surrogate half", "application/json", `{"content":{` + ok + `,"notes":"\ud800"}}`, "", ""},
+		{"invalid UTF-8 in a name", "application/json", "{\"content\":{" + ok + ",\"\xfe\xff\":1}}", "", livestock.CodeMalformedJSON},
 		{"invalid UTF-8 in a header", "application/json", `{"content":{` + ok + `}}`, "ab\xffcd", livestock.CodeBadFormat},
 		{"control character in a header", "application/json", `{"content":{` + ok + `}}`, "ab\x01cd", livestock.CodeBadFormat},
 		// Numbers beyond float64 are not integers to the schema visitor.
