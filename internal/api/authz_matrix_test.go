@@ -1,0 +1,129 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// authzCall is one request of the matrix, built fresh for each principal.
+type authzCall struct {
+	method, path string
+	body         any // JSON-encoded unless a string (sent as a form)
+}
+
+// authzRow is one documented operation: how to build a valid request
+// about keeper1's business, and the status each principal gets. public
+// operations take no token and give public to anyone; the token columns
+// (none, expired, tampered, foreign key, alg none, HS256) are 401 on every
+// other row.
+type authzRow struct {
+	build                      func(f *authzFixture) authzCall
+	public                     int
+	owner, stranger, inspector int
+}
+
+const (
+	st200, st201, st403 = http.StatusOK, http.StatusCreated, http.StatusForbidden
+)
+
+func getCall(path string) func(*authzFixture) authzCall {
+	return func(*authzFixture) authzCall { return authzCall{method: http.MethodGet, path: path} }
+}
+
+// authzMatrix lists every operation in the OpenAPI document; the test
+// fails when the document has one the matrix lacks, so a new endpoint
+// cannot be added without its row. What README.md promises: a keeper
+// reads their own requests and those about a holding they act for; the
+// inspector reads everything and acts for nothing; another keeper's
+// request, review list, animal or registration is a 403 (not a 404).
+func authzMatrix() map[string]authzRow {
+	m := map[string]authzRow{
+		"GET /healthz":                          {build: getCall("/healthz"), public: st200},
+		"GET /readyz":                           {build: getCall("/readyz"), public: st200},
+		"GET /metrics":                          {build: getCall("/metrics"), public: st200},
+		"GET /openapi.json":                     {build: getCall("/openapi.json"), public: st200},
+		"GET /docs":                             {build: getCall("/docs"), public: st200},
+		"GET /docs/{file}":                      {build: getCall("/docs/swagger-ui.css"), public: st200},
+		"GET /.well-known/openid-configuration": {build: getCall("/.well-known/openid-configuration"), public: st200},
+		"GET /oauth2/jwks":                      {build: getCall("/oauth2/jwks"), public: st200},
+		"GET /oauth2/authorize":                 {build: getCall("/oauth2/authorize"), public: http.StatusBadRequest},
+		"POST /oauth2/authorize":                {build: formCall("/oauth2/authorize", url.Values{}), public: http.StatusBadRequest},
+		"POST /oauth2/token":                    {build: formCall("/oauth2/token", url.Values{"grant_type": {"password"}, "username": {"keeper1"}, "password": {"keeper1"}}), public: st200},
+		"GET /v1/me":                            {build: getCall("/v1/me"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/StandingData":                  {build: getCall("/v1/StandingData"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/StandingData/{list}":           {build: getCall("/v1/StandingData/species"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/animals/{identifier}":          {build: getCall("/v1/animals/UK442501300001"), owner: st200, stranger: st403, inspector: st200},
+		"POST /v1/Holdings/ValidHoldings":       {build: postCall("Holdings/ValidHoldings", map[string]any{"holdings": []string{farm1, "0035"}}), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/HoldingMovementForReviews(species='{species}',holding='{holding}')": {
+			build: getCall("/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0257')"), owner: st200, stranger: st403, inspector: st200},
+		"GET /v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')": {
+			build: getCall("/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='01%2f100%2f0257')"), owner: st200, stranger: st403, inspector: st200},
+		"POST /v1/animals": {build: func(f *authzFixture) authzCall {
+			return authzCall{method: http.MethodPost, path: "/v1/animals", body: f.calf()}
+		}, owner: st200, stranger: st403, inspector: st403},
+		"GET /v1/requeststatus/{requestId}": {build: func(f *authzFixture) authzCall {
+			return authzCall{method: http.MethodGet, path: "/v1/requeststatus/" + f.registrationID()}
+		}, owner: st200, stranger: st403, inspector: st200},
+		"POST /v1/TransferRequests": {build: func(f *authzFixture) authzCall {
+			return envelopeCall("TransferRequests", transfer(day(0), farm1, "01/100/0259", farm1, sheep("130182", 3), nil))
+		}, owner: st201, stranger: st403, inspector: st403},
+		"POST /v1/CorrectTransferRequests": {build: func(f *authzFixture) authzCall {
+			fix := transfer(day(0), farm1, farm2, farm1, sheep("130181", 3), nil)
+			fix["requestToBeCorrected_ID"] = f.correction.RequestID
+			return envelopeCall("CorrectTransferRequests", fix)
+		}, owner: st201, stranger: st403, inspector: st403},
+		"POST /v1/UndoRequests": {build: func(f *authzFixture) authzCall {
+			return envelopeCall("UndoRequests", map[string]any{"requestToBeUndone_ID": f.toUndo.RequestID})
+		}, owner: st201, stranger: st403, inspector: st403},
+		"POST /v1/ReviewHoldingMovementRequests": {build: func(f *authzFixture) authzCall {
+			return envelopeCall("ReviewHoldingMovementRequests", f.reviewOf(f.toReview.RequestID))
+		}, owner: st201, stranger: st403, inspector: st403},
+	}
+	for name, pick := range map[string]func(*authzFixture) record{
+		"TransferRequests":              func(f *authzFixture) record { return f.private },
+		"CorrectTransferRequests":       func(f *authzFixture) record { return f.correction },
+		"UndoRequests":                  func(f *authzFixture) record { return f.undo },
+		"ReviewHoldingMovementRequests": func(f *authzFixture) record { return f.review },
+	} {
+		m["GET /v1/"+name] = authzRow{build: getCall("/v1/" + name), owner: st200, stranger: st200, inspector: st200}
+		m["GET /v1/"+name+"({requestId})"] = authzRow{build: func(f *authzFixture) authzCall {
+			return authzCall{method: http.MethodGet, path: fmt.Sprintf("/v1/%s(%d)?$expand=content", name, pick(f).RequestID)}
+		}, owner: st200, stranger: st403, inspector: st200}
+	}
+	return m
+}
+
+func formCall(path string, v url.Values) func(*authzFixture) authzCall {
+	return func(*authzFixture) authzCall { return authzCall{method: http.MethodPost, path: path, body: v.Encode()} }
+}
+
+func postCall(path string, content any) func(*authzFixture) authzCall {
+	return func(*authzFixture) authzCall { return envelopeCall(path, content) }
+}
+
+func envelopeCall(collection string, content any) authzCall {
+	return authzCall{method: http.MethodPost, path: "/v1/" + collection, body: map[string]any{"content": content}}
+}
+
+// send makes c with token.
+func (f *authzFixture) send(c authzCall, token string) response {
+	f.b.t.Helper()
+	var body io.Reader
+	var headers []string
+	switch v := c.body.(type) {
+	case nil:
+	case string:
+		body, headers = strings.NewReader(v), []string{"Content-Type", "application/x-www-form-urlencoded"}
+	default:
+		data, err := json.Marshal(v)
+		if err != nil {
+			f.b.t.Fatal(err)
+		}
+		body, headers = strings.NewReader(string(data)), []string{"Content-Type", "application/json"}
+	}
+	return f.b.do(c.method, c.path, token, body, headers...)
+}

@@ -1,0 +1,97 @@
+package api_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// TestFilterInjection: a $filter that tries to widen a query, reach SQL,
+// name a field off the allow-list or authzCall a function is a 400 naming
+// $filter, for the owner of the data and for another keeper alike; a
+// forged $skiptoken is a 400 naming $skiptoken; and the data is intact
+// afterwards.
+func TestFilterInjection(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		sec := newSecrets(b, k1)
+		const requests = "/v1/TransferRequests?$expand=content&"
+		const reviews = "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')?"
+		cases := []struct{ base, option, value string }{
+			{requests, "$filter", "cph eq '01/100/0257' or 1 eq 1"},
+			{requests, "$filter", "trackingId eq 'x' or 1 eq 1"},
+			{requests, "$filter", "trackingId eq 'x' or 'a' eq 'a'"},
+			{requests, "$filter", "'; DROP TABLE requests;--"},
+			{requests, "$filter", "trackingId eq ''; DROP TABLE requests;--'"},
+			{requests, "$filter", "requestId eq 1; DELETE FROM requests"},
+			{requests, "$filter", "requestId eq 1 -- and userName eq 'keeper2'"},
+			{requests, "$filter", "requestId eq 1 /* */"},
+			{requests, "$filter", "requestId eq 1 or true"},
+			{requests, "$filter", "sourceHolding eq '01/100/0257'"},
+			{requests, "$filter", "user_name eq 'keeper1'"},
+			{requests, "$filter", "userName eq keeper1"},
+			{reviews, "$filter", "userName eq 'keeper1'"},
+			{reviews, "$filter", "sourceHolding eq '01/100/0257'"},
+			{requests, "$filter", "contains(trackingId,'k1')"},
+			{requests, "$filter", "startswith(userName,'keeper')"},
+			{requests, "$filter", "tolower(userName) eq 'keeper1'"},
+			{requests, "$filter", "trackingId in ('k1-secret-1')"},
+			{requests, "$filter", strings.Repeat("(", 200) + "requestId eq 1" + strings.Repeat(")", 200)},
+			{requests, "$filter", strings.Repeat("not ", 200) + "requestId eq 1"},
+			{requests, "$filter", "trackingId eq 'k1-secret-1"},
+			{requests, "$filter", "trackingId eq k1-secret-1'"},
+			{requests, "$filter", "(requestId eq 1"},
+			{requests, "$filter", "requestId eq 1)"},
+			{requests, "$filter", "requestId eq 1 or"},
+			{requests, "$filter", ""},
+			{requests, "$skiptoken", "v1:0"},
+			{requests, "$skiptoken", "djE6MA=="},
+			{requests, "$skiptoken", "djE6LTE"},
+			{requests, "$skiptoken", "djI6MQ"},
+			{requests, "$skiptoken", "djE6MSBvciAxPTE"},
+			{requests, "$skiptoken", strings.Repeat("A", 100)},
+		}
+		for _, tc := range cases {
+			target := tc.base + url.Values{tc.option: {tc.value}}.Encode()
+			for _, who := range []struct{ name, token string }{{"keeper1", k1}, {"keeper2", k2}} {
+				res := b.do(http.MethodGet, target, who.token, nil)
+				if res.status != http.StatusBadRequest {
+					t.Errorf("%s %s=%q: %d, want 400: %s", who.name, tc.option, tc.value, res.status, res.body)
+					continue
+				}
+				named := false
+				for _, e := range res.problem().Errors {
+					named = named || e.Source == "query:"+tc.option
+				}
+				if !named {
+					t.Errorf("%s %s=%q: no error names query:%s: %s", who.name, tc.option, tc.value, tc.option, res.body)
+				}
+				if m := sec.leaks(res, target); who.token == k2 && m != "" {
+					t.Errorf("keeper2 %s=%q shows keeper1's %s: %s", tc.option, tc.value, m, res.body)
+				}
+			}
+		}
+
+		// Literals are compared, never matched as patterns.
+		for _, pattern := range []string{"%", "k1-secret-%", "_1-secret-1", "*"} {
+			var page struct{ Value []record }
+			res := b.do(http.MethodGet, requests+url.Values{"$filter": {"trackingId eq '" + pattern + "'"}}.Encode(), k1, nil)
+			if res.decode(&page); res.status != http.StatusOK || len(page.Value) != 0 {
+				t.Errorf("trackingId eq %q: %d, %d requests", pattern, res.status, len(page.Value))
+			}
+		}
+		// Every request is still there.
+		var page struct{ Value []record }
+		b.do(http.MethodGet, "/v1/TransferRequests", k1, nil).decode(&page)
+		if len(page.Value) != len(sec.ids) {
+			t.Errorf("keeper1 has %d transfers after the attempts, want %d", len(page.Value), len(sec.ids))
+		}
+	})
+}
