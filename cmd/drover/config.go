@@ -34,6 +34,7 @@ type config struct {
 	RetryAfter      int
 	StandingData    string
 	LogLevel        string
+	DebugAddr       string
 }
 
 // databaseFlag adds --database, which every sub-command takes.
@@ -62,6 +63,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.IntVar(&c.RetryAfter, "retry-after", 1, "seconds an async registration asks the caller to wait before polling, and between polls")
 	fs.StringVar(&c.StandingData, "standing-data", "", "directory of standing-data files replacing the built-in lists")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&c.DebugAddr, "debug-addr", "", "address of Go's profiler (/debug/pprof/), kept apart from the API; empty serves none")
 	return fs
 }
 

@@ -105,6 +105,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	if _, err := startDebug(ctx, c.DebugAddr, log); err != nil {
+		return fmt.Errorf("--debug-addr: %w", err)
+	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
