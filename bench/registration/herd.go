@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
 )
 
 // What the benchmark registers: calves of a sandbox cow, each wearing an
@@ -14,15 +16,15 @@ import (
 // numbers 00001–00005 (its cows) and 00101–00150; the benchmark issues
 // 00151–99999 besides.
 const (
-	herd        = 442501
+	herdMark    = "442501"
 	firstNumber = 151
 	supply      = 99999 - firstNumber + 1
 )
 
-// tagID is the printed ear tag of animal number n of the herd: UK, the
-// herd mark, the check digit ((herd × 100000 + n) mod 7 + 1), the number.
+// tagID is the printed ear tag of animal number n of the herd, check digit
+// and all, by the registry's own rule.
 func tagID(n int) string {
-	return fmt.Sprintf("UK%06d%d%05d", herd, (herd*100000+n)%7+1, n)
+	return livestock.MustCattleTag(herdMark, n).String()
 }
 
 // issueTags adds the herd's tags 00151–99999 to issued_tags, once the
@@ -35,7 +37,7 @@ func (t *target) issueTags(ctx context.Context) error {
 	defer tx.Rollback()
 	var rows []string
 	for n := firstNumber; n < firstNumber+supply; n++ {
-		rows = append(rows, fmt.Sprintf("('%s', '%06d', 'Cattle', '2024-01-01')", tagID(n), herd))
+		rows = append(rows, fmt.Sprintf("('%s', '%s', 'Cattle', '2024-01-01')", tagID(n), herdMark))
 		if len(rows) == 1000 || n == firstNumber+supply-1 {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO issued_tags (identifier, mark, species, issued_on) VALUES "+
 				strings.Join(rows, ", ")); err != nil {

@@ -50,6 +50,17 @@ func NewCattleTag(herdMark string, animalNumber int) (CattleTag, error) {
 	return CattleTag{fmt.Sprintf("UK%s%d%05d", herdMark, check, animalNumber)}, nil
 }
 
+// MustCattleTag is NewCattleTag for a herd mark and number known to be
+// valid, as in fixtures, tests and load generators that issue tags by
+// counting: it panics on any other, as MustCPH does.
+func MustCattleTag(herdMark string, animalNumber int) CattleTag {
+	c, err := NewCattleTag(herdMark, animalNumber)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 // cattleCheckDigit is (N mod 7) + 1 for N = herd mark × 100000 + animal
 // number.
 func cattleCheckDigit(herd, animal int) int {

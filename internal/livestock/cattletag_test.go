@@ -178,3 +178,36 @@ func cattleSeeds() []string {
 	}
 	return s
 }
+
+func TestMustCattleTag(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		herd   string
+		animal int
+		want   string
+	}{
+		{"123450", 1, "UK123450600001"}, // the worked example of domain-notes.md §3
+		{"123450", 2, "UK123450700002"},
+		{"442501", 1, "UK442501300001"}, // the sandbox's cow, dam of every test calf
+		{"000000", 7, "UK000000100007"}, // N mod 7 = 0
+		{"000000", 6, "UK000000700006"}, // the largest check digit
+	}
+	for _, tt := range tests {
+		if got := MustCattleTag(tt.herd, tt.animal).String(); got != tt.want {
+			t.Errorf("MustCattleTag(%q, %d) = %q, want %q", tt.herd, tt.animal, got, tt.want)
+		}
+	}
+	for _, bad := range []struct {
+		herd   string
+		animal int
+	}{{"12345", 1}, {"123450", 100000}, {"123450", -1}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("MustCattleTag(%q, %d) did not panic", bad.herd, bad.animal)
+				}
+			}()
+			MustCattleTag(bad.herd, bad.animal)
+		}()
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
-	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/reliability/internal/harness"
 )
 
 // What the load sends, all as keeper1: transfers of its sandbox sheep
@@ -28,17 +30,9 @@ func (k kind) String() string { return [...]string{"transfer", "sync", "async"}[
 // 00101–00150 are issued but unregistered; the test issues firstTag
 // onwards itself (issueTags), as bench/registration does.
 const (
-	herd     = 442501
 	firstTag = 151
 	tagLimit = 30150 // far more than a run registers
 )
-
-// cattleTag is the printed ear tag of animal number n of the herd: UK,
-// the herd mark, the check digit ((herd × 100000 + n) mod 7 + 1), the
-// number (internal/livestock's cattle tag rule).
-func cattleTag(n int) string {
-	return fmt.Sprintf("UK%06d%d%05d", herd, (herd*100000+n)%7+1, n)
-}
 
 // sheep is keeper1's sandbox sheep i (0–49): flocks 130181 and 130182.
 func sheep(i int) string { return fmt.Sprintf("UK013018%d %05d", 1+i/25, 1+i%25) }
@@ -49,11 +43,11 @@ type generator struct {
 	run   string // makes correlation ids unique across runs on one database
 	n     atomic.Int64
 	tags  atomic.Int64 // the next animal number to register
-	today string       // the registry's date (Europe/London)
+	today livestock.Date
 }
 
 func newGenerator(run string) *generator {
-	g := &generator{run: run, today: time.Now().In(london).Format(time.DateOnly)}
+	g := &generator{run: run, today: harness.Today()}
 	g.tags.Store(firstTag)
 	return g
 }
@@ -74,8 +68,8 @@ func (g *generator) next(cycle int) *entry {
 		if n > tagLimit {
 			e.kind = transfer
 		} else {
-			e.tag = cattleTag(n)
-			e.body = calf(e.tag, g.today)
+			e.tag = harness.CalfTag(n)
+			e.body = harness.Calf(e.tag, g.today)
 			return e
 		}
 	}
@@ -87,29 +81,6 @@ func (g *generator) next(cycle int) *entry {
 	e.tag = sheep(a)
 	e.body = fmt.Appendf(nil, `{"content":{"transferDate":%q,"species":"Sheep","userHolding":%q,`+
 		`"sourceHolding":%q,"destinationHolding":%q,"animalCount":1,"trackingId":%q,`+
-		`"movementGroups":[{"devices":[{"tagNumber":%q}]}]}}`, g.today, from, from, to, e.corr, e.tag)
+		`"movementGroups":[{"devices":[{"tagNumber":%q}]}]}}`, g.today.String(), from, from, to, e.corr, e.tag)
 	return e
 }
-
-// calf is the registration of a female dairy calf of the sandbox cow
-// UK442501300001, born on 01/100/0257 three days before today and
-// registered there today (bench/registration's calf).
-func calf(id, today string) []byte {
-	t, _ := time.Parse(time.DateOnly, today)
-	born := t.AddDate(0, 0, -3)
-	const site = `{"identifiers":[{"identifier":"01/100/0257","type":"holdingNumber"}]}`
-	return fmt.Appendf(nil, `{"animal":{"identifier":%q,"species":"cattle","sex":"female","productionType":"dairy"},`+
-		`"breed":{"code":"HOL"},"birth":{"site":%s,"date":%q,"year":%d},`+
-		`"registration":{"birthDam":{"identifier":"UK442501300001"},"site":%s,"date":%q,`+
-		`"category":"birthRegistration","identificationDate":%q}}`,
-		id, site, born.Format(time.DateOnly), born.Year(), site, today, born.Format(time.DateOnly))
-}
-
-// london is the zone of the registry's dates.
-var london = func() *time.Location {
-	l, err := time.LoadLocation("Europe/London")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()

@@ -4,8 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net/http"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/drover-registry/drover/internal/store/storetest"
+	"github.com/drover-registry/drover/reliability/internal/harness"
 )
 
 // Each store gets cycles kills under the load of clients concurrent
@@ -44,7 +43,7 @@ func crash(t *testing.T, name, dsn string) {
 	logPath := filepath.Join(t.TempDir(), "serve.log")
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("the end of the server's log:\n%s", tail(logPath))
+			t.Logf("the end of the server's log:\n%s", harness.Tail(logPath, 30))
 		}
 	})
 	db := openDB(t, dsn)
@@ -62,10 +61,10 @@ func crash(t *testing.T, name, dsn string) {
 			}
 			// One token for the whole run: the signing keys are in the
 			// database, so it must survive every kill.
-			token = signIn(t, srv.url)
+			token = harness.Token(t, srv.URL, "keeper1")
 		}
-		sent := cycle(srv, token, g, clients, i)
-		if srv.killed() {
+		sent, killed := cycle(srv, token, g, clients, i)
+		if killed {
 			kills++
 		}
 		n, err := queued(ctx, db)
@@ -79,8 +78,7 @@ func crash(t *testing.T, name, dsn string) {
 		all = append(all, sent...)
 	}
 
-	srv := start(t, dsn, logPath)
-	defer srv.stop()
+	srv := start(t, dsn, logPath) // stopped (SIGTERM) when the test ends
 	if err := drain(ctx, db); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +92,7 @@ func crash(t *testing.T, name, dsn string) {
 	// Unknown outcomes, sent again with the same correlation id and body:
 	// the first answer if the first attempt committed, else a new record;
 	// exactly one either way.
-	again := resubmit(t, srv.url, token, all, snap)
+	again := resubmit(t, srv.URL, token, all, snap)
 	if err := drain(ctx, db); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +102,7 @@ func crash(t *testing.T, name, dsn string) {
 	c := tally(all, snap)
 	c.duplicated = max(c.duplicated, dups) + again.duplicated
 	c.lost += again.lost
-	c.missing(t, verify(ctx, srv.url, token, all))
+	c.missing(t, verify(ctx, srv.URL, token, all))
 	bad = slices.Compact(slices.Sorted(slices.Values(append(bad, invariants(snap)...)))) // a break seen twice is one
 	for _, b := range bad[:min(len(bad), 20)] {
 		t.Errorf("partial: %s", b)
@@ -128,23 +126,6 @@ func crash(t *testing.T, name, dsn string) {
 	if c.acked == 0 || busy <= cycles/2 {
 		t.Errorf("acknowledged=%d, in %d of %d cycles: the load did too little to test anything", c.acked, busy, cycles)
 	}
-}
-
-// signIn gets keeper1's token with the sandbox's password grant.
-func signIn(t *testing.T, base string) string {
-	t.Helper()
-	form := url.Values{"grant_type": {"password"}, "username": {"keeper1"}, "password": {"keeper1"}}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	res, err := http.PostForm(base+"/oauth2/token", form)
-	if err == nil {
-		err = decode(res, &tok)
-	}
-	if err != nil || tok.AccessToken == "" {
-		t.Fatalf("token for keeper1: %v", err)
-	}
-	return tok.AccessToken
 }
 
 // refusalKey summarises a refusal for the report: status and first code.

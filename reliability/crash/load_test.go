@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/drover-registry/drover/reliability/internal/harness"
 )
 
 // outcome is what the client learnt of a request.
@@ -126,10 +128,11 @@ func ackID(k kind, body []byte) (string, error) {
 // cycle runs n clients posting new requests from g until the server is
 // killed, a random 100–1500 ms after they start (or, on a machine so busy
 // that nothing was acknowledged by then, at the first acknowledgement); it
-// returns every request sent.
-func cycle(srv *server, token string, g *generator, n, number int) []*entry {
+// returns every request sent, and whether the SIGKILL is what ended the
+// server.
+func cycle(srv *harness.Server, token string, g *generator, n, number int) ([]*entry, bool) {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := newClient(srv.url, token)
+	c := newClient(srv.URL, token)
 	var mu sync.Mutex
 	var sent []*entry
 	first, once := make(chan struct{}), sync.Once{}
@@ -157,8 +160,8 @@ func cycle(srv *server, token string, g *generator, n, number int) []*entry {
 	case <-time.After(30 * time.Second):
 	}
 	cancel() // no new request; those in flight meet the kill
-	srv.kill()
+	killed := srv.Kill()
 	wg.Wait()
 	c.http.CloseIdleConnections()
-	return sent
+	return sent, killed
 }

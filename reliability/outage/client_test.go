@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
-	"testing"
 	"time"
 )
 
@@ -56,22 +54,6 @@ func call(base, token, method, path, body string, header ...string) answer {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return answer{Status: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After"), Body: b, Err: err, Took: time.Since(start)}
-}
-
-// token signs user in through the sandbox's password grant, asking again
-// while the server is too busy to answer within its request timeout.
-func token(t *testing.T, base, user string) string {
-	t.Helper()
-	form := url.Values{"grant_type": {"password"}, "username": {user}, "password": {user}}.Encode()
-	var a answer
-	until(t, "a token for "+user, func() bool {
-		a = call(base, "", http.MethodPost, "/oauth2/token", form, "Content-Type", "application/x-www-form-urlencoded")
-		return a.Err != nil || a.Status < 500
-	})
-	if a.Err != nil || a.Status != http.StatusOK {
-		t.Fatalf("token for %s: %v", user, a)
-	}
-	return field(a.Body, "access_token")
 }
 
 // field reads one top-level field of a JSON body as text.

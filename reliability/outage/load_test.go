@@ -6,6 +6,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/reliability/internal/harness"
 )
 
 // The load: a few clients as keeper1, each posting transfers, registering
@@ -46,7 +49,7 @@ func (r result) acked() bool {
 type load struct {
 	base, token string
 	run         string
-	today       time.Time
+	today       livestock.Date
 	tags        atomic.Int64 // calf numbers handed out: the sandbox issues 101–150
 	seq         atomic.Int64
 	stop        chan struct{}
@@ -58,7 +61,7 @@ type load struct {
 }
 
 func newLoad(base, token, run string) *load {
-	l := &load{base: base, token: token, run: run, today: time.Now().In(london), stop: make(chan struct{})}
+	l := &load{base: base, token: token, run: run, today: harness.Today(), stop: make(chan struct{})}
 	l.tags.Store(100)
 	return l
 }
@@ -112,12 +115,12 @@ func (l *load) one(o op) result {
 			r.Answer = call(l.base, l.token, http.MethodGet, "/v1/animals/UK442501300001", "")
 			break
 		}
-		r.Tag = tagID(int(n))
+		r.Tag = harness.CalfTag(int(n))
 		mode := "sync"
 		if o == opAnimalAsync {
 			mode = "async"
 		}
-		r.Answer = call(l.base, l.token, http.MethodPost, "/v1/animals", calf(r.Tag, l.today), "x-Request-Mode", mode)
+		r.Answer = call(l.base, l.token, http.MethodPost, "/v1/animals", string(harness.Calf(r.Tag, l.today)), "x-Request-Mode", mode)
 	case opList:
 		r.Answer = call(l.base, l.token, http.MethodGet, "/v1/TransferRequests?$top=5", "")
 	}
@@ -133,36 +136,9 @@ func (l *load) one(o op) result {
 
 // transfer is a move of one sheep of keeper1's from 01/100/0257 to
 // 01/100/0258 today (bench/movements' body).
-func transfer(today time.Time, trackingID string, i int64) string {
+func transfer(today livestock.Date, trackingID string, i int64) string {
 	return fmt.Sprintf(`{"content":{"transferDate":"%s","species":"Sheep","userHolding":"01/100/0257",`+
 		`"sourceHolding":"01/100/0257","destinationHolding":"01/100/0258","animalCount":1,"trackingId":"%s",`+
 		`"movementGroups":[{"devices":[{"tagNumber":"UK0130181 %05d"}]}]}}`,
-		today.Format(time.DateOnly), trackingID, 1+i%25)
+		today.String(), trackingID, 1+i%25)
 }
-
-// tagID is calf number n of keeper1's herd 442501, check digit and all.
-func tagID(n int) string {
-	const herd = 442501
-	return fmt.Sprintf("UK%06d%d%05d", herd, (herd*100000+n)%7+1, n)
-}
-
-// calf registers a dairy calf of the sandbox cow UK442501300001, born on
-// keeper1's holding three days ago and registered today.
-func calf(id string, today time.Time) string {
-	born := today.AddDate(0, 0, -3)
-	const site = `{"identifiers":[{"identifier":"01/100/0257","type":"holdingNumber"}]}`
-	return fmt.Sprintf(`{"animal":{"identifier":%q,"species":"cattle","sex":"female","productionType":"dairy"},`+
-		`"breed":{"code":"HOL"},"birth":{"site":%s,"date":%q,"year":%d},`+
-		`"registration":{"birthDam":{"identifier":"UK442501300001"},"site":%s,"date":%q,`+
-		`"category":"birthRegistration","identificationDate":%q}}`,
-		id, site, born.Format(time.DateOnly), born.Year(), site, today.Format(time.DateOnly), born.Format(time.DateOnly))
-}
-
-// london is the zone of the registry's dates.
-var london = func() *time.Location {
-	l, err := time.LoadLocation("Europe/London")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/store/storetest"
+	"github.com/drover-registry/drover/reliability/internal/harness"
 )
 
 // requestTimeout is the server's --request-timeout: short, so that a
@@ -46,7 +47,7 @@ func TestOutage(t *testing.T) {
 func testOutage(t *testing.T, mode Mode) {
 	dsn, proxy := throughProxy(t, storetest.PostgresURL(t))
 	srv := startServer(t, dsn, "--request-timeout", requestTimeout.String(), "--rate-limit", "0", "--workers", "4")
-	tok := token(t, srv.URL, "keeper1")
+	tok := harness.Token(t, srv.URL, "keeper1")
 
 	l := newLoad(srv.URL, tok, "outage-"+t.Name()[len("TestOutage/"):])
 	l.start(4)
@@ -88,7 +89,7 @@ func testOutage(t *testing.T, mode Mode) {
 	checkAnswers(t, results, cutAt, restoredAt)
 	checkKept(t, srv.URL, tok, results)
 	t.Logf("%s: %d requests, %d acknowledged; %d \"job queue\" log lines", mode, len(results), l.acks(),
-		strings.Count(srv.log.String(), `"msg":"job queue"`))
+		strings.Count(srv.Log(), `"msg":"job queue"`))
 }
 
 // throughProxy starts a proxy to the database of dsn and returns dsn

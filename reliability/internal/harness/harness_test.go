@@ -1,0 +1,95 @@
+package harness
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+func TestMain(m *testing.M) { Main(m) }
+
+// TestServer runs the real binary on SQLite twice over one database and
+// one log: stopped, then killed.
+func TestServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs drover serve")
+	}
+	dsn, logPath := storetest.SQLitePath(t), filepath.Join(t.TempDir(), "serve.log")
+	o := Options{Database: dsn, LogPath: logPath, Flags: []string{"--log-level", "info"}}
+
+	s := Start(t, o)
+	if !strings.HasPrefix(s.URL, "http://127.0.0.1:") {
+		t.Errorf("URL = %q", s.URL)
+	}
+	if Token(t, s.URL, "keeper1") == "" {
+		t.Error("empty token")
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Kill() {
+		t.Error("Kill of a stopped server says SIGKILL ended it")
+	}
+	before := len(s.Log())
+	if before == 0 {
+		t.Error("nothing logged at level info")
+	}
+
+	s = Start(t, o)
+	if !s.Kill() {
+		t.Error("Kill says SIGKILL did not end the server")
+	}
+	if err := s.Stop(); err != nil {
+		t.Errorf("Stop after Kill: %v", err)
+	}
+	if len(s.Log()) <= before {
+		t.Error("the second server's log did not go after the first's")
+	}
+}
+
+func TestCalf(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Animal       struct{ Identifier string }
+		Birth        struct{ Date string }
+		Registration struct {
+			BirthDam struct{ Identifier string }
+			Date     string
+		}
+	}
+	today, err := livestock.ParseDate("2027-01-02")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(Calf(CalfTag(151), today), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := got
+	want.Animal.Identifier = "UK442501600151"
+	want.Birth.Date = "2026-12-30"
+	want.Registration.BirthDam.Identifier = "UK442501300001"
+	want.Registration.Date = "2027-01-02"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Calf (-want +got):\n%s", diff)
+	}
+}
+
+func TestTail(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "log")
+	if err := os.WriteFile(path, []byte("a\nb\nc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int]string{1: "c", 2: "b\nc", 5: "a\nb\nc"} {
+		if got := Tail(path, n); got != want {
+			t.Errorf("Tail(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
