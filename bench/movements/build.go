@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/drover-registry/drover/bench/internal/database"
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/sandbox"
@@ -86,7 +87,7 @@ func splitmix(x uint64) uint64 {
 // build writes the registry and reports how long it took. The store is
 // opened with the real Open, so the migrations are Drover's own; holdings
 // and users go through its Seed, the millions of rows through bulk SQL.
-func build(ctx context.Context, t *target, o options) (time.Duration, error) {
+func build(ctx context.Context, t *database.Target, o options) (time.Duration, error) {
 	start := time.Now()
 	var st store.Store
 	var err error

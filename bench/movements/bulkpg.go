@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/drover-registry/drover/bench/internal/database"
 )
 
 // pgTables are the three tables a movement fills, for COPY: rows of each
@@ -38,7 +40,7 @@ var pgTables = []struct {
 // the request id sequence past them, and vacuums and analyses the tables,
 // as autovacuum would have by the time a registry had grown this large.
 func copyPostgres(ctx context.Context, dsn string, n, h int) error {
-	conn, err := connect(ctx, dsn)
+	conn, err := database.Connect(ctx, dsn)
 	if err != nil {
 		return err
 	}

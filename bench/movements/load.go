@@ -4,94 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"sync/atomic"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/drover-registry/drover/internal/livestock"
 )
-
-// stats summarises one load. Latencies are those of the answers with the
-// wanted status; anything else is counted as a failure, by status or error.
-type stats struct {
-	OK       int
-	Failures map[string]int
-	Elapsed  time.Duration
-	P50, P99 time.Duration
-}
-
-// Rate is wanted answers per second.
-func (s stats) Rate() float64 { return float64(s.OK) / s.Elapsed.Seconds() }
-
-func (s stats) failed() int {
-	n := 0
-	for _, c := range s.Failures {
-		n += c
-	}
-	return n
-}
-
-// load sends the targets next makes from conns connections, each sending
-// its next request as soon as its last is answered (a closed loop, as
-// fast as the server goes), for du, or until count requests when count
-// is positive.
-func load(next vegeta.Targeter, conns int, du time.Duration, count int, want int) stats {
-	return loadBy(next, conns, du, count, want, func(*vegeta.Result) string { return "" })[""]
-}
-
-// loadBy is load with the answers summarised apart by key.
-func loadBy(next vegeta.Targeter, conns int, du time.Duration, count, want int, key func(*vegeta.Result) string) map[string]stats {
-	a := vegeta.NewAttacker(vegeta.Workers(uint64(conns)), vegeta.MaxWorkers(uint64(conns)),
-		vegeta.Connections(conns), vegeta.MaxConnections(conns), vegeta.KeepAlive(true),
-		vegeta.Timeout(30*time.Second), vegeta.Redirects(vegeta.NoFollow))
-	var pace vegeta.Pacer = vegeta.ConstantPacer{} // the zero rate is no limit: the workers set the pace
-	if count > 0 {
-		pace = countPacer(count)
-	}
-	all, lat := map[string]stats{}, map[string][]time.Duration{}
-	start := time.Now()
-	for res := range a.Attack(next, pace, du, "") {
-		k := key(res)
-		s := all[k]
-		if s.Failures == nil {
-			s.Failures = map[string]int{}
-		}
-		switch {
-		case int(res.Code) == want:
-			s.OK++
-			lat[k] = append(lat[k], res.Latency)
-		case res.Error != "" && res.Code == 0:
-			s.Failures[res.Error]++
-		default:
-			s.Failures[fmt.Sprintf("%d %.120s", res.Code, res.Body)]++
-		}
-		all[k] = s
-	}
-	for k, s := range all {
-		s.Elapsed = time.Since(start)
-		slices.Sort(lat[k])
-		s.P50, s.P99 = quantile(lat[k], 0.50), quantile(lat[k], 0.99)
-		all[k] = s
-	}
-	return all
-}
-
-// quantile is the q-th quantile of sorted latencies (nearest rank).
-func quantile(sorted []time.Duration, q float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(sorted))+0.5) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
-}
-
-// countPacer lets the workers go as fast as they can until n requests.
-type countPacer int
-
-func (n countPacer) Pace(_ time.Duration, hits uint64) (time.Duration, bool) {
-	return 0, hits >= uint64(n)
-}
-func (n countPacer) Rate(time.Duration) float64 { return 0 }
 
 // targets makes requests to what urlOf gives for the i-th, with the token,
 // and the body and correlation id that post gives (none when post is nil).
@@ -116,7 +35,7 @@ func targets(method, token string, urlOf func(i int64) string, post func(i int64
 // moves once until its move is reviewed or undone. The trackingId and the
 // correlation id are new each time, and every body has the same size.
 func transfer(run string) func(i int64) ([]byte, string) {
-	today := time.Now().In(london).Format(time.DateOnly)
+	today := livestock.UKDate(time.Now()).String() // the registry's today
 	return func(i int64) ([]byte, string) {
 		id := fmt.Sprintf("%s-%09d", run, i)
 		return fmt.Appendf(nil, `{"content":{"transferDate":"%s","species":"Sheep","userHolding":"01/100/0257",`+

@@ -11,19 +11,15 @@
 package main
 
 import (
-	"github.com/drover-registry/drover/bench/internal/benchserver"
-	_ "time/tzdata" // the transfer date is the UK's
-
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"time"
+
+	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/cli"
+	"github.com/drover-registry/drover/bench/internal/report"
 )
 
 // options are the flags of the benchmark.
@@ -37,32 +33,19 @@ type options struct {
 	SkipBuild   bool          // reuse a kept database
 }
 
-// london is the zone of the registry's dates.
-var london = func() *time.Location {
-	l, err := time.LoadLocation("Europe/London")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
-
 func parseFlags(args []string, out io.Writer) (options, error) {
 	var o options
-	fs := flag.NewFlagSet("movements", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.StringVar(&o.Database, "database", "", "SQLite file path, or a postgres:// URL (a fresh schema drover_bench_<random> is made there); default a temporary SQLite file")
+	fs := cli.Flags("movements", out, &o.Database)
 	fs.IntVar(&o.Movements, "movements", 1_000_000, "movements (transfer requests) to build")
 	fs.IntVar(&o.Holdings, "holdings", 10_000, "holdings the movements are spread over")
 	fs.DurationVar(&o.Duration, "duration", 15*time.Second, "length of each POST load")
 	fs.IntVar(&o.Connections, "connections", 64, "concurrent connections of each POST load")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the database at the end (to reuse with --skip-build)")
 	fs.BoolVar(&o.SkipBuild, "skip-build", false, "measure a database kept by an earlier run (--database must name it)")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case o.Movements < 1 || o.Holdings < 2*benchHoldings || o.Holdings > 10_000_000:
 		return o, fmt.Errorf("--movements must be positive and --holdings from %d to 10,000,000", 2*benchHoldings)
 	case o.Duration <= 0 || o.Connections < 1:
@@ -73,35 +56,19 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	return o, nil
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	o, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == nil {
-		err = run(ctx, o, os.Stdout)
-	}
-	if err != nil && err != flag.ErrHelp {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main(parseFlags, run) }
 
 // run is the whole benchmark: database, build, server, loads, report.
-func run(ctx context.Context, o options, out io.Writer) (err error) {
-	rep := report{Command: commandLine(os.Args[1:]), Options: o, Started: time.Now(), Dialect: "SQLite"}
+func run(ctx context.Context, o options, args []string, out io.Writer) (err error) {
+	rep := results{Header: report.Begin("movements", args), Options: o}
 	db, err := openTarget(ctx, o)
 	if err != nil {
 		return err
 	}
-	defer func() { db.close(ctx, o.Keep || o.SkipBuild, out) }()
-	if db.Postgres {
-		rep.Dialect = "PostgreSQL"
-	}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		rep.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
-	fmt.Fprintf(out, "database: %s\n", db.describe())
-	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.dir, "drover"))
+	defer closeTarget(ctx, db, o.Keep || o.SkipBuild, out)
+	rep.Dialect = db.Dialect()
+	fmt.Fprintf(out, "database: %s\n", db.Describe())
+	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.Dir, "drover"))
 	if err != nil {
 		return err
 	}
@@ -112,7 +79,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		}
 		fmt.Fprintf(out, "built in %s\n", rep.Build.Round(time.Millisecond))
 	}
-	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.dir, "drover.log"), "--database", db.DSN, "--max-page", "100")
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), "--database", db.DSN, "--max-page", "100")
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"io"
 	"net/http"
 	"strconv"
@@ -12,6 +11,11 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/drover-registry/drover/bench/internal/baseline"
+	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/database"
+	"github.com/drover-registry/drover/bench/internal/load"
 )
 
 // Sizes of the read measurements.
@@ -25,7 +29,7 @@ const (
 
 // measure runs the loads in turn: the baseline's POSTs, Drover's, then
 // (once the jobs those queued have run) the reads, then the memory.
-func measure(ctx context.Context, o options, db *target, srv *benchserver.Server, rep *report, out io.Writer) error {
+func measure(ctx context.Context, o options, db *database.Target, srv *benchserver.Server, rep *results, out io.Writer) error {
 	var tokens [3]string
 	for i, u := range []string{"keeper1", benchUser, "inspector"} {
 		var err error
@@ -33,19 +37,21 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 			return err
 		}
 	}
-	base, err := startBaseline(ctx, db)
+	base, err := baseline.Start(ctx, db)
 	if err != nil {
 		return err
 	}
-	defer base.close()
+	defer base.Close()
 	run := strconv.FormatInt(time.Now().Unix(), 36)
 	body, _ := transfer(run)(1)
 	rep.BodySize = len(body)
 	fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
-	rep.Baseline = load(targets(http.MethodPost, tokens[0], fixed(base.URL), transfer(run+"b")), o.Connections, o.Duration, 0, http.StatusCreated)
+	rep.Baseline = load.Closed(targets(http.MethodPost, tokens[0], fixed(base.URL), transfer(run+"b")),
+		o.Connections, o.Duration, http.StatusCreated)
 	fmt.Fprintf(out, "POST /v1/TransferRequests, %d connections for %s…\n", o.Connections, o.Duration)
-	rep.Post = load(targets(http.MethodPost, tokens[0], fixed(srv.URL+"/v1/TransferRequests"), transfer(run+"d")), o.Connections, o.Duration, 0, http.StatusCreated)
-	base.close()
+	rep.Post = load.Closed(targets(http.MethodPost, tokens[0], fixed(srv.URL+"/v1/TransferRequests"), transfer(run+"d")),
+		o.Connections, o.Duration, http.StatusCreated)
+	base.Close()
 
 	fmt.Fprintln(out, "waiting for the jobs the POSTs queued…")
 	start := time.Now()
@@ -55,7 +61,8 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	rep.JobsTook = time.Since(start)
 
 	fmt.Fprintf(out, "GET a month of %s's requests, %d times (or for %s) from %d connections…\n", benchUser, filterRequests, filterLimit, filterConns)
-	rep.Filter = load(targets(http.MethodGet, tokens[1], month(srv.URL), nil), filterConns, filterLimit, filterRequests, http.StatusOK)
+	rep.Filter = load.Run{Attacker: load.ClosedAttacker(filterConns), Pacer: load.Count(filterRequests), Duration: filterLimit,
+		Want: http.StatusOK}.Send(targets(http.MethodGet, tokens[1], month(srv.URL), nil))[""]
 	var page struct{ Value []any }
 	if err := get(ctx, month(srv.URL)(23), tokens[1], &page); err != nil {
 		return err
@@ -80,8 +87,9 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	// Page 1 and the deep page in turn, so that whatever else the machine
 	// is doing falls on both alike.
 	pages := []string{first, link}
-	both := loadBy(targets(http.MethodGet, tokens[2], func(i int64) string { return pages[i%2] }, nil),
-		1, 0, 2*pageRepeats, http.StatusOK, func(r *vegeta.Result) string { return r.URL })
+	alternate := targets(http.MethodGet, tokens[2], func(i int64) string { return pages[i%2] }, nil)
+	both := load.Run{Attacker: load.ClosedAttacker(1), Pacer: load.Count(2 * pageRepeats), Want: http.StatusOK,
+		Key: func(r *vegeta.Result) string { return r.URL }}.Send(alternate)
 	rep.Page1, rep.PageN = both[first], both[link]
 	rep.RSS, err = srv.PeakRSS()
 	return err

@@ -30,13 +30,6 @@ func (s stats) AdmittedRate() float64 { return float64(s.Admitted) / s.Elapsed.S
 // SentRate is the requests sent per second: the offered rate achieved.
 func (s stats) SentRate() float64 { return float64(s.Sent) / s.Elapsed.Seconds() }
 
-func (s stats) other5xx() (n int) {
-	for _, c := range s.Other5xx {
-		n += c
-	}
-	return n
-}
-
 // attack sends what next makes, paced by pace, for du, and sorts the
 // answers.
 func attack(a *vegeta.Attacker, next vegeta.Targeter, pace vegeta.Pacer, du time.Duration) stats {
@@ -141,13 +134,4 @@ func send(client *http.Client, t vegeta.Target) *vegeta.Result {
 func openLoop(next vegeta.Targeter, rate, outstanding int, du time.Duration) stats {
 	return attack(attacker(min(64, outstanding), outstanding), next,
 		vegeta.ConstantPacer{Freq: max(rate, 1), Per: time.Second}, du)
-}
-
-// quantile is the q-th quantile of sorted durations (nearest rank).
-func quantile(sorted []time.Duration, q float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(sorted))+0.5) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
 }

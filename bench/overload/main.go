@@ -25,17 +25,11 @@
 package main
 
 import (
-	_ "time/tzdata" // the transfer date is the UK's
-
-	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"strings"
-	"syscall"
 	"time"
+
+	"github.com/drover-registry/drover/bench/internal/cli"
 )
 
 // options are the flags of the benchmark.
@@ -51,20 +45,9 @@ type options struct {
 	RateLimit   float64       // drover serve --rate-limit; 0 is off
 }
 
-// london is the zone of the registry's dates.
-var london = func() *time.Location {
-	l, err := time.LoadLocation("Europe/London")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
-
 func parseFlags(args []string, out io.Writer) (options, error) {
 	var o options
-	fs := flag.NewFlagSet("overload", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.StringVar(&o.Database, "database", "", "SQLite file to create, or a postgres:// URL (a fresh schema drover_bench_<random> is made there and dropped at the end); default a temporary SQLite file")
+	fs := cli.Flags("overload", out, &o.Database)
 	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "length of the overload")
 	fs.DurationVar(&o.Phase, "phase", 10*time.Second, "length of the warm-up, the unloaded load and the capacity load, each")
 	fs.IntVar(&o.LightRate, "light-rate", 100, "requests a second of the unloaded load")
@@ -73,12 +56,10 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.Outstanding, "outstanding", 2000, "most requests waiting for an answer at once during the overload")
 	fs.BoolVar(&o.Adaptive, "adaptive", true, "run the server with --adaptive-limit (false: only the fixed --max-in-flight)")
 	fs.Float64Var(&o.RateLimit, "rate-limit", 0, "the server's per-user --rate-limit; 0 is off, so that three users are not refused as runaways")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case o.Duration <= 0 || o.Phase <= 0 || o.LightRate < 1 || o.Connections < 1 || o.Factor <= 0 || o.Outstanding < 1:
 		return o, fmt.Errorf("--duration, --phase, --light-rate, --connections, --factor and --outstanding must be positive")
 	case o.RateLimit < 0:
@@ -87,27 +68,4 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	return o, nil
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	o, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == nil {
-		err = run(ctx, o, os.Args[1:], os.Stdout)
-	}
-	if err != nil && err != flag.ErrHelp {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
-	}
-}
-
-// commandLine is how this run was started.
-func commandLine(args []string) string {
-	parts := []string{"go run ./bench/overload"}
-	for _, a := range args {
-		if strings.ContainsAny(a, " ?&$'\"") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
-}
+func main() { cli.Main(parseFlags, run) }

@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/drover-registry/drover/bench/internal/cli/clitest"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
@@ -17,18 +17,13 @@ import (
 
 func TestParseFlags(t *testing.T) {
 	t.Parallel()
-	o, err := parseFlags(nil, io.Discard)
-	want := options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100, Connections: 64, Factor: 3,
-		Outstanding: 2000, Adaptive: true}
-	if err != nil || o != want {
-		t.Errorf("defaults = %+v, %v; want %+v", o, err, want)
-	}
-	for _, bad := range [][]string{{"--factor", "0"}, {"--light-rate", "0"}, {"--connections", "0"},
-		{"--outstanding", "0"}, {"--phase", "0s"}, {"--rate-limit", "-1"}, {"extra"}} {
-		if _, err := parseFlags(bad, io.Discard); err == nil {
-			t.Errorf("parseFlags(%q) accepted", bad)
-		}
-	}
+	clitest.Parses(t, parseFlags, nil, options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100,
+		Connections: 64, Factor: 3, Outstanding: 2000, Adaptive: true})
+	clitest.Parses(t, parseFlags, []string{"--adaptive=false", "--rate-limit", "2.5", "--factor", "1.5"},
+		options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100, Connections: 64, Factor: 1.5,
+			Outstanding: 2000, RateLimit: 2.5})
+	clitest.Refuses(t, parseFlags, []string{"--factor", "0"}, []string{"--light-rate", "0"}, []string{"--connections", "0"},
+		[]string{"--outstanding", "0"}, []string{"--phase", "0s"}, []string{"--rate-limit", "-1"}, []string{"extra"})
 }
 
 func TestTinyRun(t *testing.T) {

@@ -5,39 +5,41 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/database"
+	"github.com/drover-registry/drover/bench/internal/report"
 )
 
 // run is the whole benchmark: database, server, loads, report.
 func run(ctx context.Context, o options, args []string, out io.Writer) error {
-	rep := report{Command: commandLine(args), Options: o, Started: time.Now()}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		rep.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
-	db, err := openTarget(ctx, o.Database)
+	rep := results{Header: report.Begin("overload", args), Options: o}
+	db, err := database.Open(ctx, "overload", o.Database, false)
 	if err != nil {
 		return err
 	}
-	defer db.close(ctx, out)
-	rep.Dialect = db.dialect()
-	fmt.Fprintf(out, "database: %s\n", db.describe())
-	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.dir, "drover"))
+	defer func() {
+		if _, err := db.Close(ctx, false); err != nil {
+			fmt.Fprintln(out, "bench:", err)
+		}
+	}()
+	rep.Dialect = db.Dialect()
+	fmt.Fprintf(out, "database: %s\n", db.Describe())
+	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.Dir, "drover"))
 	if err != nil {
 		return err
 	}
-	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.dir, "drover.log"), serveArgs(db.DSN, o)...)
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), serveArgs(db.DSN, o)...)
 	if err != nil {
 		return err
 	}
 	defer srv.Stop()
 	fmt.Fprintf(out, "server %s\n", srv)
-	if err := measure(ctx, o, srv, filepath.Join(db.dir, "drover.log"), &rep, out); err != nil {
+	if err := measure(ctx, o, srv, filepath.Join(db.Dir, "drover.log"), &rep, out); err != nil {
 		return err
 	}
 	rep.print(out)
@@ -53,7 +55,7 @@ func serveArgs(dsn string, o options) []string {
 }
 
 // measure runs the loads in turn and reads the server's state after them.
-func measure(ctx context.Context, o options, srv *benchserver.Server, logPath string, rep *report, out io.Writer) error {
+func measure(ctx context.Context, o options, srv *benchserver.Server, logPath string, rep *results, out io.Writer) error {
 	var tok tokens
 	for user, p := range map[string]*string{"keeper1": &tok.keeper1, "keeper2": &tok.keeper2, "inspector": &tok.inspector} {
 		t, err := srv.Token(ctx, user, user)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/drover-registry/drover/internal/livestock"
 )
 
 // tokens are the bearer tokens of the sandbox users the mix acts as.
@@ -18,7 +20,7 @@ type tokens struct{ keeper1, keeper2, inspector string }
 // (the inspector). Each POST has its own trackingId and correlation id.
 func mix(base string, tok tokens, run string) vegeta.Targeter {
 	var n atomic.Int64
-	today := time.Now().In(london).Format(time.DateOnly)
+	today := livestock.UKDate(time.Now()).String() // the registry's today
 	transfer := func(token, holding, sale, mark string, i int64) vegeta.Target {
 		id := fmt.Sprintf("%s-%09d", run, i)
 		body := fmt.Appendf(nil, `{"content":{"transferDate":"%s","species":"Sheep","userHolding":"%s",`+

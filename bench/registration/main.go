@@ -21,20 +21,18 @@
 package main
 
 import (
-	"github.com/drover-registry/drover/bench/internal/benchserver"
-	"strconv"
 	_ "time/tzdata" // dates are the UK's
 
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"strings"
-	"syscall"
+	"strconv"
 	"time"
+
+	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/cli"
+	"github.com/drover-registry/drover/bench/internal/report"
 )
 
 // options are the flags of the benchmark.
@@ -48,19 +46,15 @@ type options struct {
 
 func parseFlags(args []string, out io.Writer) (options, error) {
 	var o options
-	fs := flag.NewFlagSet("registration", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.StringVar(&o.Database, "database", "", "SQLite file to create, or a postgres:// URL (a fresh schema drover_bench_<random> is made there and dropped at the end); default a temporary SQLite file")
+	fs := cli.Flags("registration", out, &o.Database)
 	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "length of each load")
 	fs.IntVar(&o.Rate, "rate", 1000, "async registrations offered per second")
 	fs.IntVar(&o.Connections, "connections", 64, "concurrent connections of the sync and baseline loads")
 	fs.IntVar(&o.Workers, "workers", 0, "drover serve --workers (0: the server's default)")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case o.Duration <= 0 || o.Rate < 1 || o.Connections < 1 || o.Workers < 0:
 		return o, fmt.Errorf("--duration, --rate and --connections must be positive, --workers not negative")
 	case o.Rate*int(o.Duration.Seconds()) > supply:
@@ -69,37 +63,23 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	return o, nil
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	o, err := parseFlags(os.Args[1:], os.Stderr)
-	if err == nil {
-		err = run(ctx, o, os.Stdout)
-	}
-	if err != nil && err != flag.ErrHelp {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
-	}
-}
+func main() { cli.Main(parseFlags, run) }
 
 // run is the whole benchmark: database, server, tags, loads, report.
-func run(ctx context.Context, o options, out io.Writer) error {
-	rep := report{Command: commandLine(os.Args[1:]), Options: o, Started: time.Now()}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		rep.LoadAverage = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
+func run(ctx context.Context, o options, args []string, out io.Writer) error {
+	rep := results{Header: report.Begin("registration", args), Options: o}
 	db, err := openTarget(ctx, o.Database)
 	if err != nil {
 		return err
 	}
 	defer db.close(context.WithoutCancel(ctx), out)
-	rep.Dialect = db.dialect()
-	fmt.Fprintf(out, "database: %s\n", db.describe())
-	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.dir, "drover"))
+	rep.Dialect = db.Dialect()
+	fmt.Fprintf(out, "database: %s\n", db.Describe())
+	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.Dir, "drover"))
 	if err != nil {
 		return err
 	}
-	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.dir, "drover.log"), serveArgs(db.DSN, o.Workers)...)
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), serveArgs(db.DSN, o.Workers)...)
 	if err != nil {
 		return err
 	}
@@ -114,18 +94,6 @@ func run(ctx context.Context, o options, out io.Writer) error {
 	}
 	rep.print(out)
 	return nil
-}
-
-// commandLine is how this run was started.
-func commandLine(args []string) string {
-	parts := []string{"go run ./bench/registration"}
-	for _, a := range args {
-		if strings.ContainsAny(a, " ?&$'\"") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
 }
 
 // serveArgs are the settings the server runs with: the database, and the

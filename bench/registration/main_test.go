@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"testing"
 	"time"
 
+	"github.com/drover-registry/drover/bench/internal/cli/clitest"
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
@@ -14,16 +14,11 @@ import (
 
 func TestParseFlags(t *testing.T) {
 	t.Parallel()
-	o, err := parseFlags(nil, io.Discard)
-	if want := (options{Duration: 20 * time.Second, Rate: 1000, Connections: 64}); err != nil || o != want {
-		t.Errorf("defaults = %+v, %v; want %+v", o, err, want)
-	}
-	for _, bad := range [][]string{{"--rate", "0"}, {"--connections", "0"}, {"--workers", "-1"},
-		{"--rate", "10000", "--duration", "20s"}, {"extra"}} {
-		if _, err := parseFlags(bad, io.Discard); err == nil {
-			t.Errorf("parseFlags(%q) accepted", bad)
-		}
-	}
+	clitest.Parses(t, parseFlags, nil, options{Duration: 20 * time.Second, Rate: 1000, Connections: 64})
+	clitest.Parses(t, parseFlags, []string{"--database", "x.db", "--duration", "2s", "--rate", "10", "--connections", "8", "--workers", "2"},
+		options{Database: "x.db", Duration: 2 * time.Second, Rate: 10, Connections: 8, Workers: 2})
+	clitest.Refuses(t, parseFlags, []string{"--rate", "0"}, []string{"--connections", "0"}, []string{"--workers", "-1"},
+		[]string{"--rate", "10000", "--duration", "20s"}, []string{"extra"})
 }
 
 // TestTags checks the benchmark's identifiers against the registry's own

@@ -4,19 +4,22 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"io"
 	"math"
 	"net/http"
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/drover-registry/drover/bench/internal/baseline"
+	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/load"
 )
 
 // measure runs the loads in turn: async registrations at the offered rate
 // until their queue drains, then the baseline's POSTs and Drover's sync
 // POSTs, then reads the server's peak memory.
-func measure(ctx context.Context, o options, db *target, srv *benchserver.Server, rep *report, out io.Writer) error {
+func measure(ctx context.Context, o options, db *target, srv *benchserver.Server, rep *results, out io.Writer) error {
 	token, err := srv.Token(ctx, "keeper1", "keeper1")
 	if err != nil {
 		return err
@@ -47,18 +50,18 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	}
 	rep.Outcome.Drain, rep.Outcome.MostPending = drained, int(most.Load())
 
-	base, closeBase, err := startBaseline(ctx, db)
+	base, err := baseline.Start(ctx, db.Target)
 	if err != nil {
 		return err
 	}
-	defer closeBase()
+	defer base.Close()
 	var unlimited atomic.Int64
 	unlimited.Store(firstNumber)
 	fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
-	rep.Baseline = closedLoop(registrations(base, token, false, run+"b", &unlimited, math.MaxInt), o.Connections, o.Duration, http.StatusCreated)
-	closeBase()
+	rep.Baseline = load.Closed(registrations(base.URL, token, false, run+"b", &unlimited, math.MaxInt), o.Connections, o.Duration, http.StatusCreated)
+	base.Close()
 	fmt.Fprintf(out, "sync POST /v1/animals, %d connections for %s…\n", o.Connections, o.Duration)
-	rep.Sync = closedLoop(registrations(srv.URL+"/v1/animals", token, false, run+"s", &numbers, last), o.Connections, o.Duration, http.StatusOK)
+	rep.Sync = load.Closed(registrations(srv.URL+"/v1/animals", token, false, run+"s", &numbers, last), o.Connections, o.Duration, http.StatusOK)
 	rep.RSS, err = srv.PeakRSS()
 	return err
 }
