@@ -19,6 +19,7 @@ import (
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/registration"
+	"github.com/drover-registry/drover/internal/retention"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
@@ -35,6 +36,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	log, err := newLogger(stderr, c.LogLevel)
 	if err != nil {
 		return err
+	}
+	if c.ReplyRetention < 0 {
+		return fmt.Errorf("--reply-retention must not be negative (0 keeps replies for ever)")
 	}
 
 	st, err := openStore(ctx, c.Database)
@@ -88,6 +92,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	deps.Register.Register(runner)
+	sweeper := retention.New(st, retention.Options{Retention: c.ReplyRetention, Log: log})
 	srv, err := api.New(api.Config{
 		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
 		MaxInFlight: c.MaxInFlight, AdaptiveLimit: c.AdaptiveLimit, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
@@ -113,6 +118,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	jobsDone := make(chan error, 1)
 	go func() { jobsDone <- runner.Run(jobsCtx) }()
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	sweepDone := make(chan struct{})
+	go func() { defer close(sweepDone); sweeper.Run(sweepCtx) }()
+	defer func() { stopSweep(); <-sweepDone }() // before the store closes
 	log.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("database", st.Dialect()), slog.String("version", version))
 	fmt.Fprintf(stdout, "drover %s listening on http://%s (%s; public URL %s)\n", version, ln.Addr(), st.Dialect(), publicURL)
 

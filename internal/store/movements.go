@@ -189,6 +189,14 @@ type MovementStore interface {
 	Requests(ctx context.Context, q RequestQuery) ([]Request, error)
 	PendingReviews(ctx context.Context, q ReviewQuery) ([]Movement, error)
 	Reply(ctx context.Context, userName, correlationID string) (Reply, error)
+	// DeleteRepliesBefore deletes at most limit replies created before
+	// before, oldest first, and reports how many it deleted: replies are
+	// kept for a retention period, not for ever (internal/retention). It
+	// deletes in bounded batches so that one call never holds the writer
+	// for long; a caller repeats it until it deletes fewer than limit.
+	// Deleting a reply that another caller deleted first is no error, so
+	// replicas may run it at the same time.
+	DeleteRepliesBefore(ctx context.Context, before time.Time, limit int) (deleted int, err error)
 }
 
 // MovementTx is the movements part of Tx. The Lock methods read a row for

@@ -67,6 +67,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"InTransit", testInTransit},
 		{"ArrivalsOn", testArrivalsOn},
 		{"Replies", testReplies},
+		{"ReplyRetention", testReplyRetention},
 		{"Animals", testAnimals},
 		{"LockRequest", testLockRequest},
 		{"RegistrationRoundTrip", testRegistrationRoundTrip},
