@@ -22,8 +22,13 @@ const (
 )
 
 // tagID is the printed ear tag of animal number n of the herd, check digit
-// and all, by the registry's own rule.
+// and all, by the registry's own rule. Numbers past the herd's last wrap
+// round to its first: only the baseline, which stores bodies without
+// reading them, counts that far (a fast one made 89,000 in 20 s).
 func tagID(n int) string {
+	if n > firstNumber+supply-1 {
+		n = firstNumber + (n-firstNumber)%supply
+	}
 	return livestock.MustCattleTag(herdMark, n).String()
 }
 

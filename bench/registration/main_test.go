@@ -31,6 +31,10 @@ func TestTags(t *testing.T) {
 			t.Errorf("tagID(%d) = %s; want %v (%v)", n, tagID(n), want, err)
 		}
 	}
+	// Past the herd's last number (the baseline's count): round to its first.
+	if got, want := tagID(firstNumber+supply), tagID(firstNumber); got != want {
+		t.Errorf("tagID(first + supply) = %s; want %s", got, want)
+	}
 }
 
 func TestCalfIsJSON(t *testing.T) {
