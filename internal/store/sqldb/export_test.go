@@ -5,8 +5,9 @@ package sqldb
 // SharedCommits reports how many shared transactions s has committed.
 func SharedCommits(s *Store) int64 { return s.group.commits.Load() }
 
-// SharedQueued reports how many calls of InSharedTx wait for a committer.
-func SharedQueued(s *Store) int { return len(s.group.calls) }
+// SharedQueued reports how many calls of InSharedTx, RunJob and RetryJob
+// wait for a committer.
+func SharedQueued(s *Store) int { return len(s.group.calls) + len(s.group.background) }
 
 // Kept reports whether s's writer keeps a prepared statement of query.
 func Kept(s *Store, query string) bool {
@@ -20,3 +21,6 @@ func Kept(s *Store, query string) bool {
 
 // AuditSQL is the statement Tx.Audit runs.
 const AuditSQL = auditSQL
+
+// MaxBackground is how many job calls a group with requests in it takes.
+const MaxBackground = maxBackground

@@ -32,6 +32,15 @@ const (
 	// queueLen is how many calls may wait for a committer before callers
 	// block on handing theirs over.
 	queueLen = 4 * maxGroup
+	// maxBackground bounds the background calls (jobs: RunJob, RetryJob)
+	// in a group that also serves callers waiting on an answer. A job's
+	// fn does more than a submission's, and the job workers keep the
+	// committer busy whenever a queue has formed: with a group's share of
+	// jobs unbounded, a request waited for every worker's job as well as
+	// its own group. Jobs wait for the next group instead; a group with
+	// no foreground call takes as many as it can hold, so they never
+	// starve.
+	maxBackground = 4
 )
 
 // The states of a call: a caller may abandon its call only while queued.
@@ -49,11 +58,13 @@ type call struct {
 	done  chan error // buffered, so a committer never waits for a caller
 }
 
-// group is the committers of one store and the queue that feeds them.
+// group is the committers of one store and the queues that feed them:
+// calls, of callers waiting on an answer, and background, of jobs.
 type group struct {
 	mu         sync.RWMutex // held shared while handing a call over, exclusively by stop
 	closed     bool
 	calls      chan *call
+	background chan *call
 	committers int
 	stopped    sync.WaitGroup
 	commits    atomic.Int64 // shared transactions committed, for tests
@@ -62,6 +73,7 @@ type group struct {
 // startGroup starts n committers (at least one) for s.
 func (s *Store) startGroup(n int) {
 	s.group.calls, s.group.committers = make(chan *call, queueLen), max(n, 1)
+	s.group.background = make(chan *call, queueLen)
 	for range s.group.committers {
 		s.group.stopped.Go(s.commit)
 	}
@@ -75,6 +87,7 @@ func (s *Store) stopGroup() {
 	if !g.closed {
 		g.closed = true
 		close(g.calls)
+		close(g.background)
 	}
 	g.mu.Unlock()
 	g.stopped.Wait()
@@ -86,11 +99,16 @@ func (s *Store) Committers() int { return s.group.committers }
 // InSharedTx runs fn in a transaction it may share with other callers'
 // fns, each in a savepoint of its own; see store.Store.
 func (s *Store) InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error {
+	return s.inSharedTx(ctx, fn, false)
+}
+
+// inSharedTx is InSharedTx, for a job's fn when background is set.
+func (s *Store) inSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error, background bool) error {
 	if err := ctx.Err(); err != nil {
 		return s.d.Error("InSharedTx", err)
 	}
 	c := &call{ctx: ctx, fn: fn, done: make(chan error, 1)}
-	if err := s.enqueue(c); err != nil {
+	if err := s.enqueue(c, background); err != nil {
 		return err
 	}
 	select {
@@ -107,38 +125,33 @@ func (s *Store) InSharedTx(ctx context.Context, fn func(ctx context.Context, tx 
 }
 
 // enqueue hands c to the committers, unless the store is closed.
-func (s *Store) enqueue(c *call) error {
+func (s *Store) enqueue(c *call, background bool) error {
 	g := &s.group
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	if g.closed {
 		return livestock.Errorf(livestock.KindUnavailable, "the store is closed")
 	}
+	q := g.calls
+	if background {
+		q = g.background
+	}
 	select {
-	case g.calls <- c:
+	case q <- c:
 		return nil
 	case <-c.ctx.Done():
 		return s.d.Error("InSharedTx", c.ctx.Err())
 	}
 }
 
-// commit is a committer: it runs groups of calls until the queue is closed
-// and empty.
+// commit is a committer: it runs groups of calls until both queues are
+// closed and empty.
 func (s *Store) commit() {
 	batch := make([]*call, 0, maxGroup)
-	for first := range s.group.calls {
-		batch = append(batch[:0], first)
-	gather:
-		for len(batch) < maxGroup {
-			select {
-			case c, ok := <-s.group.calls:
-				if !ok {
-					break gather
-				}
-				batch = append(batch, c)
-			default:
-				break gather
-			}
+	for {
+		batch = s.gather(batch[:0])
+		if len(batch) == 0 {
+			return
 		}
 		errs := s.runGroup(batch)
 		for i, c := range batch {
@@ -146,4 +159,67 @@ func (s *Store) commit() {
 		}
 		clear(batch)
 	}
+}
+
+// gather waits for a call, then takes every foreground call waiting, up
+// to maxGroup, and background calls after them: maxBackground in all if
+// the group has a foreground call, else as many as fit. It returns batch
+// empty once both queues are closed and drained.
+func (s *Store) gather(batch []*call) []*call {
+	fg, bg := s.group.calls, s.group.background
+	var first *call
+	firstBackground := false
+	for first == nil && (fg != nil || bg != nil) {
+		select { // a foreground call first, if one is waiting
+		case c, ok := <-fg:
+			if !ok {
+				fg = nil
+			}
+			first = c
+			continue
+		default:
+		}
+		select {
+		case c, ok := <-fg:
+			if !ok {
+				fg = nil
+			}
+			first = c
+		case c, ok := <-bg:
+			if !ok {
+				bg = nil
+			}
+			first, firstBackground = c, c != nil
+		}
+	}
+	if first == nil {
+		return batch
+	}
+	batch = take(append(batch, first), fg, maxGroup)
+	backgrounds := 0
+	if firstBackground {
+		backgrounds = 1
+	}
+	room := maxGroup
+	if len(batch) > backgrounds { // a foreground call is in the group
+		room = min(maxGroup, len(batch)+maxBackground-backgrounds)
+	}
+	return take(batch, bg, room)
+}
+
+// take appends the calls waiting on q to batch, without blocking, until
+// batch holds n.
+func take(batch []*call, q chan *call, n int) []*call {
+	for q != nil && len(batch) < n {
+		select {
+		case c, ok := <-q:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, c)
+		default:
+			return batch
+		}
+	}
+	return batch
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/sqldb"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -24,11 +26,13 @@ func TestJobsShareCommits(t *testing.T) {
 		s, ctx := unwrap(t, st), t.Context()
 		base := time.Now()
 		bad := enqueue(t, s, base.Add(-time.Minute))
-		good := []int64{enqueue(t, s, base), enqueue(t, s, base), enqueue(t, s, base)}
+		good := []int64{enqueue(t, s, base), enqueue(t, s, base)}
 		releases := holdAll(t, s)
 		before := sqldb.SharedCommits(s)
 
-		const runs, submissions = 5, 8 // one run more than the jobs: it finds nothing
+		// One run more than the jobs (it finds nothing), and no more runs
+		// than a group with submissions in it takes (maxBackground).
+		const runs, submissions = 4, 8
 		var mu sync.Mutex
 		tries := map[int64]int{}
 		boom := errors.New("job failed")
@@ -143,4 +147,83 @@ func holdAll(t *testing.T, s *sqldb.Store) []func() {
 		}
 	}
 	return releases
+}
+
+// TestJobsYieldToRequests queues more job runs than a group with requests
+// in it takes, beside requests: the first group runs every request, then
+// MaxBackground jobs; the other jobs make a group of their own after it.
+func TestJobsYieldToRequests(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		s, ctx := unwrap(t, st), t.Context()
+		base := time.Now()
+		const runs, submissions = 3 * sqldb.MaxBackground, 8
+		for range runs {
+			enqueueKind(t, s, "yield", base)
+		}
+		releases := holdAll(t, s)
+		before := sqldb.SharedCommits(s)
+		var order []string // what ran, in the committer's order (fns run one at a time)
+		var wg sync.WaitGroup
+		for range runs {
+			wg.Go(func() {
+				ran, err := s.RunJob(ctx, []string{"yield"}, base, func(context.Context, store.Tx, store.Job) error {
+					order = append(order, "job")
+					return nil
+				})
+				if err != nil || !ran {
+					t.Errorf("RunJob = %v, %v; want a job run", ran, err)
+				}
+			})
+		}
+		for wait := time.Now(); sqldb.SharedQueued(s) < runs && time.Since(wait) < 30*time.Second; {
+			time.Sleep(time.Millisecond)
+		}
+		for range submissions { // queued after the jobs: they still go first
+			wg.Go(func() {
+				if err := s.InSharedTx(ctx, func(context.Context, store.Tx) error {
+					order = append(order, "request")
+					return nil
+				}); err != nil {
+					t.Errorf("InSharedTx: %v", err)
+				}
+			})
+		}
+		for wait := time.Now(); sqldb.SharedQueued(s) < runs+submissions && time.Since(wait) < 30*time.Second; {
+			time.Sleep(time.Millisecond)
+		}
+		releases[0]() // one committer takes the queues; the others stay held
+		wg.Wait()
+		commits := sqldb.SharedCommits(s) - before
+		for _, release := range releases[1:] {
+			release()
+		}
+		var want []string
+		for range submissions {
+			want = append(want, "request")
+		}
+		for range runs {
+			want = append(want, "job")
+		}
+		if diff := cmp.Diff(want, order); diff != "" {
+			t.Errorf("order of the fns (-want +got):\n%s", diff)
+		}
+		// The holder's commit, the requests' group with MaxBackground jobs,
+		// then one group of the remaining jobs.
+		if commits != 3 {
+			t.Errorf("%d job runs and %d requests made %d commits after the holder's; want 2", runs, submissions, commits-1)
+		}
+	})
+}
+
+// enqueueKind adds a job of kind due at runAt.
+func enqueueKind(t *testing.T, s *sqldb.Store, kind string, runAt time.Time) {
+	t.Helper()
+	err := s.InTx(t.Context(), func(ctx context.Context, tx store.Tx) error {
+		_, err := tx.EnqueueJob(ctx, store.NewJob{Kind: kind, RunAt: runAt})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -42,7 +42,7 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 	if len(kinds) == 0 {
 		return false, nil
 	}
-	err = s.InSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
+	err = s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		t := stx.(*tx)
 		query, args := s.claimQuery(kinds, now, t.failedJobs)
 		j, err := scanJob(t.tx.QueryRowContext(ctx, query, args...))
@@ -70,7 +70,7 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 			return s.d.Error("RunJob: finish", err)
 		}
 		return nil
-	})
+	}, true)
 	return ran, err
 }
 
@@ -103,7 +103,7 @@ func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr
 	if final {
 		state, finished = store.JobFailed, s.at(time.Now())
 	}
-	return s.InSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
+	return s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		defer s.wrap(&err, "RetryJob")
 		t := stx.(*tx)
 		res, err := t.tx.ExecContext(ctx, retryJobSQL, id, lastError, s.at(runAt), string(state), finished)
@@ -121,7 +121,7 @@ func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr
 			return err
 		}
 		return livestock.Errorf(livestock.KindConflict, "job %d is %s", id, j.State)
-	})
+	}, true)
 }
 
 // JobCounts reports the number of jobs in every state, zero included.
