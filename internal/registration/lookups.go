@@ -26,7 +26,8 @@ type Failure struct {
 // when another user's (the inspector may read any), 429 when polled sooner
 // than the retry-after time after its 202 or after the previous allowed
 // poll. A refused poll does not move the time, so a client that polls too
-// fast is not locked out for longer.
+// fast is not locked out for longer. The inspector's reads are not polls
+// of the submitter's: they neither wait for nor take the submitter's turn.
 func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string) (Status, time.Duration, error) {
 	reg, err := s.store.Registration(ctx, id)
 	if err != nil {
@@ -36,10 +37,11 @@ func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string
 		return Status{}, 0, &livestock.Error{Kind: livestock.KindForbidden, Detail: "this request is another user's",
 			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "path:requestId", Value: id, Message: "only the user who submitted a request may follow it"}}}
 	}
-	now := s.now().UTC()
-	reg, ok, err := s.store.TakePoll(ctx, id, now, now.Add(s.retryAfter))
-	if err != nil {
-		return Status{}, 0, err
+	now, ok := s.now().UTC(), true
+	if reg.UserName == u.Name {
+		if reg, ok, err = s.store.TakePoll(ctx, id, now, now.Add(s.retryAfter)); err != nil {
+			return Status{}, 0, err
+		}
 	}
 	if !ok {
 		wait := reg.NextPollAt.Sub(now)

@@ -40,6 +40,8 @@ func TestPollGate(t *testing.T) {
 			{"on time", 0, k1, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
 			{"again at once", 0, k1, a.RequestID, livestock.KindTooMany, tooSoon, 5 * time.Second, Status{}},
 			{"the inspector, later", 5 * time.Second, inspector, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
+			{"the inspector again at once", 0, inspector, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
+			{"the submitter, after the inspector", 0, k1, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
 		} {
 			b.clock.Add(step.advance)
 			st, wait, err := b.svc.RequestStatus(b.ctx, step.user, step.id)
