@@ -4,19 +4,20 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/sandbox"
 )
 
-// What the benchmark registers: calves of a sandbox cow, each wearing an
-// ear tag of keeper1's herd that the benchmark issues first.
+// What the benchmark registers: keeper1's sandbox calves
+// (sandbox.Keeper.CalfRegistration), each wearing an ear tag of keeper1's
+// herd that the benchmark issues first.
 
-// Herd 442501 is keeper1's, on 01/100/0257. The sandbox issues it animal
+// keeper1's herd, 442501 on 01/100/0257: the sandbox issues it animal
 // numbers 00001–00005 (its cows) and 00101–00150; the benchmark issues
 // 00151–99999 besides.
+var keeper1 = sandbox.Keepers[0]
+
 const (
-	herdMark    = "442501"
 	firstNumber = 151
 	supply      = 99999 - firstNumber + 1
 )
@@ -29,7 +30,7 @@ func tagID(n int) string {
 	if n > firstNumber+supply-1 {
 		n = firstNumber + (n-firstNumber)%supply
 	}
-	return livestock.MustCattleTag(herdMark, n).String()
+	return keeper1.CalfTag(n).String()
 }
 
 // issueTags adds the herd's tags 00151–99999 to issued_tags, once the
@@ -42,7 +43,7 @@ func (t *target) issueTags(ctx context.Context) error {
 	defer tx.Rollback()
 	var rows []string
 	for n := firstNumber; n < firstNumber+supply; n++ {
-		rows = append(rows, fmt.Sprintf("('%s', '%s', 'Cattle', '2024-01-01')", tagID(n), herdMark))
+		rows = append(rows, fmt.Sprintf("('%s', '%s', 'Cattle', '2024-01-01')", tagID(n), keeper1.HerdMark))
 		if len(rows) == 1000 || n == firstNumber+supply-1 {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO issued_tags (identifier, mark, species, issued_on) VALUES "+
 				strings.Join(rows, ", ")); err != nil {
@@ -53,25 +54,3 @@ func (t *target) issueTags(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
-
-// calf is the registration of a female dairy calf of the sandbox cow
-// UK442501300001, born on keeper1's producer holding 01/100/0257 three
-// days before today and registered there today (internal/api's calf).
-func calf(id string, today time.Time) []byte {
-	born := today.AddDate(0, 0, -3)
-	const site = `{"identifiers":[{"identifier":"01/100/0257","type":"holdingNumber"}]}`
-	return fmt.Appendf(nil, `{"animal":{"identifier":%q,"species":"cattle","sex":"female","productionType":"dairy"},`+
-		`"breed":{"code":"HOL"},"birth":{"site":%s,"date":%q,"year":%d},`+
-		`"registration":{"birthDam":{"identifier":"UK442501300001"},"site":%s,"date":%q,`+
-		`"category":"birthRegistration","identificationDate":%q}}`,
-		id, site, born.Format(time.DateOnly), born.Year(), site, today.Format(time.DateOnly), born.Format(time.DateOnly))
-}
-
-// london is the zone of the registry's dates.
-var london = func() *time.Location {
-	l, err := time.LoadLocation("Europe/London")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()

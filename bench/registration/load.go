@@ -9,6 +9,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/drover-registry/drover/bench/internal/load"
+	"github.com/drover-registry/drover/internal/livestock"
 )
 
 // openLoop offers rate requests a second whatever the answers take (more
@@ -21,10 +22,10 @@ func openLoop(next vegeta.Targeter, rate int, du time.Duration) (load.Stats, map
 	return s, got
 }
 
-// registrations makes POSTs of calves (see calf) to url, numbered from
+// registrations makes POSTs of calves (keeper1.CalfRegistration) to url, numbered from
 // the supply that numbers hands out, until it runs out.
 func registrations(url, token string, async bool, run string, numbers *atomic.Int64, last int) vegeta.Targeter {
-	today := time.Now().In(london)
+	today := livestock.UKDate(time.Now())
 	return func(t *vegeta.Target) error {
 		n := int(numbers.Add(1) - 1)
 		if n > last {
@@ -35,7 +36,7 @@ func registrations(url, token string, async bool, run string, numbers *atomic.In
 		if async {
 			h.Set("x-Request-Mode", "async")
 		}
-		*t = vegeta.Target{Method: http.MethodPost, URL: url, Header: h, Body: calf(tagID(n), today)}
+		*t = vegeta.Target{Method: http.MethodPost, URL: url, Header: h, Body: keeper1.CalfRegistration(tagID(n), today)}
 		return nil
 	}
 }

@@ -44,8 +44,8 @@ func TestCalfIsJSON(t *testing.T) {
 		Birth        struct{ Date string }
 		Registration struct{ Date, Category string }
 	}
-	today := time.Date(2027, 1, 2, 12, 0, 0, 0, london)
-	if err := json.Unmarshal(calf(tagID(200), today), &v); err != nil {
+	today := livestock.UKDate(time.Date(2027, 1, 2, 12, 0, 0, 0, time.UTC))
+	if err := json.Unmarshal(keeper1.CalfRegistration(tagID(200), today), &v); err != nil {
 		t.Fatal(err)
 	}
 	if v.Animal.Identifier != tagID(200) || v.Birth.Date != "2026-12-30" || v.Registration.Date != "2027-01-02" ||

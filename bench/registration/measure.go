@@ -14,6 +14,7 @@ import (
 	"github.com/drover-registry/drover/bench/internal/baseline"
 	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"github.com/drover-registry/drover/bench/internal/load"
+	"github.com/drover-registry/drover/internal/livestock"
 )
 
 // measure runs the loads in turn: async registrations at the offered rate
@@ -28,7 +29,7 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	var numbers atomic.Int64 // the herd's animal numbers, handed out once each
 	numbers.Store(firstNumber)
 	last := firstNumber + supply - 1
-	rep.BodySize = len(calf(tagID(firstNumber), time.Now()))
+	rep.BodySize = len(keeper1.CalfRegistration(tagID(firstNumber), livestock.UKDate(time.Now())))
 
 	fmt.Fprintf(out, "async POST /v1/animals, %d a second for %s…\n", o.Rate, o.Duration)
 	var most atomic.Int64

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/reliability/internal/harness"
+	"github.com/drover-registry/drover/internal/sandbox"
 )
+
+// keeper1 is the sandbox keeper the load acts as.
+var keeper1 = sandbox.Keepers[0]
 
 // What the load sends, all as keeper1: transfers of its sandbox sheep
 // between its producer holding 01/100/0257 and its sale yard 01/100/0258
@@ -47,7 +51,7 @@ type generator struct {
 }
 
 func newGenerator(run string) *generator {
-	g := &generator{run: run, today: harness.Today()}
+	g := &generator{run: run, today: livestock.UKDate(time.Now())}
 	g.tags.Store(firstTag)
 	return g
 }
@@ -68,8 +72,8 @@ func (g *generator) next(cycle int) *entry {
 		if n > tagLimit {
 			e.kind = transfer
 		} else {
-			e.tag = harness.CalfTag(n)
-			e.body = harness.Calf(e.tag, g.today)
+			e.tag = keeper1.CalfTag(n).String()
+			e.body = keeper1.CalfRegistration(e.tag, g.today)
 			return e
 		}
 	}

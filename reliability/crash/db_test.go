@@ -10,8 +10,6 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
-
-	"github.com/drover-registry/drover/reliability/internal/harness"
 )
 
 // openDB opens the database the server uses, for the test's own queries:
@@ -41,7 +39,7 @@ func issueTags(ctx context.Context, db *sql.DB) error {
 	defer tx.Rollback()
 	var rows []string
 	for n := firstTag; n <= tagLimit; n++ {
-		rows = append(rows, fmt.Sprintf("('%s', '%s', 'Cattle', '2024-01-01')", harness.CalfTag(n), harness.Herd))
+		rows = append(rows, fmt.Sprintf("('%s', '%s', 'Cattle', '2024-01-01')", keeper1.CalfTag(n), keeper1.HerdMark))
 		if len(rows) == 1000 || n == tagLimit {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO issued_tags (identifier, mark, species, issued_on) VALUES "+
 				strings.Join(rows, ", ")); err != nil {

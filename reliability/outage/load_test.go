@@ -8,8 +8,11 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/reliability/internal/harness"
+	"github.com/drover-registry/drover/internal/sandbox"
 )
+
+// keeper1 is the sandbox keeper the load acts as.
+var keeper1 = sandbox.Keepers[0]
 
 // The load: a few clients as keeper1, each posting transfers, registering
 // calves (sync and async) and reading the listing in turn, and recording
@@ -61,7 +64,7 @@ type load struct {
 }
 
 func newLoad(base, token, run string) *load {
-	l := &load{base: base, token: token, run: run, today: harness.Today(), stop: make(chan struct{})}
+	l := &load{base: base, token: token, run: run, today: livestock.UKDate(time.Now()), stop: make(chan struct{})}
 	l.tags.Store(100)
 	return l
 }
@@ -115,12 +118,12 @@ func (l *load) one(o op) result {
 			r.Answer = call(l.base, l.token, http.MethodGet, "/v1/animals/UK442501300001", "")
 			break
 		}
-		r.Tag = harness.CalfTag(int(n))
+		r.Tag = keeper1.CalfTag(int(n)).String()
 		mode := "sync"
 		if o == opAnimalAsync {
 			mode = "async"
 		}
-		r.Answer = call(l.base, l.token, http.MethodPost, "/v1/animals", string(harness.Calf(r.Tag, l.today)), "x-Request-Mode", mode)
+		r.Answer = call(l.base, l.token, http.MethodPost, "/v1/animals", string(keeper1.CalfRegistration(r.Tag, l.today)), "x-Request-Mode", mode)
 	case opList:
 		r.Answer = call(l.base, l.token, http.MethodGet, "/v1/TransferRequests?$top=5", "")
 	}

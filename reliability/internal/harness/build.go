@@ -1,7 +1,8 @@
 // Package harness is what the reliability tests share: the real drover
 // binary, built once per test binary and run as a child process the way it
-// runs in production (Start, Stop, Kill), a sandbox token (Token), and the
-// calves of keeper1's herd that their loads register (CalfTag, Calf).
+// runs in production (Start, Stop, Kill), and a sandbox token (Token). The
+// calves their loads register are the sandbox's own (sandbox.Keeper's
+// CalfRegistration).
 package harness
 
 import (

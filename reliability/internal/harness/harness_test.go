@@ -1,15 +1,11 @@
 package harness
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
@@ -51,33 +47,6 @@ func TestServer(t *testing.T) {
 	}
 	if len(s.Log()) <= before {
 		t.Error("the second server's log did not go after the first's")
-	}
-}
-
-func TestCalf(t *testing.T) {
-	t.Parallel()
-	var got struct {
-		Animal       struct{ Identifier string }
-		Birth        struct{ Date string }
-		Registration struct {
-			BirthDam struct{ Identifier string }
-			Date     string
-		}
-	}
-	today, err := livestock.ParseDate("2027-01-02")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(Calf(CalfTag(151), today), &got); err != nil {
-		t.Fatal(err)
-	}
-	want := got
-	want.Animal.Identifier = "UK442501600151"
-	want.Birth.Date = "2026-12-30"
-	want.Registration.BirthDam.Identifier = "UK442501300001"
-	want.Registration.Date = "2027-01-02"
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Calf (-want +got):\n%s", diff)
 	}
 }
 
