@@ -46,6 +46,15 @@ type movement struct {
 	CorrelationID, DocRef string
 }
 
+// holdings is what the request's row keeps of its holdings: their CPHs in
+// order, space-separated (migration 00007).
+func (m movement) holdings() string {
+	if m.Destination < m.Source {
+		return m.Destination + " " + m.Source
+	}
+	return m.Source + " " + m.Destination
+}
+
 // movementOf builds movement id (1-based) of n over h holdings.
 func movementOf(id int64, n, h int) movement {
 	r := splitmix(uint64(id))

@@ -18,18 +18,19 @@ var sqliteTables = []struct {
 	head, row string
 	args      func(m movement) []any
 }{
-	{`INSERT INTO requests (id, type, status, user_name, request_date, updated_date, movement_date, species,
-		correlation_id, is_full_undone, undo_supported, content, errors, warnings, document_ref) VALUES `,
-		`(?, 'TransferRequest', 'Success', ?, ?, ?, ?, ?, ?, 0, 0, ?, '[]', '[]', ?)`,
+	{`INSERT INTO requests (id, type, status, user_name, request_date, updated_date, movement_date, movement_month,
+		species, correlation_id, is_full_undone, undo_supported, content, errors, warnings, document_ref, holdings) VALUES `,
+		`(?, 'TransferRequest', 'Success', ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, '[]', '[]', ?, ?)`,
 		func(m movement) []any {
 			return []any{m.ID, m.User, m.Requested.Format(sqldb.TimeFormat), m.Requested.Add(time.Minute).Format(sqldb.TimeFormat),
-				m.Date.Format(sqldb.TimeFormat), m.Species, m.CorrelationID, m.Content, m.DocRef}
+				m.Date.Format(sqldb.TimeFormat), sqldb.Month(m.Date), m.Species, m.CorrelationID, m.Content, m.DocRef,
+				m.holdings()}
 		}},
-	{`INSERT INTO request_holdings (request_id, cph, type, movement_date) VALUES `,
-		`(?, ?, 'TransferRequest', ?), (?, ?, 'TransferRequest', ?)`,
+	{`INSERT INTO request_holdings (request_id, cph, type, movement_date, movement_month) VALUES `,
+		`(?, ?, 'TransferRequest', ?, ?), (?, ?, 'TransferRequest', ?, ?)`,
 		func(m movement) []any {
-			d := m.Date.Format(sqldb.TimeFormat)
-			return []any{m.ID, m.Source, d, m.ID, m.Destination, d}
+			d, month := m.Date.Format(sqldb.TimeFormat), sqldb.Month(m.Date)
+			return []any{m.ID, m.Source, d, month, m.ID, m.Destination, d, month}
 		}},
 	{`INSERT INTO movements (id, request_id, user_name, species, source, destination, transfer_date, arrival_date,
 		state, animal_count, flags, standstill) VALUES `, `(?, ?, ?, ?, ?, ?, ?, ?, 'Completed', ?, '[]', 0)`,

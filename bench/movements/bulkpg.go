@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/drover-registry/drover/bench/internal/database"
+	"github.com/drover-registry/drover/internal/store/sqldb"
 )
 
 // pgTables are the three tables a movement fills, for COPY: rows of each
@@ -19,14 +20,16 @@ var pgTables = []struct {
 	values  func(m movement, i int) []any
 }{
 	{"requests", []string{"id", "type", "status", "user_name", "request_date", "updated_date", "movement_date",
-		"species", "correlation_id", "is_full_undone", "undo_supported", "content", "errors", "warnings", "document_ref"}, 1,
+		"movement_month", "species", "correlation_id", "is_full_undone", "undo_supported", "content", "errors", "warnings",
+		"document_ref", "holdings"}, 1,
 		func(m movement, _ int) []any {
 			return []any{m.ID, "TransferRequest", "Success", m.User, m.Requested, m.Requested.Add(time.Minute), m.Date,
-				m.Species, m.CorrelationID, false, false, m.Content, "[]", "[]", m.DocRef}
+				int32(sqldb.Month(m.Date)), m.Species, m.CorrelationID, false, false, m.Content, "[]", "[]", m.DocRef,
+				m.holdings()}
 		}},
-	{"request_holdings", []string{"request_id", "cph", "type", "movement_date"}, 2,
+	{"request_holdings", []string{"request_id", "cph", "type", "movement_date", "movement_month"}, 2,
 		func(m movement, i int) []any {
-			return []any{m.ID, [2]string{m.Source, m.Destination}[i], "TransferRequest", m.Date}
+			return []any{m.ID, [2]string{m.Source, m.Destination}[i], "TransferRequest", m.Date, int32(sqldb.Month(m.Date))}
 		}},
 	{"movements", []string{"id", "request_id", "user_name", "species", "source", "destination", "transfer_date",
 		"arrival_date", "state", "animal_count", "flags", "standstill"}, 1,

@@ -11,7 +11,7 @@ import (
 func consistent() *snapshot {
 	const sheep, calf1, calf2 = "UK0130181 00001", "UK442501500151", "UK442501600152"
 	return &snapshot{
-		requests: map[string][]request{"c1": {{id: 1, status: "Success", user: "keeper1", track: "c1"}}},
+		requests: map[string][]request{"c1": {{id: 1, status: "Success", user: "keeper1", track: "c1", holdings: "01/100/0257 01/100/0258"}}},
 		registrations: map[string][]registration{
 			"c2": {{id: "r2", status: "Completed", identifier: calf1, async: true}},
 			"c3": {{id: "r3", status: "Completed", identifier: calf2}},
@@ -22,7 +22,7 @@ func consistent() *snapshot {
 			{2, "registration.apply", "done", []byte(`{"registrationId":"r2"}`)}},
 		movements: map[int64]movement{1: {"01/100/0257", "01/100/0258", "Completed", 1}},
 		devices:   map[int64][]string{1: {sheep}},
-		holdings:  map[int64]int{1: 2},
+		holdings:  map[int64]string{1: "01/100/0257 01/100/0258"},
 		animals: map[string]animal{sheep: {cph: "01/100/0258"}, calf1: {"01/100/0257", "keeper1"},
 			calf2: {"01/100/0257", "keeper1"}},
 	}
@@ -43,6 +43,8 @@ func TestInvariants(t *testing.T) {
 			[]string{"registration r2 (c2): job 2 is available"}},
 		{"request without its holdings", func(s *snapshot) { delete(s.holdings, 1) },
 			[]string{"request 1 (c1): no request_holdings rows"}},
+		{"request naming other holdings", func(s *snapshot) { s.holdings[1] = "01/100/0257" },
+			[]string{`request 1 (c1): its row names holdings "01/100/0257 01/100/0258", request_holdings "01/100/0257"`}},
 		{"record without its reply", func(s *snapshot) { delete(s.replies, "c3") },
 			[]string{"c3: no reply kept"}},
 		{"reply without its record", func(s *snapshot) {

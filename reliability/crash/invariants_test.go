@@ -11,7 +11,8 @@ import (
 // crash interrupted must have left all of a request or none of it. Each
 // broken invariant is one line of the result.
 //
-//   - a request row has its request_holdings rows, exactly one
+//   - a request row has its request_holdings rows, the holdings its row
+//     names (migration 00007), and exactly one
 //     movements.apply job, done, and the reply kept for its correlation id,
 //     which names it;
 //   - it is final (Success or Failed); Success has its movement, with as
@@ -42,8 +43,11 @@ func invariants(s *snapshot) []string {
 	for corr, rs := range s.requests {
 		for _, r := range rs {
 			requests[r.id] = true
-			if s.holdings[r.id] == 0 {
+			switch {
+			case s.holdings[r.id] == "":
 				fail("request %d (%s): no request_holdings rows", r.id, corr)
+			case s.holdings[r.id] != r.holdings:
+				fail("request %d (%s): its row names holdings %q, request_holdings %q", r.id, corr, r.holdings, s.holdings[r.id])
 			}
 			checkJobs(fail, fmt.Sprintf("request %d (%s)", r.id, corr), requestJobs[r.id], 1)
 			checkReply(fail, s, corr, "requestId", strconv.FormatInt(r.id, 10))

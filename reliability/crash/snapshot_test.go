@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // snapshot is what the database holds, read after the queue drained.
@@ -16,12 +17,13 @@ type snapshot struct {
 	movements     map[int64]movement // by id (a transfer's request id)
 	animals       map[string]animal  // the calves registered through the API, and the sheep
 	devices       map[int64][]string // movement id → the animals it moved
-	holdings      map[int64]int      // request id → request_holdings rows
+	holdings      map[int64]string   // request id → its request_holdings rows' CPHs, in order, space-separated
 }
 
 type request struct {
 	id                  int64
 	status, user, track string
+	holdings            string // as the row keeps them
 }
 type registration struct {
 	id, status, identifier string
@@ -47,7 +49,7 @@ type animal struct {
 // load reads a snapshot with plain SELECTs, the same on both dialects.
 func load(ctx context.Context, db *sql.DB) (*snapshot, error) {
 	s := &snapshot{requests: map[string][]request{}, registrations: map[string][]registration{}, replies: map[string]reply{},
-		movements: map[int64]movement{}, animals: map[string]animal{}, devices: map[int64][]string{}, holdings: map[int64]int{}}
+		movements: map[int64]movement{}, animals: map[string]animal{}, devices: map[int64][]string{}, holdings: map[int64]string{}}
 	scan := func(q string, row func(*sql.Rows) error) error {
 		rows, err := db.QueryContext(ctx, q)
 		if err != nil {
@@ -61,10 +63,10 @@ func load(ctx context.Context, db *sql.DB) (*snapshot, error) {
 		}
 		return rows.Err()
 	}
-	err := scan(`SELECT id, status, user_name, coalesce(tracking_id, ''), correlation_id FROM requests`, func(r *sql.Rows) error {
+	err := scan(`SELECT id, status, user_name, coalesce(tracking_id, ''), correlation_id, holdings FROM requests`, func(r *sql.Rows) error {
 		var q request
 		var corr string
-		err := r.Scan(&q.id, &q.status, &q.user, &q.track, &corr)
+		err := r.Scan(&q.id, &q.status, &q.user, &q.track, &corr, &q.holdings)
 		s.requests[corr] = append(s.requests[corr], q)
 		return err
 	})
@@ -115,11 +117,11 @@ func load(ctx context.Context, db *sql.DB) (*snapshot, error) {
 		})
 	}
 	if err == nil {
-		err = scan(`SELECT request_id, count(*) FROM request_holdings GROUP BY request_id`, func(r *sql.Rows) error {
+		err = scan(`SELECT request_id, cph FROM request_holdings ORDER BY request_id, cph`, func(r *sql.Rows) error {
 			var id int64
-			var n int
-			err := r.Scan(&id, &n)
-			s.holdings[id] = n
+			var cph string
+			err := r.Scan(&id, &cph)
+			s.holdings[id] = strings.TrimPrefix(s.holdings[id]+" "+cph, " ")
 			return err
 		})
 	}

@@ -12,22 +12,25 @@ const maxDateSpan = 92 * 24 * time.Hour
 
 // dateBounds returns the movementDate comparisons that every request a
 // $filter selects must meet (those joined to the rest by `and` alone), as
-// one tree, when they bound the date on both sides to at most maxDateSpan;
-// nil otherwise. only reports that the filter says nothing else.
+// one tree, when they bound the date on both sides to at most maxDateSpan,
+// with the month buckets (Month) the range touches; nil otherwise. only
+// reports that the filter says nothing else.
 //
-// A listing filtered on a closed range of dates, such as a month, narrows
-// each of its branches by date on an index that leads with the branch's
-// key then the date (migration 00004), instead of walking the branch in
-// id order past every request outside the range: a month of a keeper
-// whose requests span years costs its own size, not the keeper's history.
-// An open or wide range (movementDate ge X alone) keeps the id-order walk,
-// which stops after a page; narrowing by date there would sort years of
-// rows to find the first hundred.
-func dateBounds(e odata.Expr) (bounds odata.Expr, only bool) {
+// A listing filtered on a closed range of dates, such as a month, reads
+// each of its branches one month at a time, on an index that leads with
+// the branch's key, then the month, then the id (migration 00006): each
+// month is walked in id order and stops at the page's end, so a month of a
+// keeper whose requests span years costs about a page, not the keeper's
+// history nor the month's size. The bounds are checked in the same index,
+// so a range that starts or ends inside a month reads that month's
+// requests outside the range too, at worst. An open or wide range
+// (movementDate ge X alone) keeps the id-order walk, which stops after a
+// page as well.
+func dateBounds(e odata.Expr) (bounds odata.Expr, buckets []int64, only bool) {
 	var found []odata.Expr
 	only = true
-	var lower, upper bool
-	var from, to time.Time // the highest lower bound, the lowest upper
+	var lower, upper, strict bool
+	var from, to time.Time // the highest lower bound, the lowest upper; strict: to is excluded
 	var walk func(e odata.Expr)
 	walk = func(e odata.Expr) {
 		switch e := e.(type) {
@@ -47,8 +50,8 @@ func dateBounds(e odata.Expr) (bounds odata.Expr, only bool) {
 				lower = true
 			}
 			if e.Op == odata.Le || e.Op == odata.Lt || e.Op == odata.Eq {
-				if !upper || at.Before(to) {
-					to = at
+				if !upper || at.Before(to) || at.Equal(to) && e.Op == odata.Lt {
+					to, strict = at, e.Op == odata.Lt
 				}
 				upper = true
 			}
@@ -59,11 +62,15 @@ func dateBounds(e odata.Expr) (bounds odata.Expr, only bool) {
 	}
 	walk(e)
 	if !lower || !upper || to.Sub(from) > maxDateSpan {
-		return nil, false
+		return nil, nil, false
+	}
+	last := to
+	if strict {
+		last = to.Add(-time.Nanosecond) // lt the first of a month reaches no day of that month
 	}
 	bounds = found[0]
 	for _, c := range found[1:] {
 		bounds = &odata.And{Left: bounds, Right: c}
 	}
-	return bounds, only
+	return bounds, months(from, last), only
 }

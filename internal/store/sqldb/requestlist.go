@@ -2,63 +2,67 @@ package sqldb
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// The listing queries take $1 the type, $2 the id to start after, $3 the
-// limit and $4 the offset; listVisibleSQL takes $5 offset+limit. The
-// filter's parameters come next, then those of the branches.
+// The listing queries take $1 the type and $2 the id to start after; the
+// filter's parameters come next, then those of the branches. The page's
+// limit, offset and their sum are written into the query ({limit},
+// {offset}, {end}), not bound: SQLite plans a LIMIT by its value, so that
+// a bound one makes it prepare the statement again at every execution
+// (a tenth of a month's listing), and they are the server's own numbers.
 const (
 	// listAllSQL pages through every request of a type, on requests_type.
 	listAllSQL = `SELECT ` + requestColumns + ` FROM requests r
-		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY %s LIMIT $3 OFFSET $4`
+		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {limit} OFFSET {offset}`
 	// listVisibleSQL is the union of the branches of what a user may see,
 	// each cut to its first offset+limit ids: the page is among those.
 	// Every branch reads one index in id order and stops at its limit, so
 	// a page costs about its size, whatever the size of the table.
 	listVisibleSQL = `SELECT ` + requestColumns + ` FROM requests WHERE id IN (
-		SELECT id FROM (%s) v ORDER BY id LIMIT $3 OFFSET $4) ORDER BY id`
-	// listMineSQL: the user's own, on requests_user (user_name, type, id).
+		SELECT id FROM (%s) v ORDER BY id LIMIT {limit} OFFSET {offset}) ORDER BY id`
+	// listTypeSQL: every request of the type, for the inspector's listing
+	// bounded by months, on requests_month (type, movement_month, id, …).
+	listTypeSQL = `SELECT id FROM (SELECT r.id FROM requests r
+		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {end}) b%d`
+	// listMineSQL: the user's own, on requests_user (user_name, type, id),
+	// or requests_user_month when bounded by months.
 	listMineSQL = `SELECT id FROM (SELECT r.id FROM requests r
-		WHERE r.user_name = $%d AND r.type = $1 AND r.id > $2 AND %s ORDER BY %s LIMIT $5) mine`
+		WHERE r.user_name = $%d AND r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {end}) b%d`
 	// listHoldingSQL: those concerning one holding, on the primary key
-	// (cph, request_id) of request_holdings. One branch per holding, rather
-	// than cph IN (…), keeps each in id order: with IN, PostgreSQL walks
-	// the primary key of requests instead, through every id up to the
-	// page, when the holdings' requests are recent.
+	// (cph, request_id) of request_holdings, or request_holdings_month.
+	// One branch per holding, rather than cph IN (…), keeps each in id
+	// order: with IN, PostgreSQL walks the primary key of requests instead,
+	// through every id up to the page, when the holdings' requests are
+	// recent.
 	listHoldingSQL = `SELECT id FROM (SELECT r.id FROM request_holdings h JOIN requests r ON r.id = h.request_id
-		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s AND %s ORDER BY %s LIMIT $5) h%d`
-	// listHoldingDatesSQL: those of one holding in a range of dates, when
-	// the filter says nothing else: on request_holdings_date (cph, type,
-	// movement_date, request_id) alone, with no request read.
+		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s AND %s ORDER BY h.request_id LIMIT {end}) b%d`
+	// listHoldingDatesSQL: those of one holding in a month, when the
+	// filter says nothing but dates: on request_holdings_month (cph, type,
+	// movement_month, request_id, movement_date) alone, with no request
+	// read.
 	listHoldingDatesSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
-		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 AND %s ORDER BY h.request_id + 0 LIMIT $5) h%d`
+		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 AND %s ORDER BY h.request_id LIMIT {end}) b%d`
 	// listHoldingsSQL serves a user of more holdings than maxBranches.
 	listHoldingsSQL = `SELECT id FROM (SELECT r.id FROM requests r
 		WHERE r.id IN (SELECT request_id FROM request_holdings WHERE cph IN (%s) AND request_id > $2)
-		AND r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT $5) theirs`
-	holdingsOfSQL = `SELECT request_id, cph FROM request_holdings WHERE request_id IN (%s) ORDER BY request_id, cph`
+		AND r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {end}) b%d`
 )
 
-// A branch walks its index in id order (idOrder), unless the filter bounds
-// the movement date (see dateBounds): then it reads the range on the
-// branch's date index and sorts it. "+ 0" keeps the order but hides the id
-// from both planners, which would otherwise walk the id index to save the
-// sort, through every request before the range.
 const (
-	idOrder   = "%sid"
-	dateOrder = "%sid + 0"
+	// maxBranches bounds the holdings given a branch each.
+	maxBranches = 100
+	// maxMonthBranches bounds the branches of a listing read by months
+	// (its branches times the months): SQLite allows 500 terms in a
+	// compound SELECT. Past it, the branches are read in id order.
+	maxMonthBranches = 400
 )
-
-// maxBranches bounds the holdings given a branch each (SQLite allows 500
-// terms in a compound SELECT).
-const maxBranches = 100
 
 // Requests lists the requests q selects, with their holdings, in id order.
 // A Limit of zero or less means no limit.
@@ -83,67 +87,106 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return list, s.fillHoldings(ctx, s.r, list)
+	return list, nil
 }
 
 // requestsQuery compiles q: the query and its parameters, or "" when q
 // can see nothing.
+//
+// Each branch of what q may see (everything, for All; the user's own;
+// each holding's) reads its index in id order and stops at the page's
+// end. When the filter bounds the movement date to a few months
+// (dateBounds), each branch is read once per month, on the month indexes.
 func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	limit, offset, end := window(q.Limit, q.Offset)
-	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{string(q.Type), q.AfterID, limit, offset}}
+	bounds, buckets, onlyDates := dateBounds(q.Filter)
+	hs := slices.Compact(slices.Sorted(slices.Values(q.Holdings)))
+	keys := 1 // the branches before months: everything, or the user's own and each holding's
 	if !q.All {
-		f.args = append(f.args, end)
+		keys = 1 + len(hs)
+		if len(hs) > maxBranches {
+			keys = 2
+		}
 	}
+	if keys*len(buckets) > maxMonthBranches {
+		bounds, buckets, onlyDates = nil, nil, false
+	}
+	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{string(q.Type), q.AfterID}}
+	paging := strings.NewReplacer("{limit}", strconv.FormatInt(limit, 10), "{offset}", strconv.FormatInt(offset, 10),
+		"{end}", strconv.FormatInt(end, 10))
 	// The filter is compiled even when nothing is visible, so that a bad
 	// one is reported to every caller alike.
 	cond, err := f.compile(q.Filter)
 	if err != nil {
 		return "", nil, err
 	}
-	order := idOrder
-	bounds, onlyDates := dateBounds(q.Filter)
-	if bounds != nil {
-		order = dateOrder
-	}
 	args := f.args
-	if q.All {
-		return fmt.Sprintf(listAllSQL, cond, fmt.Sprintf(order, "r.")), args, nil
+	if q.All && bounds == nil {
+		return paging.Replace(fmt.Sprintf(listAllSQL, cond)), args, nil
+	}
+	// inMonth is the condition on the month bucket of column prefix
+	// (r. or h.): nothing, or one of buckets, bound as the next parameter.
+	months := []int64{0}
+	if bounds != nil {
+		months = buckets
+	}
+	inMonth := func(prefix string, m int64) string {
+		if bounds == nil {
+			return ""
+		}
+		args = append(args, m)
+		return fmt.Sprintf(" AND %smovement_month = $%d", prefix, len(args))
 	}
 	var branches []string
-	if q.UserName != "" {
-		args = append(args, q.UserName)
-		branches = append(branches, fmt.Sprintf(listMineSQL, len(args), cond, fmt.Sprintf(order, "r.")))
+	branch := func(format string, a ...any) {
+		branches = append(branches, fmt.Sprintf(format, append(a, len(branches))...))
 	}
-	hs := slices.Compact(slices.Sorted(slices.Values(q.Holdings)))
-	if len(hs) > maxBranches {
-		branches = append(branches, fmt.Sprintf(listHoldingsSQL, marks(len(args)+1, len(hs)), cond))
+	if q.All {
+		for _, m := range months {
+			branch(listTypeSQL, cond+inMonth("r.", m))
+		}
+	} else if q.UserName != "" {
+		args = append(args, q.UserName)
+		user := len(args)
+		for _, m := range months {
+			branch(listMineSQL, user, cond+inMonth("r.", m))
+		}
+	}
+	if q.All {
+		hs = nil
+	} else if len(hs) > maxBranches {
+		in := marks(len(args)+1, len(hs))
 		for _, h := range hs {
 			args = append(args, h)
+		}
+		for _, m := range months {
+			branch(listHoldingsSQL, in, cond+inMonth("r.", m))
 		}
 		hs = nil
 	}
 	holdingDates := sqlTrue
 	if bounds != nil && len(hs) > 0 {
-		hf := filter{s: s, cols: requestFields, prefix: "h.", args: args}
-		hf.cols = map[string]column{"movementDate": requestFields["movementDate"]}
+		hf := filter{s: s, cols: map[string]column{"movementDate": requestFields["movementDate"]}, prefix: "h.", args: args}
 		if holdingDates, err = hf.compile(bounds); err != nil {
 			return "", nil, err
 		}
 		args = hf.args
 	}
-	for i, h := range hs {
+	for _, h := range hs {
 		args = append(args, h)
-		if onlyDates {
-			branches = append(branches, fmt.Sprintf(listHoldingDatesSQL, len(args), holdingDates, i))
-			continue
+		cph := len(args)
+		for _, m := range months {
+			if onlyDates {
+				branch(listHoldingDatesSQL, cph, holdingDates+inMonth("h.", m))
+				continue
+			}
+			branch(listHoldingSQL, cph, cond, holdingDates+inMonth("h.", m))
 		}
-		branches = append(branches, fmt.Sprintf(listHoldingSQL, len(args), cond, holdingDates,
-			fmt.Sprintf(order, "h.request_"), i))
 	}
 	if len(branches) == 0 {
-		return "", nil, nil
+		return "", nil, nil // nothing visible, or an empty range of dates
 	}
-	return fmt.Sprintf(listVisibleSQL, strings.Join(branches, " UNION ")), args, nil
+	return paging.Replace(fmt.Sprintf(listVisibleSQL, strings.Join(branches, " UNION "))), args, nil
 }
 
 // window returns the LIMIT and OFFSET of a page and their sum. A limit of
@@ -155,23 +198,4 @@ func window(limit, offset int) (lim, off, end int64) {
 		lim = math.MaxInt64 - off
 	}
 	return lim, off, lim + off
-}
-
-// fillHoldings sets the Holdings of each request of list, in CPH order,
-// with one query for every MaxParams requests.
-func (s *Store) fillHoldings(ctx context.Context, q querier, list []store.Request) error {
-	at := make(map[int64]*store.Request, len(list))
-	ids := make([]any, len(list))
-	for i := range list {
-		at[list[i].ID], ids[i] = &list[i], list[i].ID
-	}
-	return s.eachOf(ctx, q, holdingsOfSQL, ids, func(rows *sql.Rows) error {
-		var id int64
-		var cph string
-		err := rows.Scan(&id, &cph)
-		if err == nil {
-			at[id].Holdings = append(at[id].Holdings, cph)
-		}
-		return err
-	})
 }

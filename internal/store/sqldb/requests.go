@@ -15,22 +15,28 @@ import (
 
 const (
 	requestColumns = `id, type, status, user_name, request_date, updated_date, movement_date, species,
-		tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors, warnings, document_ref`
+		tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors, warnings, document_ref,
+		holdings`
 	requestSQL = `SELECT ` + requestColumns + ` FROM requests WHERE id = $1`
 	// insertRequestSQL does nothing, and returns no row, when the user has
 	// used the tracking id before: the transaction stays usable (a unique
 	// violation would abort it on PostgreSQL).
 	insertRequestSQL = `INSERT INTO requests (type, status, user_name, request_date, updated_date, movement_date,
 		species, tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors, warnings,
-		document_ref) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+		document_ref, movement_month, holdings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+		$17, $18)
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING RETURNING id`
 	updateRequestSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
-		is_full_undone = $6, undo_supported = $7, document_ref = $8 WHERE id = $1`
-	// insertHoldingsSQL copies the request's type and movement_date into
-	// each row, for the listing's date index (migration 00004).
-	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph, type, movement_date)
-		SELECT id, h.cph, type, movement_date FROM requests, (%s) h WHERE id = $1`
-	deleteHoldingsSQL = `DELETE FROM request_holdings WHERE request_id = $1`
+		is_full_undone = $6, undo_supported = $7, document_ref = $8, holdings = $9 WHERE id = $1`
+	requestHoldingsSQL = `SELECT holdings FROM requests WHERE id = $1`
+	// insertHoldingsSQL copies the request's type, movement_date and
+	// movement_month into each row, for the listing's month index
+	// (migrations 00004 and 00006).
+	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph, type, movement_date, movement_month)
+		SELECT id, h.cph, type, movement_date, movement_month FROM requests, (%s) h WHERE id = $1`
+	// deleteHoldingSQL finds the row by its primary key (cph, request_id):
+	// there is no index by request id (migration 00007).
+	deleteHoldingSQL = `DELETE FROM request_holdings WHERE cph = $1 AND request_id = $2`
 )
 
 // Request returns one request with its holdings.
@@ -56,14 +62,7 @@ func (s *Store) request(ctx context.Context, q querier, id int64, lock string) (
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Request{}, notFound("no request %d", id)
 	}
-	if err != nil {
-		return store.Request{}, err
-	}
-	list := []store.Request{r}
-	if err := s.fillHoldings(ctx, q, list); err != nil {
-		return store.Request{}, err
-	}
-	return list[0], nil
+	return r, err
 }
 
 // InsertRequest stores r and its holdings and returns its id. A zero
@@ -84,43 +83,60 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 	if err != nil {
 		return 0, err
 	}
-	s := t.s
+	s, hs := t.s, holdingSet(r.Holdings)
 	err = t.tx.QueryRowContext(ctx, insertRequestSQL, string(r.Type), string(r.Status), r.UserName,
 		s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate), r.Species, nullString(r.TrackingID),
 		r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone, r.UndoSupported, notNilBytes(r.Content), errs, warns,
-		r.DocumentRef).Scan(&id)
+		r.DocumentRef, monthOrNull(r.MovementDate), strings.Join(hs, " ")).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, livestock.Errorf(livestock.KindConflict, "the trackingId %q was used before by this user", r.TrackingID)
 	}
 	if err != nil {
 		return 0, err
 	}
-	return id, t.insertHoldings(ctx, id, r.Holdings)
+	return id, t.insertHoldings(ctx, id, hs)
 }
 
 // UpdateRequest writes the fields of r that a request's job changes, and
-// replaces its holdings.
+// replaces its holdings when they changed.
 func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 	defer t.s.wrap(&err, "UpdateRequest")
 	errs, warns, err := encodeFieldErrors(r.Errors, r.Warnings)
 	if err != nil {
 		return err
 	}
+	var old string
+	if err := t.tx.QueryRowContext(ctx, requestHoldingsSQL, r.ID).Scan(&old); errors.Is(err, sql.ErrNoRows) {
+		return notFound("no request %d", r.ID)
+	} else if err != nil {
+		return err
+	}
+	hs := holdingSet(r.Holdings)
 	res, err := t.tx.ExecContext(ctx, updateRequestSQL, r.ID, string(r.Status), t.s.at(r.UpdatedDate), errs, warns,
-		r.IsFullUndone, r.UndoSupported, r.DocumentRef)
+		r.IsFullUndone, r.UndoSupported, r.DocumentRef, strings.Join(hs, " "))
 	if err := affected(res, err, "no request %d", r.ID); err != nil {
 		return err
 	}
-	if _, err := t.tx.ExecContext(ctx, deleteHoldingsSQL, r.ID); err != nil {
-		return err
+	if old == strings.Join(hs, " ") {
+		return nil
 	}
-	return t.insertHoldings(ctx, r.ID, r.Holdings)
+	for _, cph := range strings.Fields(old) {
+		if _, err := t.tx.ExecContext(ctx, deleteHoldingSQL, cph, r.ID); err != nil {
+			return err
+		}
+	}
+	return t.insertHoldings(ctx, r.ID, hs)
 }
 
-// insertHoldings links a request to each of holdings once, in one
+// holdingSet is holdings in order, each once: as a request's row keeps
+// them (space-separated) and request_holdings has them.
+func holdingSet(holdings []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(holdings)))
+}
+
+// insertHoldings links a request to each of hs (a holdingSet) in one
 // statement: a request names a handful of holdings.
-func (t *tx) insertHoldings(ctx context.Context, id int64, holdings []string) error {
-	hs := slices.Compact(slices.Sorted(slices.Values(holdings)))
+func (t *tx) insertHoldings(ctx context.Context, id int64, hs []string) error {
 	if len(hs) == 0 {
 		return nil
 	}
@@ -138,12 +154,15 @@ func scanRequest(row interface{ Scan(...any) error }) (store.Request, error) {
 	var r store.Request
 	var tracking sql.NullString
 	var target sql.NullInt64
-	var errs, warns string
+	var errs, warns, holdings string
 	err := row.Scan(&r.ID, &r.Type, &r.Status, &r.UserName, instant{&r.RequestDate}, instant{&r.UpdatedDate},
 		instant{&r.MovementDate}, &r.Species, &tracking, &r.CorrelationID, &target, &r.IsFullUndone,
-		&r.UndoSupported, &r.Content, &errs, &warns, &r.DocumentRef)
+		&r.UndoSupported, &r.Content, &errs, &warns, &r.DocumentRef, &holdings)
 	if err != nil {
 		return store.Request{}, err
+	}
+	if holdings != "" {
+		r.Holdings = strings.Fields(holdings)
 	}
 	r.TrackingID, r.TargetID = tracking.String, target.Int64
 	if len(r.Content) == 0 {

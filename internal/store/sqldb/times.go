@@ -72,3 +72,28 @@ func scanTime(src any, layout string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("cannot parse %q as a time", s)
 }
+
+// Month is the month bucket of instant t that the listing indexes keep
+// beside a movement date (migration 00006): its year * 100 + month, in UTC.
+func Month(t time.Time) int64 {
+	t = t.UTC()
+	return int64(t.Year())*100 + int64(t.Month())
+}
+
+// monthOrNull is Month(t), or NULL for the zero time.
+func monthOrNull(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return Month(t)
+}
+
+// months lists the month buckets from the one of instant from to the one
+// of instant to, in order.
+func months(from, to time.Time) []int64 {
+	var list []int64
+	for m := time.Date(from.UTC().Year(), from.UTC().Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
+		list = append(list, Month(m))
+	}
+	return list
+}

@@ -59,6 +59,12 @@ func testDateListing(t *testing.T, s store.Store) {
 		{"a month or another", or(march, and(ge("2026-08-01T00:00:00Z"), lt("2026-09-01T00:00:00Z"))), func(r store.Request) bool {
 			return inRange("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")(r) || inRange("2026-08-01T00:00:00Z", "2026-09-01T00:00:00Z")(r)
 		}},
+		{"across months, in other offsets", and(ge("2026-03-01T01:00:00+02:00"), lt("2026-05-15T00:00:00-01:00")),
+			inRange("2026-03-01T01:00:00+02:00", "2026-05-15T00:00:00-01:00")},
+		{"up to the first of a month", and(ge("2026-06-10T00:00:00Z"), le("2026-07-01T00:00:00Z")),
+			func(r store.Request) bool {
+				return inRange("2026-06-10T00:00:00Z", "2026-07-01T00:00:00Z")(r) || r.MovementDate.Equal(at("2026-07-01T00:00:00Z"))
+			}},
 		{"an empty range", and(ge("2026-05-01T00:00:00Z"), lt("2026-04-01T00:00:00Z")), func(store.Request) bool { return false }},
 	} {
 		for _, q := range []store.RequestQuery{keeper1Query, keeper2Query, inspectorQuery, manyHoldings()} {
