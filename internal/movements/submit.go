@@ -33,12 +33,23 @@ type Answer struct {
 // records beyond the caller's own, then stores the request and the job
 // that will apply it, in one transaction. A repeated correlation id with
 // the same body answers as the first time and stores nothing.
+//
+// The kept answer is looked for only when the submission fails, not before
+// every one: a retry fails, at the latest when its transaction saves its
+// reply under the correlation id the first answer holds (or on its
+// trackingId, or on a check that has changed its mind since), and its
+// writes are undone with it. Every first submission is spared a read.
 func (s *Service) Submit(ctx context.Context, typ store.RequestType, p Posted) (Answer, error) {
-	if p.Replayable {
-		if a, found, err := s.replay(ctx, p); found || err != nil {
-			return a, err
+	a, err := s.submit(ctx, typ, p)
+	if err != nil && p.Replayable {
+		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
+			return a, rerr
 		}
 	}
+	return a, err
+}
+
+func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (Answer, error) {
 	content, err := openEnvelope(p.Body)
 	if err != nil {
 		return Answer{}, err
@@ -85,12 +96,6 @@ func (s *Service) Submit(ctx context.Context, typ store.RequestType, p Posted) (
 		}
 		return nil
 	})
-	if p.Replayable && livestock.ErrorKind(err) == livestock.KindConflict {
-		// A duplicate of this request committed first: answer as it was answered.
-		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
-			return a, rerr
-		}
-	}
 	if err != nil {
 		return Answer{}, err
 	}

@@ -59,12 +59,24 @@ type Queued struct {
 // Submit registers an animal (sync) or queues the registration (async).
 // Format problems and acting for another's holding are refused at once in
 // both modes; in sync mode a broken rule is a 400 and nothing is kept.
+//
+// The kept answer of a retried submission is looked for only when the
+// submission fails, not before every one: a retry fails, at the latest
+// when its transaction saves its reply under the correlation id the first
+// answer holds (in sync mode, when the rules find its animal registered),
+// and its writes are undone with it. A twin sent at the same moment is
+// answered the same way.
 func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
-	if p.Replayable {
-		if a, found, err := s.replay(ctx, p); found || err != nil {
-			return a, err
+	a, err := s.submit(ctx, p)
+	if err != nil && p.Replayable {
+		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
+			return a, rerr
 		}
 	}
+	return a, err
+}
+
+func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
 	r, w, err := decode(p.Body)
 	if err != nil {
 		return Answer{}, err
@@ -110,15 +122,6 @@ func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
 		return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID, RequestHash: p.Hash,
 			Status: a.Status, Body: a.Body, CreatedAt: now})
 	})
-	if p.Replayable && err != nil {
-		// A twin of this request, sent at the same moment under the same
-		// correlation id, may have been answered meanwhile: its answer is
-		// this one's. Its reply makes SaveReply conflict, and in sync mode
-		// the animal it registered fails this one's rules (V032) first.
-		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
-			return a, rerr
-		}
-	}
 	if err != nil {
 		return Answer{}, err
 	}
