@@ -22,6 +22,7 @@ import (
 const (
 	filterConns    = 8
 	filterRequests = 2000
+	aloneRequests  = 500         // the month alone: one connection, so no request waits for another
 	filterLimit    = time.Minute // a slow server gets fewer requests, not a longer wait
 	pageRepeats    = 100
 	pageDepth      = 1000
@@ -60,6 +61,9 @@ func measure(ctx context.Context, o options, db *database.Target, srv *benchserv
 	}
 	rep.JobsTook = time.Since(start)
 
+	fmt.Fprintf(out, "GET a month of %s's requests, %d times (or for %s) from one connection…\n", benchUser, aloneRequests, filterLimit)
+	rep.FilterAlone = load.Run{Attacker: load.ClosedAttacker(1), Pacer: load.Count(aloneRequests), Duration: filterLimit,
+		Want: http.StatusOK}.Send(targets(http.MethodGet, tokens[1], month(srv.URL), nil))[""]
 	fmt.Fprintf(out, "GET a month of %s's requests, %d times (or for %s) from %d connections…\n", benchUser, filterRequests, filterLimit, filterConns)
 	rep.Filter = load.Run{Attacker: load.ClosedAttacker(filterConns), Pacer: load.Count(filterRequests), Duration: filterLimit,
 		Want: http.StatusOK}.Send(targets(http.MethodGet, tokens[1], month(srv.URL), nil))[""]

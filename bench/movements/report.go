@@ -19,8 +19,9 @@ type results struct {
 	Baseline, Post load.Stats
 	Jobs           int // the most jobs seen queued after the POSTs
 	JobsTook       time.Duration
-	Filter         load.Stats
-	FilterItems    int // requests on one page of the last month
+	FilterAlone    load.Stats // the month from one connection
+	Filter         load.Stats // the month from filterConns connections
+	FilterItems    int        // requests on one page of the last month
 	Page1, PageN   load.Stats
 	Depth          int // the page PageN is
 	RSS            int64
@@ -46,8 +47,10 @@ func (r *results) print(w io.Writer) {
 	report.Row(w, p.P99 <= 30*time.Millisecond, "… p99", ms(p.P99), ratio(float64(p.P99), float64(b.P99)), "≤ 30 ms")
 	report.Row(w, true, "naive baseline (one INSERT a request): throughput", report.Throughput(b.OK, b.Elapsed), "1.00×", "")
 	report.Row(w, true, "… p50 / p99", ms(b.P50)+" / "+ms(b.P99), "", "")
-	report.Row(w, true, fmt.Sprintf("GET a month of %s's requests ($top=100), %d conns, %s requests: p50", benchUser, filterConns,
-		th(r.Filter.OK)), ms(r.Filter.P50), "", "")
+	report.Row(w, true, fmt.Sprintf("GET a month of %s's requests ($top=100), 1 conn, %s requests: p50", benchUser,
+		th(r.FilterAlone.OK)), ms(r.FilterAlone.P50), "", "")
+	report.Row(w, r.FilterAlone.P99 <= 20*time.Millisecond, "… p99", ms(r.FilterAlone.P99), "", "≤ 20 ms")
+	report.Row(w, true, fmt.Sprintf("… %d conns, %s requests: p50", filterConns, th(r.Filter.OK)), ms(r.Filter.P50), "", "")
 	report.Row(w, r.Filter.P99 <= 20*time.Millisecond, "… p99", ms(r.Filter.P99), "", "≤ 20 ms")
 	report.Row(w, true, "GET page 1 (inspector, 100 a page): p50", ms(r.Page1.P50), "", "")
 	report.Row(w, float64(r.PageN.P50) <= 1.2*float64(r.Page1.P50), fmt.Sprintf("GET page %s by @odata.nextLink: p50", th(r.Depth)),
@@ -59,7 +62,7 @@ func (r *results) print(w io.Writer) {
 	for _, s := range []struct {
 		name string
 		s    load.Stats
-	}{{"baseline POST", b}, {"Drover POST", p}, {"month GET", r.Filter}, {"page 1", r.Page1}, {"page N", r.PageN}} {
+	}{{"baseline POST", b}, {"Drover POST", p}, {"month GET alone", r.FilterAlone}, {"month GET", r.Filter}, {"page 1", r.Page1}, {"page N", r.PageN}} {
 		if n := s.s.Failed(); n > 0 {
 			fmt.Fprintf(w, "%s: %d answered %d, %d failed: %s\n", s.name, s.s.OK+n, s.s.OK, n, report.Commonest(s.s.Failures))
 		}
