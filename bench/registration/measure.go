@@ -63,9 +63,15 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	base.Close()
 	fmt.Fprintf(out, "sync POST /v1/animals, %d connections for %s…\n", o.Connections, o.Duration)
 	rep.Sync = load.Closed(registrations(srv.URL+"/v1/animals", token, false, run+"s", &numbers, last), o.Connections, o.Duration, http.StatusOK)
+	fmt.Fprintf(out, "sync POST /v1/animals alone, one connection for %s…\n", aloneFor)
+	rep.SyncAlone = load.Closed(registrations(srv.URL+"/v1/animals", token, false, run+"a", &numbers, last), 1, aloneFor, http.StatusOK)
 	rep.RSS, err = srv.PeakRSS()
 	return err
 }
+
+// aloneFor is how long one connection registers alone: the latency of a
+// request that waits for no other.
+const aloneFor = 5 * time.Second
 
 // watch counts the Pending async registrations every interval until stop
 // is closed, and keeps the most.
