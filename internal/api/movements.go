@@ -48,7 +48,11 @@ func (s *Server) submitRequest(typ store.RequestType) handlerFunc {
 			return err
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Location", s.baseURL(r)+"/v1/"+collectionNames[typ]+"("+requestIDOf(a.Body)+")")
+		rid := strconv.FormatInt(a.RequestID, 10)
+		if a.Replayed {
+			rid = requestIDOf(a.Body)
+		}
+		w.Header().Set("Location", s.baseURL(r)+"/v1/"+collectionNames[typ]+"("+rid+")")
 		w.WriteHeader(a.Status)
 		_, err = w.Write(a.Body)
 		return err

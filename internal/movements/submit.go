@@ -24,9 +24,10 @@ type Posted struct {
 
 // Answer is the response to a submission.
 type Answer struct {
-	Status   int
-	Body     []byte
-	Replayed bool // the same request was answered before: this is that answer
+	Status    int
+	Body      []byte
+	Replayed  bool  // the same request was answered before: this is that answer
+	RequestID int64 // the request stored; 0 in a replayed answer (its Body names it)
 }
 
 // Submit checks a submission as far as it can without the registry's
@@ -82,7 +83,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 			}
 			return err
 		}
-		req.ID = id
+		req.ID, a.RequestID = id, id
 		payload, _ := json.Marshal(jobPayload{RequestID: id})
 		if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: JobKind, Payload: payload}); err != nil {
 			return err
