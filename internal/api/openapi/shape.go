@@ -22,6 +22,19 @@ const (
 // breaks the bounds, as a JSON pointer and a message; ok is true when it
 // keeps them.
 func shapeProblem(data []byte) (pointer, message string, ok bool) {
+	// Nesting needs a bracket a level, and an object's members are one
+	// more than the commas between them: a body with fewer of each than
+	// the bounds keeps them, whatever its strings hold. Most bodies are
+	// such, and counting bytes costs a tenth of reading tokens.
+	if bytes.Count(data, []byte{'{'})+bytes.Count(data, []byte{'['}) < maxDepth &&
+		bytes.Count(data, []byte{','}) < maxMembers-1 {
+		return "", "", true
+	}
+	return scanShape(data)
+}
+
+// scanShape is shapeProblem, reading every token.
+func scanShape(data []byte) (pointer, message string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	type frame struct {
 		object  bool

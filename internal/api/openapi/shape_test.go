@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -30,10 +31,32 @@ func TestShapeProblem(t *testing.T) {
 		{"65 deep", strings.Repeat("[", 65) + strings.Repeat("]", 65), "/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0", false},
 		{"scalar", `3`, "", true},
 		{"keys that look like values", `{"a":"b","c":"d"}`, "", true},
+		{"63 members, brackets in strings", `{"content":{"s":"[[{{,,,"` + strings.Repeat(`,"x":1`, 62) + `}}`, "", true},
+		{"63 deep", strings.Repeat("[", 63) + strings.Repeat("]", 63), "", true},
 	} {
 		at, msg, ok := shapeProblem([]byte(tc.body))
 		if ok != tc.ok || at != tc.pointer {
 			t.Errorf("%s: shapeProblem = %q, %q, %v; want %q, %v", tc.name, at, msg, ok, tc.pointer, tc.ok)
 		}
+		if sat, _, sok := scanShape([]byte(tc.body)); sok != ok || sat != at {
+			t.Errorf("%s: scanShape = %q, %v; shapeProblem %q, %v", tc.name, sat, sok, at, ok)
+		}
 	}
+}
+
+// FuzzShapeFastPath: counting brackets and commas never lets through a
+// well-formed body that reading its tokens would refuse, nor refuses one.
+func FuzzShapeFastPath(f *testing.F) {
+	f.Add([]byte(`{"content":{"a":[1,2,{"b":[]}],"c":"x"}}`))
+	f.Add([]byte(strings.Repeat("[", 63) + strings.Repeat("]", 63)))
+	f.Add([]byte(`{"s":"[[{{,,,","t":{"u":[{},{}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		at, _, ok := shapeProblem(data)
+		if sat, _, sok := scanShape(data); sok != ok || sat != at {
+			t.Fatalf("shapeProblem = %q, %v; scanShape = %q, %v", at, ok, sat, sok)
+		}
+	})
 }
