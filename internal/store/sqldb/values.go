@@ -38,6 +38,9 @@ func encodeFieldErrors(errs, warns []livestock.FieldError) (string, string, erro
 
 // decodeFieldErrors reads what encodeFieldErrors wrote; none is nil.
 func decodeFieldErrors(s string) ([]livestock.FieldError, error) {
+	if s == "[]" { // most requests: no errors, or no warnings
+		return nil, nil
+	}
 	var js []fieldErrorJSON
 	if err := json.Unmarshal([]byte(s), &js); err != nil {
 		return nil, fmt.Errorf("stored field errors: %w", err)
