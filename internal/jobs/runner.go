@@ -159,6 +159,7 @@ func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
 	var failed *store.Job
 	var jobErr error
 	ran, err := r.store.RunJob(jctx, kinds, r.opts.Now(), func(ctx context.Context, tx store.Tx, j store.Job) error {
+		failed, jobErr = nil, nil // fn may run again, its first run undone: only its last counts
 		h := r.handler(j.Kind)
 		if h == nil {
 			return Permanent(fmt.Errorf("no handler for job kind %q", j.Kind))

@@ -79,6 +79,12 @@ type Store interface {
 	// sharing it (never, if one has none), so that a database that stops
 	// answering mid-statement cannot hold them past it: it is rolled back
 	// and each caller gets its deadline's error (KindUnavailable).
+	//
+	// fn may be called more than once: when another fn of its group
+	// fails, the group's transaction is rolled back and run again, each fn
+	// then in a savepoint of its own. Only the last call's writes and
+	// outcome stand, so fn must set what it hands back to its caller afresh
+	// on every call.
 	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 
 	// RunJob claims the oldest due job of one of kinds and calls fn inside
@@ -91,7 +97,9 @@ type Store interface {
 	// share a transaction and its commit with other jobs and submissions,
 	// RunJob returns only after that commit, fn is given ctx's values but
 	// not its cancellation, and fn must not call other methods of the store
-	// that write. Replicas on PostgreSQL skip jobs another holds.
+	// that write. As with InSharedTx, fn may be called more than once, for
+	// the same job or, on PostgreSQL, another; only the last call stands.
+	// Replicas on PostgreSQL skip jobs another holds.
 	RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx Tx, j Job) error) (ran bool, err error)
 	// RetryJob counts a failed attempt and makes the job due again at runAt,
 	// or marks it failed when final is true. It may share a commit as

@@ -13,7 +13,8 @@ import (
 // fsync of the WAL on SQLite, a WAL flush and a round trip on PostgreSQL.
 // InSharedTx hands its fn to a committer, which takes every call waiting
 // at that moment, runs their fns one after another in one transaction,
-// each in a savepoint, and commits once for all of them.
+// each in a savepoint when one of them fails (grouprun.go), and commits
+// once for all of them.
 //
 // Groups grow with the load by themselves: the calls that arrive while a
 // committer commits make its next group. A committer never waits for more:
@@ -68,6 +69,7 @@ type group struct {
 	committers int
 	stopped    sync.WaitGroup
 	commits    atomic.Int64 // shared transactions committed, for tests
+	careful    atomic.Int32 // groups still to run with savepoints from the start (grouprun.go)
 }
 
 // startGroup starts n committers (at least one) for s.
@@ -97,7 +99,7 @@ func (s *Store) stopGroup() {
 func (s *Store) Committers() int { return s.group.committers }
 
 // InSharedTx runs fn in a transaction it may share with other callers'
-// fns, each in a savepoint of its own; see store.Store.
+// fns; see store.Store and grouprun.go.
 func (s *Store) InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error {
 	return s.inSharedTx(ctx, fn, false)
 }
@@ -153,7 +155,15 @@ func (s *Store) commit() {
 		if len(batch) == 0 {
 			return
 		}
-		errs := s.runGroup(batch)
+		careful := false
+		if n := s.group.careful.Load(); n > 0 {
+			careful = true
+			s.group.careful.CompareAndSwap(n, n-1)
+		}
+		errs, failed := s.runGroup(batch, careful)
+		if failed {
+			s.group.careful.Store(afterFailure)
+		}
 		for i, c := range batch {
 			c.done <- errs[i]
 		}

@@ -44,6 +44,7 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 	}
 	err = s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		t := stx.(*tx)
+		ran = false // this may be the group's second run (grouprun.go)
 		query, args := s.claimQuery(kinds, now, t.failedJobs)
 		j, err := scanJob(t.tx.QueryRowContext(ctx, query, args...))
 		if errors.Is(err, sql.ErrNoRows) {
