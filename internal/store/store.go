@@ -105,8 +105,12 @@ type Store interface {
 	// or marks it failed when final is true. It may share a commit as
 	// InSharedTx does.
 	RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) error
-	// JobCounts reports the number of jobs by state, for metrics.
+	// JobCounts reports the number of jobs in every state. It reads every
+	// job: for tests and the operator, not for every scrape of /metrics.
 	JobCounts(ctx context.Context) (map[JobState]int, error)
+	// JobBacklog reports the jobs available (the queue) and failed, on
+	// the claim index alone, whatever the number done: for metrics.
+	JobBacklog(ctx context.Context) (map[JobState]int, error)
 	// Job returns one job, mainly for tests and the operator.
 	Job(ctx context.Context, id int64) (Job, error)
 

@@ -25,6 +25,9 @@ const (
 	retryJobSQL  = `UPDATE jobs SET attempts = attempts + 1, last_error = $2, run_at = $3,
 		state = $4, finished_at = $5 WHERE id = $1 AND state = 'available'`
 	jobCountsSQL = `SELECT state, count(*) FROM jobs GROUP BY state`
+	// jobBacklogSQL reads the claim index (state, run_at, id) for two
+	// states only: done jobs, which only grow, are never read.
+	jobBacklogSQL = `SELECT state, count(*) FROM jobs WHERE state IN ('available', 'failed') GROUP BY state`
 )
 
 // RunJob claims the oldest due job of one of kinds and runs fn on the
@@ -128,12 +131,28 @@ func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr
 // JobCounts reports the number of jobs in every state, zero included.
 func (s *Store) JobCounts(ctx context.Context) (counts map[store.JobState]int, err error) {
 	defer s.wrap(&err, "JobCounts")
-	rows, err := s.r.QueryContext(ctx, jobCountsSQL)
+	return s.countJobs(ctx, jobCountsSQL, store.JobAvailable, store.JobDone, store.JobFailed)
+}
+
+// JobBacklog reports the number of jobs available and failed, zero
+// included.
+func (s *Store) JobBacklog(ctx context.Context) (counts map[store.JobState]int, err error) {
+	defer s.wrap(&err, "JobBacklog")
+	return s.countJobs(ctx, jobBacklogSQL, store.JobAvailable, store.JobFailed)
+}
+
+// countJobs runs query, which counts jobs by state, and fills in zero for
+// each of states it does not name.
+func (s *Store) countJobs(ctx context.Context, query string, states ...store.JobState) (map[store.JobState]int, error) {
+	rows, err := s.r.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	counts = map[store.JobState]int{store.JobAvailable: 0, store.JobDone: 0, store.JobFailed: 0}
+	counts := map[store.JobState]int{}
+	for _, st := range states {
+		counts[st] = 0
+	}
 	for rows.Next() {
 		var state store.JobState
 		var n int

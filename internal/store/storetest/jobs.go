@@ -154,6 +154,11 @@ func testJobCounts(t *testing.T, s store.Store) {
 	if diff := cmp.Diff(zero, counts); diff != "" {
 		t.Errorf("JobCounts of no jobs (-want +got):\n%s", diff)
 	}
+	backlog, err := s.JobBacklog(c)
+	must(t, "JobBacklog", err)
+	if diff := cmp.Diff(map[store.JobState]int{store.JobAvailable: 0, store.JobFailed: 0}, backlog); diff != "" {
+		t.Errorf("JobBacklog of no jobs (-want +got):\n%s", diff)
+	}
 	for range 4 {
 		enqueue(t, s, store.NewJob{Kind: "k", RunAt: now})
 	}
@@ -167,5 +172,11 @@ func testJobCounts(t *testing.T, s store.Store) {
 	want := map[store.JobState]int{store.JobAvailable: 3, store.JobDone: 1, store.JobFailed: 1}
 	if diff := cmp.Diff(want, counts); diff != "" {
 		t.Errorf("JobCounts (-want +got):\n%s", diff)
+	}
+	backlog, err = s.JobBacklog(c)
+	must(t, "JobBacklog", err)
+	delete(want, store.JobDone)
+	if diff := cmp.Diff(want, backlog); diff != "" {
+		t.Errorf("JobBacklog (-want +got):\n%s", diff)
 	}
 }
