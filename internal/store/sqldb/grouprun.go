@@ -25,8 +25,10 @@ const (
 // RELEASE are two round trips a fn. When a fn fails, the whole transaction
 // is rolled back and the group runs again with a savepoint around each fn,
 // as before; the store's next groups keep the savepoints (afterFailure),
-// so a stream of failing calls costs a group run twice in afterFailure + 1. A fn may so run twice, its first run's writes undone:
-// InSharedTx's contract says so.
+// so a stream of failing calls costs a group run twice in afterFailure + 1.
+// A fn may so run twice, its first run's writes undone: InSharedTx's
+// contract says so. A failed commit is never run again: the server may
+// have committed it, and running the fns again would write twice.
 const afterFailure = 16
 
 // runGroup runs the fns of batch in one transaction and returns what each
