@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,10 +12,7 @@ import (
 
 // The listing queries take $1 the type and $2 the id to start after; the
 // filter's parameters come next, then those of the branches. The page's
-// limit, offset and their sum are written into the query ({limit},
-// {offset}, {end}), not bound: SQLite plans a LIMIT by its value, so that
-// a bound one makes it prepare the statement again at every execution
-// (a tenth of a month's listing), and they are the server's own numbers.
+// window is written in ({limit}, {offset}, {end}: see paging).
 const (
 	// listAllSQL pages through every request of a type, on requests_type.
 	listAllSQL = `SELECT ` + requestColumns + ` FROM requests r
@@ -98,9 +94,8 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 // end. When the filter bounds the movement date to a few months
 // (dateBounds), each branch is read once per month, on the month indexes.
 func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
-	limit, offset, end := window(q.Limit, q.Offset)
 	bounds, buckets, onlyDates := dateBounds(q.Filter)
-	hs := slices.Compact(slices.Sorted(slices.Values(q.Holdings)))
+	hs := holdingSet(q.Holdings)
 	keys := 1 // the branches before months: everything, or the user's own and each holding's
 	if !q.All {
 		keys = 1 + len(hs)
@@ -112,8 +107,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		bounds, buckets, onlyDates = nil, nil, false
 	}
 	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{string(q.Type), q.AfterID}}
-	paging := strings.NewReplacer("{limit}", strconv.FormatInt(limit, 10), "{offset}", strconv.FormatInt(offset, 10),
-		"{end}", strconv.FormatInt(end, 10))
+	page := paging(q.Limit, q.Offset)
 	// The filter is compiled even when nothing is visible, so that a bad
 	// one is reported to every caller alike.
 	cond, err := f.compile(q.Filter)
@@ -122,7 +116,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	}
 	args := f.args
 	if q.All && bounds == nil {
-		return paging.Replace(fmt.Sprintf(listAllSQL, cond)), args, nil
+		return page.Replace(fmt.Sprintf(listAllSQL, cond)), args, nil
 	}
 	// inMonth is the condition on the month bucket of column prefix
 	// (r. or h.): nothing, or one of buckets, bound as the next parameter.
@@ -186,7 +180,18 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	if len(branches) == 0 {
 		return "", nil, nil // nothing visible, or an empty range of dates
 	}
-	return paging.Replace(fmt.Sprintf(listVisibleSQL, strings.Join(branches, " UNION "))), args, nil
+	return page.Replace(fmt.Sprintf(listVisibleSQL, strings.Join(branches, " UNION "))), args, nil
+}
+
+// paging writes a page's window into a query: {limit}, {offset} and {end}
+// (their sum). They are written, not bound: SQLite plans a LIMIT by its
+// value, so a bound one made it prepare the statement again at every
+// execution (a tenth of a month's listing); and they are the server's own
+// numbers, never the caller's text.
+func paging(limit, offset int) *strings.Replacer {
+	lim, off, end := window(limit, offset)
+	return strings.NewReplacer("{limit}", strconv.FormatInt(lim, 10), "{offset}", strconv.FormatInt(off, 10),
+		"{end}", strconv.FormatInt(end, 10))
 }
 
 // window returns the LIMIT and OFFSET of a page and their sum. A limit of

@@ -11,10 +11,11 @@ import (
 
 const (
 	// pendingReviewsSQL is served by movements_review (review_holding,
-	// state, species, id); %s is the filter.
+	// state, species, id); %s is the filter, and the page's window is
+	// written in (paging).
 	pendingReviewsSQL = `SELECT ` + movementColumns + ` FROM movements m
 		WHERE m.review_holding = $1 AND m.state = $2 AND m.species = $3 AND m.id > $4 AND %s
-		ORDER BY m.id LIMIT $5 OFFSET $6`
+		ORDER BY m.id LIMIT {limit} OFFSET {offset}`
 	// inTransitSQL finds tags on movement_devices_identifier; %s is the
 	// list of identifiers.
 	inTransitSQL = `SELECT d.identifier, d.movement_id FROM movement_devices d
@@ -33,14 +34,14 @@ const (
 // limit.
 func (s *Store) PendingReviews(ctx context.Context, q store.ReviewQuery) (list []store.Movement, err error) {
 	defer s.wrap(&err, "PendingReviews")
-	limit, offset, _ := window(q.Limit, q.Offset)
 	f := filter{s: s, cols: reviewFields, prefix: "m.", args: []any{q.Holding,
-		string(store.MovementPendingReview), q.Species, q.AfterID, limit, offset}}
+		string(store.MovementPendingReview), q.Species, q.AfterID}}
 	cond, err := f.compile(q.Filter)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.r.QueryContext(ctx, fmt.Sprintf(pendingReviewsSQL, cond), f.args...)
+	query := paging(q.Limit, q.Offset).Replace(fmt.Sprintf(pendingReviewsSQL, cond))
+	rows, err := s.r.QueryContext(ctx, query, f.args...)
 	if err != nil {
 		return nil, err
 	}
