@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -83,11 +84,15 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 	if err != nil {
 		return 0, err
 	}
-	s, hs := t.s, holdingSet(r.Holdings)
+	hs, joined, err := rowHoldings(r.Holdings)
+	if err != nil {
+		return 0, err
+	}
+	s := t.s
 	err = t.tx.QueryRowContext(ctx, insertRequestSQL, string(r.Type), string(r.Status), r.UserName,
 		s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate), r.Species, nullString(r.TrackingID),
 		r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone, r.UndoSupported, notNilBytes(r.Content), errs, warns,
-		r.DocumentRef, monthOrNull(r.MovementDate), strings.Join(hs, " ")).Scan(&id)
+		r.DocumentRef, monthOrNull(r.MovementDate), joined).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, livestock.Errorf(livestock.KindConflict, "the trackingId %q was used before by this user", r.TrackingID)
 	}
@@ -111,13 +116,16 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 	} else if err != nil {
 		return err
 	}
-	hs := holdingSet(r.Holdings)
+	hs, joined, err := rowHoldings(r.Holdings)
+	if err != nil {
+		return err
+	}
 	res, err := t.tx.ExecContext(ctx, updateRequestSQL, r.ID, string(r.Status), t.s.at(r.UpdatedDate), errs, warns,
-		r.IsFullUndone, r.UndoSupported, r.DocumentRef, strings.Join(hs, " "))
+		r.IsFullUndone, r.UndoSupported, r.DocumentRef, joined)
 	if err := affected(res, err, "no request %d", r.ID); err != nil {
 		return err
 	}
-	if old == strings.Join(hs, " ") {
+	if old == joined {
 		return nil
 	}
 	for _, cph := range strings.Fields(old) {
@@ -132,6 +140,19 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 // them (space-separated) and request_holdings has them.
 func holdingSet(holdings []string) []string {
 	return slices.Compact(slices.Sorted(slices.Values(holdings)))
+}
+
+// rowHoldings is holdings as a request's row keeps them: the holdingSet,
+// and it joined by spaces. A holding that is empty or holds white space
+// (no CPH does) would not read back as written, and is refused.
+func rowHoldings(holdings []string) (hs []string, joined string, err error) {
+	hs = holdingSet(holdings)
+	for _, h := range hs {
+		if h == "" || strings.ContainsFunc(h, unicode.IsSpace) {
+			return nil, "", livestock.Errorf(livestock.KindInvalid, "a request's holding %q is empty or holds white space", h)
+		}
+	}
+	return hs, strings.Join(hs, " "), nil
 }
 
 // insertHoldings links a request to each of hs (a holdingSet) in one

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -80,6 +81,22 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 		return tx.UpdateRequest(c, store.Request{ID: 999_999, UpdatedDate: base})
 	})
 	wantKind(t, "UpdateRequest of no request", err, livestock.KindNotFound)
+
+	// A request's row keeps its holdings joined by spaces: one that would
+	// not read back as written is refused, and nothing is stored.
+	for _, bad := range []string{"", "01/100 0257", "01/100/0257\n"} {
+		r := transfer("keeper1", farmA.String(), bad)
+		err = s.InTx(c, func(c context.Context, tx store.Tx) error { _, err := tx.InsertRequest(c, r); return err })
+		wantKind(t, fmt.Sprintf("InsertRequest with holding %q", bad), err, livestock.KindInvalid)
+		err = s.InTx(c, func(c context.Context, tx store.Tx) error {
+			changed.Holdings = []string{bad}
+			return tx.UpdateRequest(c, changed)
+		})
+		wantKind(t, fmt.Sprintf("UpdateRequest with holding %q", bad), err, livestock.KindInvalid)
+	}
+	if r, err := s.Request(c, upd.ID); err != nil || !cmp.Equal(upd, r) {
+		t.Errorf("Request after refused updates = %+v, %v; want it unchanged", r, err)
+	}
 }
 
 // testTrackingConflict checks that a tracking id is unique per user, and
