@@ -33,6 +33,7 @@ type config struct {
 	Workers         int
 	RetryAfter      int
 	ReplyRetention  time.Duration
+	JobRetention    time.Duration
 	StandingData    string
 	LogLevel        string
 	DebugAddr       string
@@ -63,6 +64,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.IntVar(&c.Workers, "workers", 16, "background jobs taken at once (they share commits: a worker costs a goroutine, not a connection)")
 	fs.IntVar(&c.RetryAfter, "retry-after", 1, "seconds an async registration asks the caller to wait before polling, and between polls")
 	fs.DurationVar(&c.ReplyRetention, "reply-retention", 7*24*time.Hour, "how long the answer to a request with a correlation id is kept for its retries; 0 keeps answers for ever")
+	fs.DurationVar(&c.JobRetention, "job-retention", 7*24*time.Hour, "how long a job that has run is kept (the request's record holds its outcome; jobs that failed are kept for ever); 0 keeps them all")
 	fs.StringVar(&c.StandingData, "standing-data", "", "directory of standing-data files replacing the built-in lists")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "address of Go's profiler (/debug/pprof/), kept apart from the API; empty serves none")

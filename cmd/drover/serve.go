@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -39,6 +40,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	if c.ReplyRetention < 0 {
 		return fmt.Errorf("--reply-retention must not be negative (0 keeps replies for ever)")
+	}
+	if c.JobRetention < 0 {
+		return fmt.Errorf("--job-retention must not be negative (0 keeps jobs for ever)")
 	}
 
 	st, err := openStore(ctx, c.Database)
@@ -92,7 +96,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	deps.Register.Register(runner)
-	sweeper := retention.New(st, retention.Options{Retention: c.ReplyRetention, Log: log})
+	sweepers := []*retention.Sweeper{
+		retention.New("replies", st.DeleteRepliesBefore, retention.Options{Retention: c.ReplyRetention, Log: log}),
+		retention.New("done jobs", st.DeleteDoneJobsBefore, retention.Options{Retention: c.JobRetention, Log: log}),
+	}
 	srv, err := api.New(api.Config{
 		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
 		MaxInFlight: c.MaxInFlight, AdaptiveLimit: c.AdaptiveLimit, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
@@ -119,9 +126,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	jobsDone := make(chan error, 1)
 	go func() { jobsDone <- runner.Run(jobsCtx) }()
 	sweepCtx, stopSweep := context.WithCancel(ctx)
-	sweepDone := make(chan struct{})
-	go func() { defer close(sweepDone); sweeper.Run(sweepCtx) }()
-	defer func() { stopSweep(); <-sweepDone }() // before the store closes
+	var sweeping sync.WaitGroup
+	for _, sw := range sweepers {
+		sweeping.Go(func() { sw.Run(sweepCtx) })
+	}
+	defer func() { stopSweep(); sweeping.Wait() }() // before the store closes
 	log.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("database", st.Dialect()), slog.String("version", version))
 	fmt.Fprintf(stdout, "drover %s listening on http://%s (%s; public URL %s)\n", version, ln.Addr(), st.Dialect(), publicURL)
 

@@ -1,12 +1,18 @@
-// Package retention deletes what Drover keeps only for a while: the
-// replies kept for requests that carried a correlation id, so that a retry
-// gets the first answer (internal/replay). A retry comes seconds or hours
-// after its request, not months, so replies older than the retention
-// period are deleted rather than kept for ever.
+// Package retention deletes what Drover keeps only for a while:
 //
-// A Sweeper runs in every replica. That is harmless: a delete is
+//   - the replies kept for requests that carried a correlation id, so that
+//     a retry gets the first answer (internal/replay). A retry comes
+//     seconds or hours after its request, not months
+//     (--reply-retention);
+//   - the jobs done: each request queues one, and once it has run the
+//     request's own row holds the outcome; the job row is kept a while
+//     for the operator, then deleted (--job-retention). Available and
+//     failed jobs are never deleted.
+//
+// A Sweeper runs in every replica for each. That is harmless: a delete is
 // idempotent, and on PostgreSQL replicas sweeping together take disjoint
-// batches (store.MovementStore.DeleteRepliesBefore).
+// batches (store.MovementStore.DeleteRepliesBefore,
+// store.Store.DeleteDoneJobsBefore).
 package retention
 
 import (
@@ -15,19 +21,19 @@ import (
 	"time"
 )
 
-// Replies is the part of the store a Sweeper uses.
-type Replies interface {
-	DeleteRepliesBefore(ctx context.Context, before time.Time, limit int) (int, error)
-}
+// Delete deletes at most limit of what a Sweeper sweeps that is older than
+// before, oldest first, and reports how many it deleted: one of the
+// store's Delete…Before methods.
+type Delete func(ctx context.Context, before time.Time, limit int) (int, error)
 
 // Options configure a Sweeper.
 type Options struct {
-	// Retention is how long a reply is kept; zero or less keeps replies
-	// for ever (Run returns at once).
+	// Retention is how long a row is kept; zero or less keeps rows for
+	// ever (Run returns at once).
 	Retention time.Duration
 	// Interval is the time between sweeps; default 10 minutes.
 	Interval time.Duration
-	// Batch is how many replies one statement deletes at most; default
+	// Batch is how many rows one statement deletes at most; default
 	// 1,000. A batch is one short write, so a large backlog (the first
 	// sweep after an upgrade) does not hold SQLite's one writer for long.
 	Batch int
@@ -35,14 +41,16 @@ type Options struct {
 	Now   func() time.Time
 }
 
-// Sweeper deletes expired replies.
+// Sweeper deletes expired rows of one kind.
 type Sweeper struct {
-	st   Replies
+	what string
+	del  Delete
 	opts Options
 }
 
-// New makes a sweeper over st.
-func New(st Replies, o Options) *Sweeper {
+// New makes a sweeper of what (plural: "replies", "done jobs", for its
+// log lines) that deletes with del.
+func New(what string, del Delete, o Options) *Sweeper {
 	if o.Interval <= 0 {
 		o.Interval = 10 * time.Minute
 	}
@@ -55,7 +63,7 @@ func New(st Replies, o Options) *Sweeper {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Sweeper{st: st, opts: o}
+	return &Sweeper{what: what, del: del, opts: o}
 }
 
 // Run sweeps at once, then every Interval, until ctx ends. A sweep in
@@ -84,7 +92,7 @@ func (s *Sweeper) run(ctx context.Context, tick <-chan time.Time) {
 	}
 }
 
-// Sweep deletes every reply created more than Retention before now, a
+// Sweep deletes every row older than Retention before now, a
 // batch at a time until a batch comes back short, and logs one line with
 // the count. It returns how many it deleted, and the error that stopped
 // it, if any.
@@ -96,20 +104,20 @@ func (s *Sweeper) sweep(ctx context.Context, now time.Time) (deleted int, err er
 	start, cut := time.Now(), now.Add(-s.opts.Retention)
 	for {
 		var n int
-		n, err = s.st.DeleteRepliesBefore(ctx, cut, s.opts.Batch)
+		n, err = s.del(ctx, cut, s.opts.Batch)
 		deleted += n
 		if err != nil || n < s.opts.Batch {
 			break
 		}
 	}
-	attrs := []any{slog.Int("deleted", deleted), slog.Time("before", cut), slog.Duration("duration", time.Since(start))}
+	attrs := []any{slog.String("what", s.what), slog.Int("deleted", deleted), slog.Time("before", cut), slog.Duration("duration", time.Since(start))}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		s.opts.Log.Info("reply retention: sweep stopped by shutdown", attrs...)
+		s.opts.Log.Info("retention: sweep stopped by shutdown", attrs...)
 	case err != nil:
-		s.opts.Log.Warn("reply retention: sweep failed; the next one retries", append(attrs, slog.Any("error", err))...)
+		s.opts.Log.Warn("retention: sweep failed; the next one retries", append(attrs, slog.Any("error", err))...)
 	default:
-		s.opts.Log.Info("reply retention: expired replies deleted", attrs...)
+		s.opts.Log.Info("retention: expired "+s.what+" deleted", attrs...)
 	}
 	return deleted, err
 }

@@ -105,7 +105,7 @@ func TestSweep(t *testing.T) {
 				save(t, s, tt.ages...)
 				var buf bytes.Buffer
 				st := &counting{Store: s}
-				sw := New(st, Options{Retention: day, Batch: tt.batch, Now: func() time.Time { return t0 },
+				sw := New("replies", st.DeleteRepliesBefore, Options{Retention: day, Batch: tt.batch, Now: func() time.Time { return t0 },
 					Log: slog.New(slog.NewJSONHandler(&buf, nil))})
 				n, err := sw.Sweep(t.Context())
 				if err != nil || n != tt.deleted || st.calls != tt.calls {
@@ -132,7 +132,7 @@ func TestSweepFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	sw := New(s, Options{Retention: time.Hour, Log: slog.New(slog.NewJSONHandler(&buf, nil))})
+	sw := New("replies", s.DeleteRepliesBefore, Options{Retention: time.Hour, Log: slog.New(slog.NewJSONHandler(&buf, nil))})
 	if _, err := sw.Sweep(t.Context()); err == nil {
 		t.Error("Sweep on a closed store: no error")
 	}
@@ -146,7 +146,7 @@ func TestRun(t *testing.T) {
 	t.Parallel()
 	s := storetest.OpenSQLite(t)
 	save(t, s, 48*time.Hour, 0) // c-0 expired at t0, c-1 a day after
-	sw := New(s, Options{Retention: 24 * time.Hour, Now: func() time.Time { return t0 }})
+	sw := New("replies", s.DeleteRepliesBefore, Options{Retention: 24 * time.Hour, Now: func() time.Time { return t0 }})
 	ctx, cancel := context.WithCancel(t.Context())
 	tick, done := make(chan time.Time), make(chan struct{})
 	go func() {
@@ -172,7 +172,7 @@ func TestRunForever(t *testing.T) {
 	t.Parallel()
 	s := storetest.OpenSQLite(t)
 	save(t, s, 365*24*time.Hour)
-	New(s, Options{}).Run(t.Context())
+	New("replies", s.DeleteRepliesBefore, Options{}).Run(t.Context())
 	if got := kept(t, s, 1); !cmp.Equal(got, []int{0}) {
 		t.Errorf("with retention 0, kept %v; want [0]", got)
 	}

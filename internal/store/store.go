@@ -113,6 +113,14 @@ type Store interface {
 	JobBacklog(ctx context.Context) (map[JobState]int, error)
 	// Job returns one job, mainly for tests and the operator.
 	Job(ctx context.Context, id int64) (Job, error)
+	// DeleteDoneJobsBefore deletes at most limit done jobs that were due
+	// before before, oldest first, and reports how many it deleted: a done
+	// job has served its purpose (its request's row holds the outcome),
+	// and kept for ever they would grow the table by one row a request
+	// (internal/retention). Available and failed jobs are never deleted.
+	// Like DeleteRepliesBefore it works in bounded batches, and replicas
+	// may run it at the same time.
+	DeleteDoneJobsBefore(ctx context.Context, before time.Time, limit int) (deleted int, err error)
 
 	// Movement requests, movements and replies (movements.go).
 	MovementStore

@@ -68,6 +68,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ArrivalsOn", testArrivalsOn},
 		{"Replies", testReplies},
 		{"ReplyRetention", testReplyRetention},
+		{"JobRetention", testJobRetention},
 		{"Animals", testAnimals},
 		{"LockRequest", testLockRequest},
 		{"RegistrationRoundTrip", testRegistrationRoundTrip},
