@@ -38,8 +38,8 @@ func TestReplay(t *testing.T) {
 			want  Answer
 		}{
 			// A reply keeps the status and body; a 200 body names no
-			// request, so the replayed answer carries no RequestID.
-			{"sync retry", syncBody, false, "same", Answer{Status: 200, Body: first.Body, Replayed: true}},
+			// request, whose id is found by the correlation id.
+			{"sync retry", syncBody, false, "same", Answer{Status: 200, Body: first.Body, RequestID: first.RequestID, Replayed: true}},
 			{"async retry", asyncBody, true, "queued", Answer{Status: 202, Body: queued.Body, RequestID: queued.RequestID, Replayed: true}},
 		} {
 			a, err := b.submit(k1, tc.body, tc.async, tc.corr)

@@ -3,6 +3,7 @@ package registration
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/url"
 
 	"github.com/google/uuid"
@@ -158,5 +159,15 @@ func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
 		ID string `json:"id"`
 	}
 	_ = json.Unmarshal(r.Body, &ids)
+	if ids.ID == "" && r.Status == http.StatusOK {
+		// A sync 200 names the animal, not the request: the request was
+		// stored with the correlation id, in the same transaction as the
+		// reply, so it is found by it.
+		reg, err := s.store.RegistrationByCorrelation(ctx, p.User.Name, p.CorrelationID)
+		if err != nil {
+			return Answer{}, true, err
+		}
+		ids.ID = reg.ID
+	}
 	return Answer{Status: r.Status, Body: r.Body, RequestID: ids.ID, Replayed: true}, true, nil
 }
