@@ -37,29 +37,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*Store, error) {
+	if err := migrate(ctx, w); err != nil {
 		_ = r.Close()
 		_ = w.Close()
 		return nil, err
 	}
-	if err := migrate(ctx, w); err != nil {
-		return fail(err)
-	}
 	// Ready asks the readers, so that a probe does not queue for the writer.
 	ready, err := newProvider(r)
 	if err != nil {
-		return fail(err)
-	}
-	cp, err := startCheckpointer(path, checkpointParams().Encode())
-	if err != nil {
-		return fail(fmt.Errorf("sqlite: open %s: %w", path, err))
+		_ = r.Close()
+		_ = w.Close()
+		return nil, err
 	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,
 		Writer:  w,
 		Reader:  r,
 		Pending: ready.HasPending,
-		Close:   cp.stop,
 	})}, nil
 }
 
@@ -75,30 +69,17 @@ func Migrate(ctx context.Context, path string) error {
 	return migrate(ctx, w)
 }
 
-// commonParams are the connection parameters of every connection.
-func commonParams() url.Values {
-	return url.Values{"_busy_timeout": {"10000"}, "_foreign_keys": {"1"}}
-}
-
-// checkpointParams are those of a connection that writes, the writer's or
-// the checkpointer's: synchronous=FULL, so that a commit syncs the WAL and
-// a checkpoint syncs the database file before the WAL may start again.
-func checkpointParams() url.Values {
-	q := commonParams()
-	q.Set("_synchronous", "FULL")
-	return q
-}
-
 // openPools opens the writer (one connection) and the readers, and checks
 // that the file can be opened.
 func openPools(ctx context.Context, path string) (w, r *sql.DB, err error) {
-	wq, rq := checkpointParams(), commonParams()
-	rq.Set("_query_only", "1")
+	common := url.Values{"_busy_timeout": {"10000"}, "_foreign_keys": {"1"}}
+	wq, rq := url.Values{}, url.Values{"_query_only": {"1"}}
+	for k, v := range common {
+		wq[k], rq[k] = v, v
+	}
 	wq.Set("_journal_mode", "WAL")
+	wq.Set("_synchronous", "FULL")
 	wq.Set("_txlock", "immediate")
-	// The background checkpointer copies the WAL into the file
-	// (checkpoint.go); the writer does it only past this many pages.
-	wq.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", writerCheckpointPages))
 	// Group commit may run each caller's writes in a savepoint (sqldb's
 	// grouprun.go), and so does SQLite each statement that may fail half
 	// way; it copies every page a savepoint changes into

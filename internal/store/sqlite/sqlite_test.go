@@ -3,9 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -129,40 +127,5 @@ func TestStoredForms(t *testing.T) {
 	}
 	if at != "2024-03-31T23:30:00.000005Z" {
 		t.Errorf("audit at = %q, want 2024-03-31T23:30:00.000005Z", at)
-	}
-}
-
-// TestBackgroundCheckpoint checks that committed pages reach the database
-// file while the store is open, copied by the background checkpointer:
-// the writer alone would leave them in the WAL until it held 16,000
-// pages.
-func TestBackgroundCheckpoint(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	path := storetest.SQLitePath(t)
-	s := open(t, path)
-	payload := []byte(`"` + strings.Repeat("x", 4000) + `"`)
-	const jobs = 300 // about 1.2 MB of pages
-	for range jobs {
-		if err := s.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) error {
-			_, err := tx.EnqueueJob(ctx, store.NewJob{Kind: "checkpoint-test", Payload: payload})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		fi, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fi.Size() >= jobs*4000 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the database file holds %d bytes 10s after %d commits of 4 kB: nothing checkpointed it", fi.Size(), jobs)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
