@@ -157,7 +157,19 @@ func TestRegistrationLifecycle(t *testing.T) {
 		}
 
 		// Sync: a late birth registration is registered, with W003, and the animal may not move.
-		late := b.register(k1, calf("UK442501"+checkDigit(t, "442501", 105)+"00105", cow, day(-40)))
+		lateBody := calf("UK442501"+checkDigit(t, "442501", 105)+"00105", cow, day(-40))
+		late := b.register(k1, lateBody, "X-Correlation-ID", "reg-late")
+		// Its retry answers the same, headers included: the 200 body names
+		// no request, yet X-Request-ID does.
+		again := b.register(k1, lateBody, "X-Correlation-ID", "reg-late")
+		for _, h := range []string{"X-Request-ID", "LI-Request-Id"} {
+			if id := late.header.Get(h); id == "" || again.header.Get(h) != id {
+				t.Errorf("%s: sync 200 %q, replayed %q; want the same request id", h, id, again.header.Get(h))
+			}
+		}
+		if again.status != late.status || string(again.body) != string(late.body) {
+			t.Errorf("replayed sync 200 = %d %s; want %d %s", again.status, again.body, late.status, late.body)
+		}
 		var ok struct {
 			Identifier string
 			Warnings   []struct{ Code string }
