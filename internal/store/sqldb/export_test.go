@@ -22,5 +22,6 @@ func Kept(s *Store, query string) bool {
 // AuditSQL is the statement Tx.Audit runs.
 const AuditSQL = auditSQL
 
-// MaxBackground is how many job calls a group with requests in it takes.
+// MaxBackground is how many job calls a group with requests in it takes
+// at least (as many as its requests when they are more).
 const MaxBackground = maxBackground

@@ -34,13 +34,18 @@ const (
 	// block on handing theirs over.
 	queueLen = 4 * maxGroup
 	// maxBackground bounds the background calls (jobs: RunJob, RetryJob)
-	// in a group that also serves callers waiting on an answer. A job's
-	// fn does more than a submission's, and the job workers keep the
-	// committer busy whenever a queue has formed: with a group's share of
-	// jobs unbounded, a request waited for every worker's job as well as
-	// its own group. Jobs wait for the next group instead; a group with
-	// no foreground call takes as many as it can hold, so they never
-	// starve.
+	// in a group that also serves callers waiting on an answer, unless
+	// the group has more foreground calls than that: then it takes as
+	// many background calls as foreground ones. A job's fn does more than
+	// a submission's, and the job workers keep the committer busy
+	// whenever a queue has formed: with a group's share of jobs
+	// unbounded, a request waited for every worker's job as well as its
+	// own group. But every submission queues a job, and with a share of 4
+	// the jobs kept pace only while commits were fast: at 1,000 async
+	// registrations a second that needs 250 groups a second, and when
+	// the disk slowed, groups grew, the jobs fell behind and a queue of
+	// hundreds formed. A group with no foreground call takes as many as
+	// it can hold, so jobs never starve.
 	maxBackground = 4
 )
 
@@ -211,8 +216,8 @@ func (s *Store) gather(batch []*call) []*call {
 		backgrounds = 1
 	}
 	room := maxGroup
-	if len(batch) > backgrounds { // a foreground call is in the group
-		room = min(maxGroup, len(batch)+maxBackground-backgrounds)
+	if foregrounds := len(batch) - backgrounds; foregrounds > 0 {
+		room = min(maxGroup, len(batch)+max(maxBackground, foregrounds)-backgrounds)
 	}
 	return take(batch, bg, room)
 }

@@ -155,7 +155,8 @@ func holdAll(t *testing.T, s *sqldb.Store) []func() {
 
 // TestJobsYieldToRequests queues more job runs than a group with requests
 // in it takes, beside requests: the first group runs every request, then
-// MaxBackground jobs; the other jobs make a group of their own after it.
+// as many jobs (TestJobsKeepPace); the other jobs make a group of their
+// own after it.
 func TestJobsYieldToRequests(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, st store.Store) {
@@ -212,8 +213,8 @@ func TestJobsYieldToRequests(t *testing.T) {
 		if diff := cmp.Diff(want, order); diff != "" {
 			t.Errorf("order of the fns (-want +got):\n%s", diff)
 		}
-		// The holder's commit, the requests' group with MaxBackground jobs,
-		// then one group of the remaining jobs.
+		// The holder's commit, the requests' group with as many jobs, then
+		// one group of the remaining jobs.
 		if commits != 3 {
 			t.Errorf("%d job runs and %d requests made %d commits after the holder's; want 2", runs, submissions, commits-1)
 		}
@@ -229,5 +230,83 @@ func enqueueKind(t *testing.T, s *sqldb.Store, kind string, runAt time.Time) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestJobsKeepPace queues more job runs than a group takes, then
+// submissions: the submissions' group takes as many jobs as it has
+// submissions, or MaxBackground if that is more, so that jobs, one a
+// submission, do not fall behind while commits are slow.
+func TestJobsKeepPace(t *testing.T) {
+	t.Parallel()
+	for _, submissions := range []int{2, 2 * sqldb.MaxBackground} {
+		t.Run(fmt.Sprintf("%d submissions", submissions), func(t *testing.T) {
+			t.Parallel()
+			storetest.Each(t, func(t *testing.T, st store.Store) {
+				s, ctx := unwrap(t, st), t.Context()
+				base := time.Now()
+				runs := submissions + sqldb.MaxBackground + 4
+				for range runs {
+					enqueueKind(t, s, "pace", base)
+				}
+				releases := holdAll(t, s)
+				before := sqldb.SharedCommits(s)
+				var mu sync.Mutex
+				group := map[string][]int64{} // "job" or "request": the commit each fn ran before
+				record := func(what string) {
+					mu.Lock()
+					defer mu.Unlock()
+					group[what] = append(group[what], sqldb.SharedCommits(s)-before)
+				}
+				var wg sync.WaitGroup
+				for range runs {
+					wg.Go(func() {
+						ran, err := s.RunJob(ctx, []string{"pace"}, base, func(context.Context, store.Tx, store.Job) error {
+							record("job")
+							return nil
+						})
+						if err != nil || !ran {
+							t.Errorf("RunJob = %v, %v; want a job run", ran, err)
+						}
+					})
+				}
+				for wait := time.Now(); sqldb.SharedQueued(s) < runs && time.Since(wait) < 30*time.Second; {
+					time.Sleep(time.Millisecond)
+				}
+				for range submissions {
+					wg.Go(func() {
+						if err := s.InSharedTx(ctx, func(context.Context, store.Tx) error {
+							record("request")
+							return nil
+						}); err != nil {
+							t.Errorf("InSharedTx: %v", err)
+						}
+					})
+				}
+				for wait := time.Now(); sqldb.SharedQueued(s) < runs+submissions && time.Since(wait) < 30*time.Second; {
+					time.Sleep(time.Millisecond)
+				}
+				releases[0]()
+				wg.Wait()
+				for _, release := range releases[1:] {
+					release()
+				}
+				first := group["request"][0]
+				for _, g := range group["request"] {
+					if g != first {
+						t.Fatalf("the submissions ran in groups %v; want one", group["request"])
+					}
+				}
+				with := 0
+				for _, g := range group["job"] {
+					if g == first {
+						with++
+					}
+				}
+				if want := max(sqldb.MaxBackground, submissions); with != want {
+					t.Errorf("%d jobs ran in the group of %d submissions; want %d", with, submissions, want)
+				}
+			})
+		})
 	}
 }
