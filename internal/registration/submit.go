@@ -162,12 +162,15 @@ func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
 	if ids.ID == "" && r.Status == http.StatusOK {
 		// A sync 200 names the animal, not the request: the request was
 		// stored with the correlation id, in the same transaction as the
-		// reply, so it is found by it.
+		// reply, so it is found by it. Were it missing, the answer is
+		// still the one kept, without the header, never a 404.
 		reg, err := s.store.RegistrationByCorrelation(ctx, p.User.Name, p.CorrelationID)
-		if err != nil {
+		switch {
+		case err == nil:
+			ids.ID = reg.ID
+		case !livestock.IsNotFound(err):
 			return Answer{}, true, err
 		}
-		ids.ID = reg.ID
 	}
 	return Answer{Status: r.Status, Body: r.Body, RequestID: ids.ID, Replayed: true}, true, nil
 }
