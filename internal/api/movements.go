@@ -49,7 +49,7 @@ func (s *Server) submitRequest(typ store.RequestType) handlerFunc {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		rid := strconv.FormatInt(a.RequestID, 10)
-		if a.Replayed {
+		if a.RequestID == 0 { // a reply kept before migration 00008
 			rid = requestIDOf(a.Body)
 		}
 		w.Header().Set("Location", s.baseURL(r)+"/v1/"+collectionNames[typ]+"("+rid+")")

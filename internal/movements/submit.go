@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/replay"
@@ -27,7 +28,7 @@ type Answer struct {
 	Status    int
 	Body      []byte
 	Replayed  bool  // the same request was answered before: this is that answer
-	RequestID int64 // the request stored; 0 in a replayed answer (its Body names it)
+	RequestID int64 // the request stored or replayed; 0 in a reply kept before migration 00008 (its Body names it)
 }
 
 // Submit checks a submission as far as it can without the registry's
@@ -93,7 +94,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 		}
 		if p.Replayable {
 			return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID,
-				RequestHash: p.Hash, Status: a.Status, Body: a.Body, CreatedAt: now})
+				RequestHash: p.Hash, Status: a.Status, Body: a.Body, CreatedAt: now, RequestID: strconv.FormatInt(id, 10)})
 		}
 		return nil
 	})
@@ -110,5 +111,6 @@ func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
 	if !found || err != nil {
 		return Answer{}, found, err
 	}
-	return Answer{Status: r.Status, Body: r.Body, Replayed: true}, true, nil
+	id, _ := strconv.ParseInt(r.RequestID, 10, 64) // 0 when none was kept
+	return Answer{Status: r.Status, Body: r.Body, RequestID: id, Replayed: true}, true, nil
 }

@@ -3,7 +3,6 @@ package registration
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 
 	"github.com/google/uuid"
@@ -121,7 +120,7 @@ func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
 			return nil
 		}
 		return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID, RequestHash: p.Hash,
-			Status: a.Status, Body: a.Body, CreatedAt: now})
+			Status: a.Status, Body: a.Body, CreatedAt: now, RequestID: reg.ID})
 	})
 	if err != nil {
 		return Answer{}, err
@@ -155,22 +154,13 @@ func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
 	if !found || err != nil {
 		return Answer{}, found, err
 	}
-	var ids struct {
-		ID string `json:"id"`
-	}
-	_ = json.Unmarshal(r.Body, &ids)
-	if ids.ID == "" && r.Status == http.StatusOK {
-		// A sync 200 names the animal, not the request: the request was
-		// stored with the correlation id, in the same transaction as the
-		// reply, so it is found by it. Were it missing, the answer is
-		// still the one kept, without the header, never a 404.
-		reg, err := s.store.RegistrationByCorrelation(ctx, p.User.Name, p.CorrelationID)
-		switch {
-		case err == nil:
-			ids.ID = reg.ID
-		case !livestock.IsNotFound(err):
-			return Answer{}, true, err
+	id := r.RequestID
+	if id == "" { // kept before migration 00008: a 202 body names it, a 200 does not
+		var ids struct {
+			ID string `json:"id"`
 		}
+		_ = json.Unmarshal(r.Body, &ids)
+		id = ids.ID
 	}
-	return Answer{Status: r.Status, Body: r.Body, RequestID: ids.ID, Replayed: true}, true, nil
+	return Answer{Status: r.Status, Body: r.Body, RequestID: id, Replayed: true}, true, nil
 }

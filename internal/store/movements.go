@@ -168,6 +168,10 @@ type Reply struct {
 	Status        int
 	Body          []byte
 	CreatedAt     time.Time
+	// RequestID names the request answered (a movement request's number,
+	// a registration's UUID), for the headers a replay repeats; '' when
+	// none was stored, as in replies kept before migration 00008.
+	RequestID string
 }
 
 // MovementReader is what both a Store and a Tx can read about movements.

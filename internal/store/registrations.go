@@ -37,10 +37,6 @@ type Registration struct {
 // RegistrationStore is the registration part of Store.
 type RegistrationStore interface {
 	Registration(ctx context.Context, id string) (Registration, error)
-	// RegistrationByCorrelation returns the latest registration request
-	// userName sent with correlationID (KindNotFound when none): how a
-	// replayed answer names its request.
-	RegistrationByCorrelation(ctx context.Context, userName, correlationID string) (Registration, error)
 	// TakePoll records a poll of registration id at now: when now is at or
 	// after its NextPollAt the poll is allowed, NextPollAt becomes next and
 	// ok is true; otherwise nothing changes, ok is false and NextPollAt

@@ -14,10 +14,6 @@ const (
 	registrationColumns = `id, user_name, async, status, request_date, updated_date, next_poll_at,
 		correlation_id, body, identifier, errors, warnings`
 	registrationSQL = `SELECT ` + registrationColumns + ` FROM registrations WHERE id = $1`
-	// registrationByCorrelationSQL reads registrations_correlation
-	// (migration 00008).
-	registrationByCorrelationSQL = `SELECT ` + registrationColumns + ` FROM registrations
-		WHERE user_name = $1 AND correlation_id = $2 ORDER BY request_date DESC LIMIT 1`
 	// insertRegistrationSQL does nothing, and changes no row, when the id
 	// exists: the transaction stays usable (a unique violation would abort
 	// it on PostgreSQL).
@@ -38,17 +34,6 @@ const (
 func (s *Store) Registration(ctx context.Context, id string) (r store.Registration, err error) {
 	defer s.wrap(&err, "Registration")
 	return registration(ctx, s.r, registrationSQL, id)
-}
-
-// RegistrationByCorrelation returns the latest registration request
-// userName sent with correlationID.
-func (s *Store) RegistrationByCorrelation(ctx context.Context, userName, correlationID string) (r store.Registration, err error) {
-	defer s.wrap(&err, "RegistrationByCorrelation")
-	r, err = scanRegistration(s.r.QueryRowContext(ctx, registrationByCorrelationSQL, userName, correlationID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Registration{}, notFound("no registration of %s with correlation id %q", userName, correlationID)
-	}
-	return r, err
 }
 
 // TakePoll allows a poll of registration id at now, and makes the next

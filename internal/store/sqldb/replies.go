@@ -11,20 +11,20 @@ import (
 )
 
 const (
-	replySQL = `SELECT user_name, correlation_id, request_hash, status, body, created_at
+	replySQL = `SELECT user_name, correlation_id, request_hash, status, body, created_at, request_id
 		FROM replies WHERE user_name = $1 AND correlation_id = $2`
 	// saveReplySQL does nothing when the reply exists, so that the
 	// transaction stays usable (a unique violation would abort it on
 	// PostgreSQL) and the caller can read the first reply instead.
-	saveReplySQL = `INSERT INTO replies (user_name, correlation_id, request_hash, status, body, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_name, correlation_id) DO NOTHING`
+	saveReplySQL = `INSERT INTO replies (user_name, correlation_id, request_hash, status, body, created_at, request_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_name, correlation_id) DO NOTHING`
 )
 
 // Reply returns the reply kept for a user's correlation id.
 func (s *Store) Reply(ctx context.Context, userName, correlationID string) (r store.Reply, err error) {
 	defer s.wrap(&err, "Reply")
 	err = s.r.QueryRowContext(ctx, replySQL, userName, correlationID).Scan(&r.UserName, &r.CorrelationID,
-		&r.RequestHash, &r.Status, &r.Body, instant{&r.CreatedAt})
+		&r.RequestHash, &r.Status, &r.Body, instant{&r.CreatedAt}, &r.RequestID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Reply{}, notFound("no reply for correlation id %q", correlationID)
 	}
@@ -43,7 +43,7 @@ func (t *tx) SaveReply(ctx context.Context, r store.Reply) (err error) {
 		r.CreatedAt = time.Now()
 	}
 	res, err := t.tx.ExecContext(ctx, saveReplySQL, r.UserName, r.CorrelationID, r.RequestHash, r.Status,
-		notNilBytes(r.Body), t.s.at(r.CreatedAt))
+		notNilBytes(r.Body), t.s.at(r.CreatedAt), r.RequestID)
 	if err != nil {
 		return err
 	}

@@ -198,20 +198,3 @@ func testTakePollRace(t *testing.T, s store.Store) {
 		t.Errorf("%d of %d polls at one instant allowed; want exactly 1", allowed, n)
 	}
 }
-
-// testRegistrationByCorrelation finds a user's latest registration sent
-// with a correlation id, and no other user's.
-func testRegistrationByCorrelation(t *testing.T, s store.Store) {
-	c := ctx(t)
-	old, latest, other := fullRegistration("r-old"), fullRegistration("r-latest"), fullRegistration("r-other")
-	latest.CorrelationID, latest.RequestDate = old.CorrelationID, base.Add(time.Hour) // the id used again later
-	other.UserName, other.CorrelationID = "keeper2", "c-only-keeper2"
-	addRegistrations(t, s, old, latest, other)
-	if r, err := s.RegistrationByCorrelation(c, "keeper1", old.CorrelationID); err != nil || !cmp.Equal(storedRegistration(latest), r) {
-		t.Errorf("RegistrationByCorrelation(keeper1, %q) = %+v, %v; want the latest, %+v", old.CorrelationID, r, err, storedRegistration(latest))
-	}
-	for _, tc := range []struct{ user, id string }{{"keeper2", old.CorrelationID}, {"keeper1", other.CorrelationID}, {"keeper1", "c-none"}} {
-		_, err := s.RegistrationByCorrelation(c, tc.user, tc.id)
-		wantKind(t, "RegistrationByCorrelation("+tc.user+", "+tc.id+")", err, livestock.KindNotFound)
-	}
-}

@@ -14,9 +14,9 @@ import (
 func testReplies(t *testing.T, s store.Store) {
 	c := ctx(t)
 	first := store.Reply{UserName: "keeper1", CorrelationID: "c-1", RequestHash: "ab12", Status: 202,
-		Body: []byte(`{"requestId": 1}`), CreatedAt: base}
+		Body: []byte(`{"requestId": 1}`), CreatedAt: base, RequestID: "1"}
 	second := first
-	second.CorrelationID, second.Status = "c-2", 400
+	second.CorrelationID, second.Status, second.RequestID = "c-2", 400, "" // a refusal names no request
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		if err := tx.SaveReply(c, first); err != nil {
 			return err

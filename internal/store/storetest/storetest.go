@@ -72,7 +72,6 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Animals", testAnimals},
 		{"LockRequest", testLockRequest},
 		{"RegistrationRoundTrip", testRegistrationRoundTrip},
-		{"RegistrationByCorrelation", testRegistrationByCorrelation},
 		{"RegistrationConflict", testRegistrationConflict},
 		{"UpdateRegistration", testUpdateRegistration},
 		{"RegistrationNotFound", testRegistrationNotFound},
