@@ -1,7 +1,7 @@
 // Command registration is Drover's benchmark of animal registration
 // (issue 4). It is a program, not a test: it builds the real binary, starts
-// it on a new database, issues keeper1's herd 442501 enough ear tags for
-// the run, and measures
+// it on a new database, issues keeper1's herds enough ear tags for the
+// run, and measures
 //
 //   - async POST /v1/animals offered at a fixed rate (an open loop): the
 //     time from the 202 to Completed, as the registrations table records
@@ -58,7 +58,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	case o.Duration <= 0 || o.Rate < 1 || o.Connections < 1 || o.Workers < 0:
 		return o, fmt.Errorf("--duration, --rate and --connections must be positive, --workers not negative")
 	case o.Rate*int(o.Duration.Seconds()) > supply:
-		return o, fmt.Errorf("--rate × --duration is more than the %d identifiers the herd can be issued", supply)
+		return o, fmt.Errorf("--rate × --duration is more than the %d identifiers the herds can be issued", supply)
 	}
 	return o, nil
 }
@@ -88,7 +88,7 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if err := db.issueTags(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "issued %d more tags to herd 442501\n", supply)
+	fmt.Fprintf(out, "issued %d more tags to %d herds of keeper1\n", supply, len(herds))
 	if err := measure(ctx, o, db, srv, &rep, out); err != nil {
 		return err
 	}

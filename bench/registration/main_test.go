@@ -18,20 +18,27 @@ func TestParseFlags(t *testing.T) {
 	clitest.Parses(t, parseFlags, []string{"--database", "x.db", "--duration", "2s", "--rate", "10", "--connections", "8", "--workers", "2"},
 		options{Database: "x.db", Duration: 2 * time.Second, Rate: 10, Connections: 8, Workers: 2})
 	clitest.Refuses(t, parseFlags, []string{"--rate", "0"}, []string{"--connections", "0"}, []string{"--workers", "-1"},
-		[]string{"--rate", "10000", "--duration", "20s"}, []string{"extra"})
+		[]string{"--rate", "10000", "--duration", "40s"}, []string{"extra"})
 }
 
 // TestTags checks the benchmark's identifiers against the registry's own
-// rule, at both ends of the supply and beside the sandbox's.
+// rule, at both ends of each herd's numbers and beside the sandbox's.
 func TestTags(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{1, 150, firstNumber, 4242, firstNumber + supply - 1} {
-		want, err := livestock.NewCattleTag("442501", n)
-		if err != nil || tagID(n) != want.String() {
-			t.Errorf("tagID(%d) = %s; want %v (%v)", n, tagID(n), want, err)
+	for _, c := range []struct {
+		n, number int
+		mark      string
+	}{
+		{1, 1, "442501"}, {150, 150, "442501"}, {firstNumber, firstNumber, "442501"}, {4242, 4242, "442501"},
+		{firstNumber + perHerd - 1, 99999, "442501"}, {firstNumber + perHerd, firstNumber, "442601"},
+		{firstNumber + 3*perHerd + 7, firstNumber + 7, "442603"}, {firstNumber + supply - 1, 99999, "442603"},
+	} {
+		want, err := livestock.NewCattleTag(c.mark, c.number)
+		if err != nil || tagID(c.n) != want.String() {
+			t.Errorf("tagID(%d) = %s; want %v (%v)", c.n, tagID(c.n), want, err)
 		}
 	}
-	// Past the herd's last number (the baseline's count): round to its first.
+	// Past the supply's last number (the baseline's count): round to its first.
 	if got, want := tagID(firstNumber+supply), tagID(firstNumber); got != want {
 		t.Errorf("tagID(first + supply) = %s; want %s", got, want)
 	}
