@@ -38,6 +38,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	tuneGC(getenv, log)
 	if c.ReplyRetention < 0 {
 		return fmt.Errorf("--reply-retention must not be negative (0 keeps replies for ever)")
 	}

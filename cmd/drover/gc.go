@@ -1,0 +1,40 @@
+package main
+
+import (
+	"log/slog"
+	"runtime/debug"
+	"strconv"
+)
+
+// The garbage collector's settings when the operator sets neither GOGC
+// nor GOMEMLIMIT (Go's own variables, which win when set).
+//
+// With Go's default (GOGC=100) the heap of a busy server stays small, a
+// few tens of MB, and the collector runs so often that it and the
+// allocations it slows took a fifth of the CPU under the registration
+// benchmark. Letting the heap grow to five times what is live before
+// collecting gave 12% more sync registrations a second on two cores
+// (8,414 and 8,329 against 7,523 and 7,455, alternating runs; README).
+// The memory limit keeps that from costing memory the machine does not
+// have: as the Go heap and runtime near it, the collector runs as often
+// as it must to stay below, whatever GOGC says. SQLite's page caches are
+// allocated outside Go's heap and are not counted in it.
+const (
+	defaultGCPercent   = 400
+	defaultMemoryLimit = 128 << 20
+)
+
+// tuneGC applies the defaults above where getenv shows no setting of the
+// operator's, and logs what the collector runs with.
+func tuneGC(getenv func(string) string, log *slog.Logger) {
+	percent, limit := getenv("GOGC"), getenv("GOMEMLIMIT")
+	if percent == "" {
+		debug.SetGCPercent(defaultGCPercent)
+		percent = strconv.Itoa(defaultGCPercent)
+	}
+	if limit == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+		limit = strconv.Itoa(defaultMemoryLimit>>20) + "MiB"
+	}
+	log.Info("garbage collector", slog.String("GOGC", percent), slog.String("GOMEMLIMIT", limit))
+}
