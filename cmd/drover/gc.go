@@ -13,12 +13,14 @@ import (
 // few tens of MB, and the collector runs so often that it and the
 // allocations it slows took a fifth of the CPU under the registration
 // benchmark. Letting the heap grow to five times what is live before
-// collecting gave 12% more sync registrations a second on two cores
-// (8,414 and 8,329 against 7,523 and 7,455, alternating runs; README).
-// The memory limit keeps that from costing memory the machine does not
-// have: as the Go heap and runtime near it, the collector runs as often
-// as it must to stay below, whatever GOGC says. SQLite's page caches are
-// allocated outside Go's heap and are not counted in it.
+// collecting gave, in alternating runs on two cores, 12% more sync
+// registrations a second (8,414 and 8,329 against 7,523 and 7,455) and
+// 10–13% more movements POSTs (8,615 and 9,100 against 7,602 and 8,254),
+// for a peak RSS of 152–158 MB against 126 under the movements benchmark
+// (README, Performance). The memory limit keeps that from costing memory
+// the machine does not have: as the Go heap and runtime near it, the
+// collector runs as often as it must to stay below, whatever GOGC says.
+// SQLite's page caches are allocated outside Go's heap and not counted.
 const (
 	defaultGCPercent   = 400
 	defaultMemoryLimit = 128 << 20
