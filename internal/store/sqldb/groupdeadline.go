@@ -15,10 +15,22 @@ import (
 // the statement in flight is abandoned and the transaction rolled back,
 // which each caller learns as its deadline's error. A group with a caller
 // that has no deadline has none.
+//
+// SQLite's groups have none either (Dialect.NoGroupDeadline). Its writer
+// is a file of this process, read and written by point statements: no
+// network can freeze one, and sqlite3_interrupt could not end a write()
+// that the disk stalls anyway. There a deadline only cost: given a
+// context that can be done, database/sql starts two goroutines for each
+// query to watch it and the driver one more, which with their mutexes and
+// timers took about a tenth of the server's CPU under the movements
+// benchmark, most of it on the one writer.
 
 // groupContext is the context of a group's transaction: the latest
 // deadline of batch, or none.
-func groupContext(batch []*call) (context.Context, context.CancelFunc) {
+func (s *Store) groupContext(batch []*call) (context.Context, context.CancelFunc) {
+	if s.d.NoGroupDeadline {
+		return context.Background(), func() {}
+	}
 	var latest time.Time
 	for _, c := range batch {
 		d, ok := c.ctx.Deadline()

@@ -37,7 +37,7 @@ const afterFailure = 16
 // for savepoints from the start. A lone fn needs no savepoint: its error
 // rolls the whole transaction back.
 func (s *Store) runGroup(batch []*call, careful bool) (errs []error, failed bool) {
-	ctx, cancel := groupContext(batch) // groupdeadline.go
+	ctx, cancel := s.groupContext(batch) // groupdeadline.go
 	defer cancel()
 	taken := make([]bool, len(batch)) // the calls this committer has taken from their callers
 	if !careful && len(batch) > 1 {

@@ -41,6 +41,10 @@ type Dialect struct {
 	// connection and keep it, for a driver that parses a query every time
 	// it runs one (stmts.go).
 	KeepStatements bool
+	// NoGroupDeadline runs shared transactions without their callers'
+	// latest deadline, for a database in this process that no network
+	// can freeze (groupdeadline.go).
+	NoGroupDeadline bool
 	// AnalyzeQueue refreshes the planner's statistics of the jobs table as
 	// the queue grows ("" when the planner needs none; queuestats.go).
 	AnalyzeQueue string
