@@ -26,7 +26,7 @@ const (
 		species, tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors, warnings,
 		document_ref, movement_month, holdings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
 		$17, $18)
-		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING RETURNING id`
+		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
 	updateRequestSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
 		is_full_undone = $6, undo_supported = $7, document_ref = $8, holdings = $9 WHERE id = $1`
 	requestHoldingsSQL = `SELECT holdings FROM requests WHERE id = $1`
@@ -89,10 +89,10 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 		return 0, err
 	}
 	s := t.s
-	err = t.tx.QueryRowContext(ctx, insertRequestSQL, string(r.Type), string(r.Status), r.UserName,
+	id, err = t.insertID(ctx, insertRequestSQL, string(r.Type), string(r.Status), r.UserName,
 		s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate), r.Species, nullString(r.TrackingID),
 		r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone, r.UndoSupported, notNilBytes(r.Content), errs, warns,
-		r.DocumentRef, monthOrNull(r.MovementDate), joined).Scan(&id)
+		r.DocumentRef, monthOrNull(r.MovementDate), joined)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, livestock.Errorf(livestock.KindConflict, "the trackingId %q was used before by this user", r.TrackingID)
 	}

@@ -41,6 +41,9 @@ type Dialect struct {
 	// connection and keep it, for a driver that parses a query every time
 	// it runs one (stmts.go).
 	KeepStatements bool
+	// LastInsertID reads a new row's id from the driver's result of the
+	// INSERT (tx.go, insertID) rather than from a RETURNING id.
+	LastInsertID bool
 	// NoGroupDeadline runs shared transactions without their callers'
 	// latest deadline, for a database in this process that no network
 	// can freeze (groupdeadline.go).

@@ -2,6 +2,7 @@ package sqldb
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/drover-registry/drover/internal/store"
@@ -9,7 +10,7 @@ import (
 
 const (
 	enqueueJobSQL = `INSERT INTO jobs (kind, payload, max_attempts, run_at, created_at)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id`
+		VALUES ($1, $2, $3, $4, $5)`
 	auditSQL = `INSERT INTO audit_log (at, user_name, action, subject, correlation_id, detail)
 		VALUES ($1, $2, $3, $4, $5, $6)`
 	auditEntriesSQL = `SELECT at, user_name, action, subject, correlation_id, detail
@@ -69,8 +70,7 @@ func (t *tx) EnqueueJob(ctx context.Context, j store.NewJob) (id int64, err erro
 	if j.Payload == nil {
 		j.Payload = []byte{}
 	}
-	err = t.tx.QueryRowContext(ctx, enqueueJobSQL, j.Kind, j.Payload, j.MaxAttempts,
-		t.s.at(j.RunAt), t.s.at(now)).Scan(&id)
+	id, err = t.insertID(ctx, enqueueJobSQL, j.Kind, j.Payload, j.MaxAttempts, t.s.at(j.RunAt), t.s.at(now))
 	if err == nil {
 		t.s.jobEnqueued()
 	}
@@ -104,4 +104,30 @@ func (t *tx) AuditEntries(ctx context.Context, subject string) (entries []store.
 		entries = append(entries, a)
 	}
 	return entries, rows.Err()
+}
+
+// insertID runs insert, an INSERT of one row into a table keyed by an
+// integer id the database assigns, and returns that id; sql.ErrNoRows
+// when the insert's ON CONFLICT DO NOTHING inserted nothing. PostgreSQL
+// answers a RETURNING id. SQLite (Dialect.LastInsertID) reads the id the
+// connection last inserted, which on the one writer is this row's: a
+// RETURNING clause there buffers the row in a temporary table, and the
+// driver builds a result set to scan one integer from. Without both,
+// EnqueueJob cost the writer 13 µs a job under the movements benchmark.
+func (t *tx) insertID(ctx context.Context, insert string, args ...any) (int64, error) {
+	if !t.s.d.LastInsertID {
+		var id int64
+		err := t.tx.QueryRowContext(ctx, insert+" RETURNING id", args...).Scan(&id)
+		return id, err
+	}
+	res, err := t.tx.ExecContext(ctx, insert, args...)
+	if err != nil {
+		return 0, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, err
+	} else if n == 0 {
+		return 0, sql.ErrNoRows
+	}
+	return res.LastInsertId()
 }

@@ -35,6 +35,8 @@ var dialect = sqldb.Dialect{
 	MaxParams: maxParams,
 	// modernc's driver parses a query each time it runs one unprepared.
 	KeepStatements: true,
+	// sqlite3_last_insert_rowid: see sqldb's insertID.
+	LastInsertID: true,
 	// The writer is a file of this process: see sqldb's groupdeadline.go.
 	NoGroupDeadline: true,
 }
