@@ -29,12 +29,13 @@ const (
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
 	updateRequestSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
 		is_full_undone = $6, undo_supported = $7, document_ref = $8, holdings = $9 WHERE id = $1`
-	requestHoldingsSQL = `SELECT holdings FROM requests WHERE id = $1`
-	// insertHoldingsSQL copies the request's type, movement_date and
-	// movement_month into each row, for the listing's month index
-	// (migrations 00004 and 00006).
-	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph, type, movement_date, movement_month)
-		SELECT id, h.cph, type, movement_date, movement_month FROM requests, (%s) h WHERE id = $1`
+	// requestHoldingsSQL reads what UpdateRequest needs to replace a
+	// request's holdings: they and what their rows copy.
+	requestHoldingsSQL = `SELECT holdings, type, movement_date, movement_month FROM requests WHERE id = $1`
+	// insertHoldingsSQL is completed by a row of values per holding: each
+	// copies the request's type, movement_date and movement_month, for the
+	// listing's month index (migrations 00004 and 00006).
+	insertHoldingsSQL = `INSERT INTO request_holdings (request_id, cph, type, movement_date, movement_month) VALUES `
 	// deleteHoldingSQL finds the row by its primary key (cph, request_id):
 	// there is no index by request id (migration 00007).
 	deleteHoldingSQL = `DELETE FROM request_holdings WHERE cph = $1 AND request_id = $2`
@@ -99,7 +100,7 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 	if err != nil {
 		return 0, err
 	}
-	return id, t.insertHoldings(ctx, id, hs)
+	return id, t.insertHoldings(ctx, id, hs, holdingCopies{string(r.Type), s.atOrNull(r.MovementDate), monthOrNull(r.MovementDate)})
 }
 
 // UpdateRequest writes the fields of r that a request's job changes, and
@@ -111,7 +112,9 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 		return err
 	}
 	var old string
-	if err := t.tx.QueryRowContext(ctx, requestHoldingsSQL, r.ID).Scan(&old); errors.Is(err, sql.ErrNoRows) {
+	var copies holdingCopies
+	err = t.tx.QueryRowContext(ctx, requestHoldingsSQL, r.ID).Scan(&old, &copies.typ, &copies.movementDate, &copies.month)
+	if errors.Is(err, sql.ErrNoRows) {
 		return notFound("no request %d", r.ID)
 	} else if err != nil {
 		return err
@@ -133,7 +136,7 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 			return err
 		}
 	}
-	return t.insertHoldings(ctx, r.ID, hs)
+	return t.insertHoldings(ctx, r.ID, hs, copies)
 }
 
 // holdingSet is holdings in order, each once: as a request's row keeps
@@ -155,19 +158,30 @@ func rowHoldings(holdings []string) (hs []string, joined string, err error) {
 	return hs, strings.Join(hs, " "), nil
 }
 
+// holdingCopies are the request's values that each of its
+// request_holdings rows copies, as bound to a parameter.
+type holdingCopies struct{ typ, movementDate, month any }
+
 // insertHoldings links a request to each of hs (a holdingSet) in one
-// statement: a request names a handful of holdings.
-func (t *tx) insertHoldings(ctx context.Context, id int64, hs []string) error {
+// statement: a request names a handful of holdings. The rows' values are
+// bound rather than read from the request's row in the statement: an
+// INSERT … SELECT joining the request cost the writer a lookup and a
+// subquery a request.
+func (t *tx) insertHoldings(ctx context.Context, id int64, hs []string, c holdingCopies) error {
 	if len(hs) == 0 {
 		return nil
 	}
-	args := []any{id}
-	rows := make([]string, len(hs))
+	args := []any{id, c.typ, c.movementDate, c.month}
+	var q strings.Builder
+	q.WriteString(insertHoldingsSQL)
 	for i, h := range hs {
 		args = append(args, h)
-		rows[i] = fmt.Sprintf("SELECT CAST($%d AS TEXT) AS cph", i+2)
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		fmt.Fprintf(&q, "($1, $%d, $2, $3, $4)", len(args))
 	}
-	_, err := t.tx.ExecContext(ctx, fmt.Sprintf(insertHoldingsSQL, strings.Join(rows, " UNION ALL ")), args...)
+	_, err := t.tx.ExecContext(ctx, q.String(), args...)
 	return err
 }
 

@@ -3,12 +3,14 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -76,6 +78,13 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	must(t, "Request after UpdateRequest", err)
 	if diff := cmp.Diff(upd, r); diff != "" {
 		t.Errorf("Request after UpdateRequest (-want +got):\n%s", diff)
+	}
+	// Its new holding's rows copy its type and movement date, which a
+	// month's listing by holding reads.
+	month := and(cmpf("movementDate", odata.Ge, ymd(2026, 11, 1)), cmpf("movementDate", odata.Lt, ymd(2026, 12, 1)))
+	byFarmB := store.RequestQuery{Type: store.RequestTransfer, UserName: "nobody", Holdings: []string{farmB.String()}, Filter: month}
+	if list := requests(t, s, byFarmB); !slices.ContainsFunc(list, func(r store.Request) bool { return r.ID == upd.ID }) {
+		t.Errorf("farm B's November after UpdateRequest = %d requests, without %d", len(list), upd.ID)
 	}
 	err = s.InTx(c, func(c context.Context, tx store.Tx) error {
 		return tx.UpdateRequest(c, store.Request{ID: 999_999, UpdatedDate: base})
