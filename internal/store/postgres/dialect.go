@@ -2,11 +2,13 @@ package postgres
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store/sqldb"
@@ -39,6 +41,19 @@ var dialect = sqldb.Dialect{
 	// The claim's plan depends on the jobs table's statistics; see
 	// sqldb's queuestats.go.
 	AnalyzeQueue: "ANALYZE jobs",
+	ConnDeadline: connDeadline,
+}
+
+// connDeadline sets the deadline of the socket under a connection of
+// pgx's stdlib: a read or write past it fails, and pgx closes the
+// connection. pgx sets a socket's deadline itself only while cancelling
+// a context, and shared transactions run under one that is never done.
+func connDeadline(driverConn any, t time.Time) error {
+	c, ok := driverConn.(*stdlib.Conn)
+	if !ok {
+		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
+	}
+	return c.Conn().PgConn().Conn().SetDeadline(t)
 }
 
 // bindTime binds an instant as a time.Time, which pgx sends as timestamptz.

@@ -13,41 +13,86 @@ import (
 // deadline. So the group runs under the latest deadline of its callers:
 // once that has passed no caller is still waiting for a useful answer, and
 // the statement in flight is abandoned and the transaction rolled back,
-// which each caller learns as its deadline's error. A group with a caller
+// which each caller learns as an unavailable store. A group with a caller
 // that has no deadline has none.
 //
-// SQLite's groups have none either (Dialect.NoGroupDeadline). Its writer
-// is a file of this process, read and written by point statements: no
-// network can freeze one, and sqlite3_interrupt could not end a write()
-// that the disk stalls anyway. There a deadline only cost: given a
-// context that can be done, database/sql starts two goroutines for each
-// query to watch it and the driver one more, which with their mutexes and
-// timers took about a tenth of the server's CPU under the movements
-// benchmark, most of it on the one writer.
+// The deadline is the network connection's (Dialect.ConnDeadline), set
+// when the group takes its connection and cleared when it gives it back,
+// not its statements' context's. Given a context that can be done,
+// database/sql starts two goroutines for each query to watch it and the
+// driver one more; with their mutexes and timers that took about a tenth
+// of the server's CPU under the movements benchmark, most of it on the
+// committers, which run every write. A read or write of the connection past
+// its deadline fails at once, and the driver closes the connection.
+//
+// SQLite's groups have no deadline (ConnDeadline nil). Its writer is a
+// file of this process, read and written by point statements: no network
+// can freeze one, and sqlite3_interrupt could not end a write() that the
+// disk stalls anyway.
 
-// groupContext is the context of a group's transaction: the latest
-// deadline of batch, or none.
-func (s *Store) groupContext(batch []*call) (context.Context, context.CancelFunc) {
-	if s.d.NoGroupDeadline {
-		return context.Background(), func() {}
-	}
+// groupDeadline is the latest deadline of batch's callers, or zero when
+// one of them has none.
+func groupDeadline(batch []*call) time.Time {
 	var latest time.Time
 	for _, c := range batch {
 		d, ok := c.ctx.Deadline()
 		if !ok {
-			return context.Background(), func() {}
+			return time.Time{}
 		}
 		if d.After(latest) {
 			latest = d
 		}
 	}
-	return context.WithDeadline(context.Background(), latest)
+	return latest
+}
+
+// beginGroup starts a group's transaction on a connection of the writer
+// whose network deadline is deadline (none when zero, or when the dialect
+// sets none), and returns with it the function that gives the connection
+// back once the transaction has ended.
+func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
+	if deadline.IsZero() || s.d.ConnDeadline == nil {
+		t, err := s.w.begin(context.Background())
+		return t, func() {}, err
+	}
+	// Waiting for a connection is bounded by the deadline too; the
+	// transaction's context must not be, or database/sql watches it.
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	set := func(t time.Time) error {
+		return conn.Raw(func(driverConn any) error { return s.d.ConnDeadline(driverConn, t) })
+	}
+	release := func() {
+		// A connection the deadline broke is closed already; database/sql
+		// then drops it rather than pooling it.
+		_ = set(time.Time{})
+		_ = conn.Close()
+	}
+	if err := set(deadline); err != nil {
+		release()
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil { // the deadline passed while it waited
+		release()
+		return nil, nil, err
+	}
+	t, err := conn.BeginTx(context.Background(), nil)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return &sqlTx{Tx: t, p: s.w}, release, nil
 }
 
 // fnContext is what one fn of the group is given: its caller's values,
-// and the group's deadline in place of its caller's cancellation.
+// but neither its cancellation nor its deadline, which the group's
+// connection enforces.
 type fnContext struct {
-	context.Context                 // the group's
+	context.Context                 // context.Background()
 	values          context.Context // the caller's
 }
 

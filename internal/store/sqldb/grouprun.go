@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"time"
 )
 
 // What a committer does with one group of calls (see group.go).
@@ -37,16 +38,15 @@ const afterFailure = 16
 // for savepoints from the start. A lone fn needs no savepoint: its error
 // rolls the whole transaction back.
 func (s *Store) runGroup(batch []*call, careful bool) (errs []error, failed bool) {
-	ctx, cancel := s.groupContext(batch) // groupdeadline.go
-	defer cancel()
+	deadline := groupDeadline(batch)  // groupdeadline.go
 	taken := make([]bool, len(batch)) // the calls this committer has taken from their callers
 	if !careful && len(batch) > 1 {
-		if errs, ok := s.runPass(ctx, batch, taken, false); ok {
+		if errs, ok := s.runPass(deadline, batch, taken, false); ok {
 			return errs, false
 		}
 		failed = true
 	}
-	errs, _ = s.runPass(ctx, batch, taken, len(batch) > 1)
+	errs, _ = s.runPass(deadline, batch, taken, len(batch) > 1)
 	return errs, failed
 }
 
@@ -55,7 +55,7 @@ func (s *Store) runGroup(batch []*call, careful bool) (errs []error, failed bool
 // fails, rolling everything back, and reports !ok: nothing was committed
 // and the calls are to run again. taken marks the calls taken from their
 // callers (they may no longer abandon them), across passes.
-func (s *Store) runPass(ctx context.Context, batch []*call, taken []bool, shared bool) (errs []error, ok bool) {
+func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared bool) (errs []error, ok bool) {
 	errs = make([]error, len(batch))
 	fail := func(err error) ([]error, bool) {
 		for i := range errs {
@@ -65,11 +65,13 @@ func (s *Store) runPass(ctx context.Context, batch []*call, taken []bool, shared
 		}
 		return errs, true
 	}
-	sqlTx, err := s.w.begin(ctx)
+	sqlTx, release, err := s.beginGroup(deadline)
 	if err != nil {
 		return fail(s.d.Error("InSharedTx: begin", err))
 	}
-	t := &tx{s: s, tx: sqlTx} // one for the pass: its fns run one after another
+	defer release()
+	ctx := context.Background() // the deadline is the connection's
+	t := &tx{s: s, tx: sqlTx}   // one for the pass: its fns run one after another
 	kept := 0
 	for i, c := range batch {
 		if !taken[i] {
@@ -133,7 +135,7 @@ func (s *Store) apply(bg context.Context, t *tx, c *call, shared bool) (err, bro
 	return err, nil
 }
 
-// run calls c's fn with ctx's values, and the group's deadline instead of
+// run calls c's fn with ctx's values, and the group's context instead of
 // its cancellation, and turns a panic into an error: the committer serves
 // everyone else.
 func (s *Store) run(group context.Context, t *tx, c *call) (err error) {

@@ -44,10 +44,12 @@ type Dialect struct {
 	// LastInsertID reads a new row's id from the driver's result of the
 	// INSERT (tx.go, insertID) rather than from a RETURNING id.
 	LastInsertID bool
-	// NoGroupDeadline runs shared transactions without their callers'
-	// latest deadline, for a database in this process that no network
-	// can freeze (groupdeadline.go).
-	NoGroupDeadline bool
+	// ConnDeadline sets the deadline of the network connection under
+	// driverConn (a connection of database/sql's Conn.Raw); the zero time
+	// clears it. Shared transactions run under their callers' latest
+	// deadline through it (groupdeadline.go); nil for a database in this
+	// process, which no network can freeze: they then have none.
+	ConnDeadline func(driverConn any, t time.Time) error
 	// AnalyzeQueue refreshes the planner's statistics of the jobs table as
 	// the queue grows ("" when the planner needs none; queuestats.go).
 	AnalyzeQueue string

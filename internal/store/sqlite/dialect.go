@@ -37,8 +37,6 @@ var dialect = sqldb.Dialect{
 	KeepStatements: true,
 	// sqlite3_last_insert_rowid: see sqldb's insertID.
 	LastInsertID: true,
-	// The writer is a file of this process: see sqldb's groupdeadline.go.
-	NoGroupDeadline: true,
 }
 
 // bindTime writes an instant as fixed-width UTC text: SQLite has no time
