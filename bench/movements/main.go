@@ -78,6 +78,11 @@ func run(ctx context.Context, o options, args []string, out io.Writer) (err erro
 			return err
 		}
 		fmt.Fprintf(out, "built in %s\n", rep.Build.Round(time.Millisecond))
+	} else if db.Postgres {
+		fmt.Fprintln(out, "vacuuming what earlier runs left…")
+		if err := vacuumPostgres(ctx, db.DSN); err != nil {
+			return fmt.Errorf("vacuum: %w", err)
+		}
 	}
 	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), "--database", db.DSN, "--max-page", "100")
 	if err != nil {
