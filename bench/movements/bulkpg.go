@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/drover-registry/drover/bench/internal/database"
 	"github.com/drover-registry/drover/internal/store/sqldb"
@@ -91,7 +92,11 @@ func copyPostgres(ctx context.Context, dsn string, n, h int) error {
 // second over six runs, as every claim of a job walked the dead entries
 // at the head of the queue's index.
 func vacuumPostgres(ctx context.Context, dsn string) error {
-	conn, err := pgx.Connect(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn) // the URL may hold the pool's settings
+	if err != nil {
+		return err
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
 	if err != nil {
 		return err
 	}
