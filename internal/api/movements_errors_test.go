@@ -1,10 +1,15 @@
 package api_test
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drover-registry/drover/internal/api"
 	"github.com/drover-registry/drover/internal/store"
@@ -137,6 +142,24 @@ func TestCorrelationReplay(t *testing.T) {
 		res := b.post(k1, "TransferRequests", other, "X-Correlation-ID", "retry-me-1")
 		if res.status != http.StatusBadRequest || res.problem().Errors[0].Code != "V004" {
 			t.Errorf("same id, other body: %d %s", res.status, res.body)
+		}
+		// A reply kept before migration 00008 has no request id beside it:
+		// the replay's Location is read from the kept body.
+		var rec record
+		first.decode(&rec)
+		data, _ := json.Marshal(body)
+		sum := sha256.Sum256([]byte("POST /v1/TransferRequests\n" + string(data)))
+		err := s.InTx(t.Context(), func(c context.Context, tx store.Tx) error {
+			return tx.SaveReply(c, store.Reply{UserName: "keeper1", CorrelationID: "kept-before-00008",
+				RequestHash: hex.EncodeToString(sum[:]), Status: http.StatusCreated, Body: first.body, CreatedAt: time.Now()})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := b.post(k1, "TransferRequests", body, "X-Correlation-ID", "kept-before-00008")
+		want := fmt.Sprintf("/v1/TransferRequests(%d)", rec.RequestID)
+		if old.status != http.StatusCreated || string(old.body) != string(first.body) || !strings.HasSuffix(old.header.Get("Location"), want) {
+			t.Errorf("replay of a reply kept before 00008: %d, Location %q (want …%s), %s", old.status, old.header.Get("Location"), want, old.body)
 		}
 		// Another user's identical correlation id is theirs alone.
 		k2body := map[string]any{"content": transfer(day(0), farm2, farm1, farm2, sheep("130186", 1), nil)}

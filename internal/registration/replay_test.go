@@ -1,13 +1,18 @@
 package registration
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 )
 
 // TestReplay: a retry with the caller's correlation id and the same body
@@ -49,6 +54,38 @@ func TestReplay(t *testing.T) {
 		}
 		if after := b.rows(); after != before {
 			t.Errorf("retries changed the rows: %+v → %+v", before, after)
+		}
+		// A reply kept before migration 00008 has no request id beside it:
+		// a 202's is read from its body, a 200 names none.
+		type keptReply struct {
+			corr  string
+			async bool
+			body  []byte
+			reply Answer
+			want  string
+		}
+		keptReplies := []keptReply{{"kept-async", true, asyncBody, queued, queued.RequestID}, {"kept-sync", false, syncBody, first, ""}}
+		for _, kept := range keptReplies {
+			mode := map[bool]string{false: "sync", true: "async"}[kept.async]
+			sum := sha256.Sum256([]byte("POST /v1/animals " + mode + "\n" + string(kept.body)))
+			err := b.store.InTx(b.ctx, func(c context.Context, tx store.Tx) error {
+				return tx.SaveReply(c, store.Reply{UserName: "keeper1", CorrelationID: kept.corr, RequestHash: hex.EncodeToString(sum[:]),
+					Status: kept.reply.Status, Body: kept.reply.Body, CreatedAt: time.Now()})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		before = b.rows()
+		for _, kept := range keptReplies {
+			want := Answer{Status: kept.reply.Status, Body: kept.reply.Body, RequestID: kept.want, Replayed: true}
+			a, err := b.submit(k1, kept.body, kept.async, kept.corr)
+			if diff := cmp.Diff(want, a); err != nil || diff != "" {
+				t.Errorf("%s, kept before 00008: %v, answer (-want +got):\n%s", kept.corr, err, diff)
+			}
+		}
+		if after := b.rows(); after != before {
+			t.Errorf("replays of replies kept before 00008 changed the rows: %+v → %+v", before, after)
 		}
 		// Still the 202 once the job has decided it.
 		b.runJob()
