@@ -59,15 +59,9 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registrati
 	} else if !livestock.IsNotFound(err) {
 		return f, err
 	}
-	if tag, err := tx.IssuedTag(ctx, id); err == nil {
-		flock, err := tx.Flock(ctx, tag.Mark)
-		if err != nil && !livestock.IsNotFound(err) {
-			return f, err
-		}
-		if err == nil {
-			cph := flock.CPH
-			f.IssuedTo, f.IssuedFor = &cph, speciesOf(tag.Species)
-		}
+	if tag, flock, err := tx.IssuedTag(ctx, id); err == nil {
+		cph := flock.CPH
+		f.IssuedTo, f.IssuedFor = &cph, speciesOf(tag.Species)
 	} else if !livestock.IsNotFound(err) {
 		return f, err
 	}

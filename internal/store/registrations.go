@@ -51,8 +51,10 @@ type RegistrationTx interface {
 	LockRegistration(ctx context.Context, id string) (Registration, error)
 	// UpdateRegistration writes Status, UpdatedDate, Identifier, Errors and Warnings.
 	UpdateRegistration(ctx context.Context, r Registration) error
-	// IssuedTag returns an identifier issued to a herd (KindNotFound when never issued).
-	IssuedTag(ctx context.Context, identifier string) (IssuedTag, error)
+	// IssuedTag returns an identifier issued to a herd (KindNotFound when
+	// never issued), and the flock or herd its mark names: every issued
+	// mark names one.
+	IssuedTag(ctx context.Context, identifier string) (IssuedTag, Flock, error)
 	// RegisterAnimal adds an animal with its registration details; an
 	// identifier registered already is KindConflict.
 	RegisterAnimal(ctx context.Context, a Animal) error

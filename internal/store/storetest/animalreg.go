@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -111,11 +112,13 @@ func testIssuedTag(t *testing.T, s store.Store) {
 	must(t, "Seed", err)
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		for _, want := range sd.Tags {
-			if g, err := tx.IssuedTag(c, want.Identifier); err != nil || !cmp.Equal(want, g) {
-				t.Errorf("tx.IssuedTag(%q) = %+v, %v; want %+v", want.Identifier, g, err, want)
+			i := slices.IndexFunc(sd.Flocks, func(f store.Flock) bool { return f.Mark == want.Mark })
+			g, f, err := tx.IssuedTag(c, want.Identifier)
+			if err != nil || !cmp.Equal(want, g) || sd.Flocks[i] != f {
+				t.Errorf("tx.IssuedTag(%q) = %+v, %+v, %v; want %+v, %+v", want.Identifier, g, f, err, want, sd.Flocks[i])
 			}
 		}
-		_, err := tx.IssuedTag(c, "UK0100001 09999")
+		_, _, err := tx.IssuedTag(c, "UK0100001 09999")
 		wantKind(t, "tx.IssuedTag of an identifier never issued", err, livestock.KindNotFound)
 		return nil
 	})
