@@ -6,8 +6,9 @@ import (
 	"strconv"
 )
 
-// The garbage collector's settings when the operator sets neither GOGC
-// nor GOMEMLIMIT (Go's own variables, which win when set).
+// The garbage collector's settings where the operator has not set Go's
+// own GOGC or GOMEMLIMIT: each default applies when its variable is unset,
+// and a variable that is set wins.
 //
 // With Go's default (GOGC=100) the heap of a busy server stays small, a
 // few tens of MB, and the collector runs so often that it and the
