@@ -29,6 +29,10 @@ const (
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
 	updateRequestSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
 		is_full_undone = $6, undo_supported = $7, document_ref = $8, holdings = $9 WHERE id = $1`
+	// updateRequestSameHoldingsSQL is updateRequestSQL for a request whose
+	// holdings are $9 already, and changes nothing otherwise.
+	updateRequestSameHoldingsSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
+		is_full_undone = $6, undo_supported = $7, document_ref = $8 WHERE id = $1 AND holdings = $9`
 	// requestHoldingsSQL reads what UpdateRequest needs to replace a
 	// request's holdings: they and what their rows copy.
 	requestHoldingsSQL = `SELECT holdings, type, movement_date, movement_month FROM requests WHERE id = $1`
@@ -111,6 +115,21 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 	if err != nil {
 		return err
 	}
+	hs, joined, err := rowHoldings(r.Holdings)
+	if err != nil {
+		return err
+	}
+	args := []any{r.ID, string(r.Status), t.s.at(r.UpdatedDate), errs, warns, r.IsFullUndone, r.UndoSupported,
+		r.DocumentRef, joined}
+	// Most jobs leave a request's holdings as they were: then one
+	// statement does, where reading the old ones first took two.
+	res, err := t.tx.ExecContext(ctx, updateRequestSameHoldingsSQL, args...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
 	var old string
 	var copies holdingCopies
 	err = t.tx.QueryRowContext(ctx, requestHoldingsSQL, r.ID).Scan(&old, &copies.typ, &copies.movementDate, &copies.month)
@@ -119,12 +138,7 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 	} else if err != nil {
 		return err
 	}
-	hs, joined, err := rowHoldings(r.Holdings)
-	if err != nil {
-		return err
-	}
-	res, err := t.tx.ExecContext(ctx, updateRequestSQL, r.ID, string(r.Status), t.s.at(r.UpdatedDate), errs, warns,
-		r.IsFullUndone, r.UndoSupported, r.DocumentRef, joined)
+	res, err = t.tx.ExecContext(ctx, updateRequestSQL, args...)
 	if err := affected(res, err, "no request %d", r.ID); err != nil {
 		return err
 	}
