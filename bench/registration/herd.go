@@ -35,12 +35,18 @@ const (
 // herd 442501. Past the supply's last it wraps round to its first: only
 // the baseline, which stores bodies without reading them, counts that far.
 func tagID(n int) string {
-	i := n - firstNumber
-	if i < 0 {
+	if n < firstNumber {
 		return keeper1.CalfTag(n).String()
 	}
-	i %= supply
-	return livestock.MustCattleTag(herds[i/perHerd], firstNumber+i%perHerd).String()
+	mark, number := animal(n)
+	return livestock.MustCattleTag(mark, number).String()
+}
+
+// animal is the herd mark and animal number of the benchmark's n-th
+// animal (n ≥ firstNumber), wrapping round past the supply's last.
+func animal(n int) (mark string, number int) {
+	i := (n - firstNumber) % supply
+	return herds[i/perHerd], firstNumber + i%perHerd
 }
 
 // issueTags adds the herds beyond the sandbox's to keeper1's producer
@@ -60,7 +66,7 @@ func (t *target) issueTags(ctx context.Context) error {
 	}
 	var rows []string
 	for n := firstNumber; n < firstNumber+supply; n++ {
-		mark := herds[(n-firstNumber)/perHerd]
+		mark, _ := animal(n)
 		rows = append(rows, fmt.Sprintf("('%s', '%s', 'Cattle', '2024-01-01')", tagID(n), mark))
 		if len(rows) == 1000 || n == firstNumber+supply-1 {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO issued_tags (identifier, mark, species, issued_on) VALUES "+

@@ -27,12 +27,12 @@ const (
 		document_ref, movement_month, holdings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
 		$17, $18)
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
-	updateRequestSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
-		is_full_undone = $6, undo_supported = $7, document_ref = $8, holdings = $9 WHERE id = $1`
+	updateRequestSet = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
+		is_full_undone = $6, undo_supported = $7, document_ref = $8`
+	updateRequestSQL = updateRequestSet + `, holdings = $9 WHERE id = $1`
 	// updateRequestSameHoldingsSQL is updateRequestSQL for a request whose
 	// holdings are $9 already, and changes nothing otherwise.
-	updateRequestSameHoldingsSQL = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
-		is_full_undone = $6, undo_supported = $7, document_ref = $8 WHERE id = $1 AND holdings = $9`
+	updateRequestSameHoldingsSQL = updateRequestSet + ` WHERE id = $1 AND holdings = $9`
 	// requestHoldingsSQL reads what UpdateRequest needs to replace a
 	// request's holdings: they and what their rows copy.
 	requestHoldingsSQL = `SELECT holdings, type, movement_date, movement_month FROM requests WHERE id = $1`
