@@ -21,13 +21,18 @@ import (
 // (a bigger database) is followed within a minute or so. Then, per window:
 //
 //   - statistic over tolerance × baseline, or the CPU saturated (see
-//     schedSaturated): a queue is forming, the limit shrinks by decrease
-//     (multiplicative);
+//     schedSaturated): a queue is forming; if the limit bound (the
+//     window's requests in flight reached it) it shrinks by decrease
+//     (multiplicative), else it stays;
 //   - otherwise, if the window used at least half the limit, it grows by
 //     one (additive): a limit that nobody reaches proves nothing;
 //
-// always within [min, max]. Writes and reads have a limit each (see
-// admit): writes share group commits, so their floor is higher.
+// always within [min, max]. A limit that did not bind is not cut, however
+// slow the window: it refused nothing, so a smaller one would only refuse
+// at the next burst what a light load can take. This is what lets the
+// floors be 1 (see admission): noise in a light load's latencies never
+// walks the limit down to where two requests at once are one too many.
+// Writes and reads have a limit each (see admit).
 type adaptiveLimit struct {
 	mu       sync.Mutex
 	limit    float64
@@ -97,6 +102,7 @@ func (l *adaptiveLimit) endWindow() {
 	slices.Sort(l.samples)
 	stat := l.samples[(len(l.samples)*9+9)/10-1] // 90th percentile, nearest rank
 	used := float64(l.peak) >= l.limit/2
+	binding := l.peak >= int(l.limit)
 	l.samples, l.peak = l.samples[:0], l.inFlight
 	saturated := l.sched != nil && l.sched() > schedSaturated // read every window, so each reading covers one
 	switch {
@@ -110,7 +116,9 @@ func (l *adaptiveLimit) endWindow() {
 	}
 	switch {
 	case float64(stat) > tolerance*float64(l.baseline) || saturated:
-		l.limit = max(l.min, l.limit*decrease)
+		if binding {
+			l.limit = max(l.min, l.limit*decrease)
+		}
 	case used:
 		l.limit = min(l.max, l.limit+1)
 	}

@@ -15,12 +15,19 @@ type admission struct {
 	write, read *adaptiveLimit
 }
 
-// The limits' starting points and floors. A write's latency is mostly its
-// wait for a group commit, which many writes share; a floor of 16 keeps
-// some of them in flight to share a commit even when the limit is cut.
+// The limits' starting points and floors. The floors are 1: under an
+// overload the limits fall to them, and every request admitted beyond
+// one of each class waited for a CPU or a commit behind the others. With
+// floors of 8 writes and 4 reads (so that writes still shared group
+// commits) the POSTs admitted during bench/overload waited 400 ms at p99
+// inside the server; with floors of 1, 12 ms. The cost is throughput at
+// saturation: group commits of one write admit about a fifth fewer
+// requests a second from 64 connections (README, "Performance:
+// overload"). A limit that does not bind is never cut (adaptiveLimit),
+// so a light load is not refused.
 const (
-	writeStart, writeFloor = 32, 8
-	readStart, readFloor   = 16, 4
+	writeStart, writeFloor = 32, 1
+	readStart, readFloor   = 16, 1
 	unboundedCeiling       = 4096 // the ceiling when --max-in-flight is 0
 )
 

@@ -49,16 +49,17 @@ func TestAdaptiveLimit(t *testing.T) {
 		{32, ms(1)},   // fast and the limit in use: +1
 		{32, ms(1)},   // +1
 		{4, ms(1)},    // fast, but a tenth of the limit in use: no change
-		{32, ms(3)},   // over twice the baseline: × 0.75
-		{32, ms(3)},   // × 0.75
-		{32, ms(3)},   // × 0.75, held at the floor
-		{32, ms(1.5)}, // under twice the baseline: +1
+		{32, ms(3)},   // over twice the baseline, but the limit (34) did not bind: held
+		{64, ms(3)},   // over twice the baseline and binding: × 0.75
+		{64, ms(3)},   // × 0.75
+		{64, ms(3)},   // × 0.75, held at the floor
+		{64, ms(1.5)}, // under twice the baseline: +1
 		{64, ms(1)},   // +1
 	} {
 		feed(t, l, &clock, 40, w.conc, w.rtt)
 		got = append(got, l.current())
 	}
-	want := []float64{32, 33, 34, 34, 25, 19, 16, 17, 18}
+	want := []float64{32, 33, 34, 34, 34, 25, 19, 16, 17, 18}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("limits after each window (-want +got):\n%s", diff)
 	}
@@ -70,9 +71,9 @@ func TestAdaptiveBaseline(t *testing.T) {
 	t.Parallel()
 	l := newAdaptiveLimit(32, 16, 64)
 	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	feed(t, l, &clock, 20, 16, time.Millisecond)
+	feed(t, l, &clock, 40, 64, time.Millisecond)
 	for range 100 {
-		feed(t, l, &clock, 20, 16, 3*time.Millisecond)
+		feed(t, l, &clock, 40, 64, 3*time.Millisecond)
 	}
 	if b := l.baseline; b < time.Millisecond || b > 1300*time.Microsecond {
 		t.Errorf("after 100 slow windows the baseline is %v; want it barely above 1ms", b)
@@ -85,6 +86,22 @@ func TestAdaptiveBaseline(t *testing.T) {
 	}
 	if b := l.baseline; b > 600*time.Microsecond {
 		t.Errorf("after 10 fast windows the baseline is %v; want under 0.6ms", b)
+	}
+}
+
+// TestAdaptiveLightLoad checks that slow answers to a light load, which
+// never reaches the limit, leave it where it is: at a floor of 1, cutting
+// it on their noise would refuse the second of two requests at once.
+func TestAdaptiveLightLoad(t *testing.T) {
+	t.Parallel()
+	l := newAdaptiveLimit(16, 1, 64)
+	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	feed(t, l, &clock, 20, 2, time.Millisecond)
+	for i := range 50 {
+		feed(t, l, &clock, 20, 2, time.Duration(3+i%7)*time.Millisecond)
+	}
+	if l.current() != 16 {
+		t.Errorf("after 50 slow windows of 2 requests at once the limit is %v; want it still 16", l.current())
 	}
 }
 
@@ -170,7 +187,7 @@ func TestAdaptiveSaturated(t *testing.T) {
 	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	var got []float64
 	for range 5 {
-		feed(t, l, &clock, 40, 32, time.Millisecond)
+		feed(t, l, &clock, 40, 64, time.Millisecond)
 		got = append(got, l.current())
 	}
 	if diff := cmp.Diff([]float64{32, 33, 24, 18, 19}, got); diff != "" {
