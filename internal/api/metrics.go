@@ -54,7 +54,32 @@ func newMetrics(st store.Store) *metrics {
 		&queueCollector{store: st, desc: prometheus.NewDesc("drover_jobs",
 			"Background jobs waiting (available: the queue depth) or given up (failed). Done jobs are not counted.",
 			[]string{"state"}, nil)})
+	if st != nil {
+		m.watchGroupCommit(st)
+	}
 	return m
+}
+
+// watchGroupCommit exposes the store's group-commit totals: the commits'
+// rate, their mean size (calls ÷ commits) and mean time (seconds ÷
+// commits) are where a slow disk or an overloaded writer shows first.
+func (m *metrics) watchGroupCommit(st store.Store) {
+	for _, c := range []struct {
+		name, help string
+		value      func(store.GroupStats) float64
+	}{
+		{"drover_store_group_commits_total", "Shared transactions (group commits) committed.",
+			func(g store.GroupStats) float64 { return float64(g.Commits) }},
+		{"drover_store_group_calls_total", "Writes (submissions, job runs and retries) kept by those commits.",
+			func(g store.GroupStats) float64 { return float64(g.Calls) }},
+		{"drover_store_group_commit_seconds_total", "Time spent committing shared transactions.",
+			func(g store.GroupStats) float64 { return g.CommitTime.Seconds() }},
+		{"drover_store_group_commit_failures_total", "Shared transactions whose COMMIT failed.",
+			func(g store.GroupStats) float64 { return float64(g.Failed) }},
+	} {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
+			func() float64 { return c.value(st.GroupStats()) }))
+	}
 }
 
 // watchLimits exposes the adaptive limits' current values.

@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -230,16 +231,45 @@ func TestOperationsEndpoints(t *testing.T) {
 				t.Errorf("GET %s = %d %q, want 200 %s containing %s", tc.path, res.status, res.header.Get("Content-Type"), tc.contentType, tc.contains)
 			}
 		}
-		b.do(http.MethodGet, "/v1/me", b.token("keeper1"), nil)
-		metrics := string(b.do(http.MethodGet, "/metrics", "", nil).body)
+		tok := b.token("keeper1")
+		b.do(http.MethodGet, "/v1/me", tok, nil)
+		before := string(b.do(http.MethodGet, "/metrics", "", nil).body)
 		for _, want := range []string{
 			`drover_http_requests_total{method="GET",route="/v1/me",status="200"} 1`,
 			`drover_http_request_duration_seconds_bucket{method="GET",route="/v1/me"`,
 			`drover_jobs{state="available"} 0`,
+			`drover_store_group_commit_failures_total 0`,
 		} {
-			if !strings.Contains(metrics, want) {
+			if !strings.Contains(before, want) {
 				t.Errorf("metrics lack %s", want)
 			}
 		}
+		// A transfer and its job are two writes of the group commit, in
+		// one commit or two (with whatever else the server wrote meanwhile).
+		b.submit(tok, "TransferRequests", transfer(day(-1), "01/100/0257", "01/100/0258", "01/100/0257", sheep("130181", 3), nil))
+		after := string(b.do(http.MethodGet, "/metrics", "", nil).body)
+		commits := metricValue(t, after, "drover_store_group_commits_total") - metricValue(t, before, "drover_store_group_commits_total")
+		calls := metricValue(t, after, "drover_store_group_calls_total") - metricValue(t, before, "drover_store_group_calls_total")
+		seconds := metricValue(t, after, "drover_store_group_commit_seconds_total") - metricValue(t, before, "drover_store_group_commit_seconds_total")
+		if commits < 1 || calls < 2 || calls < commits || seconds <= 0 {
+			t.Errorf("a transfer and its job added %v commits of %v calls in %vs; want a commit or more, 2 calls or more, some time",
+				commits, calls, seconds)
+		}
 	})
+}
+
+// metricValue is the value of an unlabelled metric in a scrape.
+func metricValue(t *testing.T, scrape, name string) float64 {
+	t.Helper()
+	for line := range strings.Lines(scrape) {
+		if rest, ok := strings.CutPrefix(line, name+" "); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("the scrape has no %s", name)
+	return 0
 }

@@ -20,9 +20,23 @@ import (
 // row run in one transaction; InTx lets a caller group its own writes with a
 // job so that both are committed, or neither, and InSharedTx does the same
 // for many concurrent callers at the cost of one commit.
+// GroupStats are running totals of the group commit since the store
+// opened. Calls over commits is the mean group; commit time over commits,
+// the mean commit (an fsync on SQLite, a WAL flush and a round trip on
+// PostgreSQL).
+type GroupStats struct {
+	Commits    int64         // shared transactions committed
+	Calls      int64         // calls whose writes those commits kept
+	CommitTime time.Duration // spent in COMMIT, summed
+	Failed     int64         // shared transactions that could not commit
+}
+
 type Store interface {
 	// Dialect names the database: "sqlite" or "postgres".
 	Dialect() string
+	// GroupStats counts the shared transactions (InSharedTx, RunJob,
+	// RetryJob) this process has committed: for metrics.
+	GroupStats() GroupStats
 	// Ready reports nil when the database answers and every migration has
 	// been applied.
 	Ready(ctx context.Context) error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -73,7 +74,10 @@ type group struct {
 	background chan *call
 	committers int
 	stopped    sync.WaitGroup
-	commits    atomic.Int64 // shared transactions committed, for tests
+	commits    atomic.Int64 // shared transactions committed
+	kept       atomic.Int64 // calls kept by those commits
+	commitTime atomic.Int64 // nanoseconds in COMMIT
+	failed     atomic.Int64 // shared transactions that could not commit
 	careful    atomic.Int32 // groups still to run with savepoints from the start (grouprun.go)
 }
 
@@ -98,6 +102,13 @@ func (s *Store) stopGroup() {
 	}
 	g.mu.Unlock()
 	g.stopped.Wait()
+}
+
+// GroupStats reports the group commit's totals; see store.Store.
+func (s *Store) GroupStats() store.GroupStats {
+	g := &s.group
+	return store.GroupStats{Commits: g.commits.Load(), Calls: g.kept.Load(),
+		CommitTime: time.Duration(g.commitTime.Load()), Failed: g.failed.Load()}
 }
 
 // Committers reports how many shared transactions may run at once.

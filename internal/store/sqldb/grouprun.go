@@ -101,10 +101,14 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 		rollback(sqlTx.Tx)
 		return errs, true
 	}
+	start := time.Now()
 	if err := sqlTx.Commit(); err != nil {
+		s.group.failed.Add(1)
 		return fail(s.d.Error("InSharedTx: commit", err))
 	}
+	s.group.commitTime.Add(int64(time.Since(start)))
 	s.group.commits.Add(1)
+	s.group.kept.Add(int64(kept))
 	return errs, true
 }
 
