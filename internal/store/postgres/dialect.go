@@ -40,8 +40,9 @@ var dialect = sqldb.Dialect{
 	MaxParams: maxParams,
 	// The claim's plan depends on the jobs table's statistics; see
 	// sqldb's queuestats.go.
-	AnalyzeQueue: "ANALYZE jobs",
-	ConnDeadline: connDeadline,
+	AnalyzeQueue:    "ANALYZE jobs",
+	AnalyzeListings: "ANALYZE requests, request_holdings",
+	ConnDeadline:    connDeadline,
 }
 
 // connDeadline sets the deadline of the socket under a connection of

@@ -53,6 +53,10 @@ type Dialect struct {
 	// AnalyzeQueue refreshes the planner's statistics of the jobs table as
 	// the queue grows ("" when the planner needs none; queuestats.go).
 	AnalyzeQueue string
+	// AnalyzeListings refreshes the statistics of the tables the listings
+	// read while they are young ("" when the planner needs none;
+	// queuestats.go).
+	AnalyzeListings string
 }
 
 // querier is what *sql.DB and *sql.Tx share: the readers of movements run
