@@ -16,10 +16,6 @@ import (
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
-// Store is everything the service keeps. Methods that change more than one
-// row run in one transaction; InTx lets a caller group its own writes with a
-// job so that both are committed, or neither, and InSharedTx does the same
-// for many concurrent callers at the cost of one commit.
 // GroupStats are running totals of the group commit since the store
 // opened. Calls over commits is the mean group; commit time over commits,
 // the mean commit (an fsync on SQLite, a WAL flush and a round trip on
@@ -31,6 +27,10 @@ type GroupStats struct {
 	Failed     int64         // shared transactions that could not commit
 }
 
+// Store is everything the service keeps. Methods that change more than one
+// row run in one transaction; InTx lets a caller group its own writes with a
+// job so that both are committed, or neither, and InSharedTx does the same
+// for many concurrent callers at the cost of one commit.
 type Store interface {
 	// Dialect names the database: "sqlite" or "postgres".
 	Dialect() string
