@@ -92,7 +92,9 @@ type Store interface {
 	// The shared transaction ends at the latest deadline of the callers
 	// sharing it (never, if one has none), so that a database that stops
 	// answering mid-statement cannot hold them past it: it is rolled back
-	// and each caller gets its deadline's error (KindUnavailable).
+	// and each caller gets its deadline's error (KindUnavailable). Jobs
+	// (RunJob, RetryJob) sharing it with InSharedTx callers do not extend
+	// it: they are rolled back with the rest and run again later.
 	//
 	// fn may be called more than once: when another fn of its group
 	// fails, the group's transaction is rolled back and run again, each fn

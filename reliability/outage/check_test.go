@@ -8,9 +8,17 @@ import (
 	"time"
 )
 
+// maxAnswer bounds every answer, during the outage too: a request waits
+// for its shared transaction, which ends at the latest deadline of the
+// requests sharing it (sqldb/groupdeadline.go); the latest of those came
+// at most a request timeout after the earliest. Before jobs stopped
+// extending that deadline a POST under stall waited 4 s.
+const maxAnswer = 2*requestTimeout + 500*time.Millisecond
+
 // checkAnswers checks every answer of the load: never a 500 or a transport
-// error (a hang ends in the client's guard timeout); an answer asked and
-// given while the database was gone is a 503 with Retry-After or a 504.
+// error (a hang ends in the client's guard timeout), never later than
+// maxAnswer; an answer asked and given while the database was gone is a
+// 503 with Retry-After or a 504.
 func checkAnswers(t *testing.T, results []result, cutAt, restoredAt time.Time) {
 	t.Helper()
 	counts := map[string]int{}
@@ -22,6 +30,9 @@ func checkAnswers(t *testing.T, results []result, cutAt, restoredAt time.Time) {
 			slowest = r
 		}
 		inside := !r.Start.Before(cutAt) && r.End.Before(restoredAt)
+		if a.Took > maxAnswer {
+			t.Errorf("%s answered after %v, past %v: %v", r.Op, a.Took, maxAnswer, a)
+		}
 		switch {
 		case a.Err != nil:
 			t.Errorf("%s: %v", r.Op, a)

@@ -27,10 +27,7 @@ const minOutage = 2 * time.Second
 // three ways (refusing new connections; swallowing them; freezing every
 // connection, open or new, as a partition does) and checks every answer,
 // the readiness probe, the recovery and that nothing acknowledged was
-// lost. The slowest answer is logged: under stall, a request whose write
-// shares a transaction with a job can wait for the partition to heal (up
-// to the job's deadline, see sqldb/groupdeadline.go) rather than end at
-// its own timeout.
+// lost. No answer comes later than maxAnswer, and the slowest is logged.
 func TestOutage(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

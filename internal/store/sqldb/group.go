@@ -59,10 +59,11 @@ const (
 
 // call is one InSharedTx waiting for a committer.
 type call struct {
-	ctx   context.Context
-	fn    func(context.Context, store.Tx) error
-	state atomic.Int32
-	done  chan error // buffered, so a committer never waits for a caller
+	ctx        context.Context
+	fn         func(context.Context, store.Tx) error
+	background bool // a job's (RunJob, RetryJob), not a caller waiting on an answer
+	state      atomic.Int32
+	done       chan error // buffered, so a committer never waits for a caller
 }
 
 // group is the committers of one store and the queues that feed them:
@@ -125,7 +126,7 @@ func (s *Store) inSharedTx(ctx context.Context, fn func(ctx context.Context, tx 
 	if err := ctx.Err(); err != nil {
 		return s.d.Error("InSharedTx", err)
 	}
-	c := &call{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	c := &call{ctx: ctx, fn: fn, background: background, done: make(chan error, 1)}
 	if err := s.enqueue(c, background); err != nil {
 		return err
 	}
