@@ -26,6 +26,7 @@ type config struct {
 	MaxBody         int64
 	MaxInFlight     int
 	AdaptiveLimit   bool
+	MaxQueuedJobs   int
 	ReadTimeout     time.Duration
 	WriteTimeout    time.Duration
 	RequestTimeout  time.Duration
@@ -57,6 +58,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.Int64Var(&c.MaxBody, "max-body", 1<<20, "largest request body in bytes (413 above)")
 	fs.IntVar(&c.MaxInFlight, "max-in-flight", 512, "requests served at once before answering 503; 0 means no limit")
 	fs.BoolVar(&c.AdaptiveLimit, "adaptive-limit", true, "answer 503 at once to requests over a concurrency limit that follows latency (writes and reads apart), below --max-in-flight")
+	fs.IntVar(&c.MaxQueuedJobs, "max-queued-jobs", 100000, "answer 503 to submissions (transfers, corrections, reviews, undos, async registrations) while more jobs than this wait to run; 0 means no limit")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", 15*time.Second, "time to read a request, headers and body")
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", 30*time.Second, "time to write a response")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 10*time.Second, "time a request may spend inside the service (504 after)")

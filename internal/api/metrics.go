@@ -46,7 +46,7 @@ func newMetrics(st store.Store) *metrics {
 			Name: "drover_http_shed_total", Help: "Requests refused with 503 because too many were in flight.",
 		}),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "drover_http_admission_rejected_total", Help: "Requests refused with 503 by the adaptive concurrency limit, by class (read or write).",
+			Name: "drover_http_admission_rejected_total", Help: "Requests refused with 503 by the adaptive concurrency limit, by class (read or write), or by the bound on queued jobs (class queue).",
 		}, []string{"class"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.limited, m.shed, m.rejected,

@@ -54,7 +54,7 @@ func (s *Server) routes() chi.Router {
 		// Livestock movements v1.0: four request collections …
 		for typ, name := range collectionNames {
 			r.Get("/v1/"+name, s.handle(s.listRequests(typ)))
-			r.Post("/v1/"+name, s.handle(s.submitRequest(typ)))
+			r.With(s.gateQueue(always)).Post("/v1/"+name, s.handle(s.submitRequest(typ)))
 			r.Get("/v1/"+name+"({requestId})", s.handle(s.getRequest(typ)))
 		}
 		// … holding validation, and movements awaiting review (both forms).
@@ -63,7 +63,7 @@ func (s *Server) routes() chi.Router {
 		r.Get("/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')", s.handle(s.awaitingReview))
 
 		// Animal registration.
-		r.Post("/v1/animals", s.handle(s.registerAnimal))
+		r.With(s.gateQueue(asyncMode)).Post("/v1/animals", s.handle(s.registerAnimal))
 		r.Get("/v1/requeststatus/{requestId}", s.handle(s.requestStatus))
 		r.Get("/v1/animals/{identifier}", s.handle(s.getAnimal))
 	})

@@ -24,6 +24,7 @@ type Config struct {
 	RateBurst      int           // requests a user may make at once
 	MaxInFlight    int           // requests served at once before shedding; 0 means no limit
 	AdaptiveLimit  bool          // shed by a concurrency limit that follows latency (admission.go), under MaxInFlight
+	MaxQueuedJobs  int           // refuse submissions while more jobs than this are queued (queuegate.go); 0 means no limit
 	MaxPage        int           // largest results page of a collection
 	PublicURL      string        // where clients reach the service, for links; default from each request
 }
@@ -70,6 +71,7 @@ type Server struct {
 	limits       *limiter
 	slots        chan struct{}
 	admission    *admission // nil unless Config.AdaptiveLimit
+	queue        *queueGate // nil unless Config.MaxQueuedJobs
 	router       chi.Router
 }
 
@@ -98,6 +100,9 @@ func New(cfg Config, d Deps) (*Server, error) {
 	if cfg.AdaptiveLimit {
 		s.admission = newAdmission(cfg.MaxInFlight)
 		s.metrics.watchLimits(s.admission)
+	}
+	if cfg.MaxQueuedJobs > 0 {
+		s.queue = &queueGate{max: cfg.MaxQueuedJobs, store: d.Store}
 	}
 	s.router = s.routes()
 	return s, nil

@@ -54,7 +54,7 @@ func Start(ctx context.Context, bin, logPath string, args ...string) (*Server, e
 		return nil, err
 	}
 	s := &Server{log: logPath, done: make(chan error, 1)}
-	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "0", "--max-in-flight", "0", "--adaptive-limit=false"}, args...)...)
+	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "0", "--max-in-flight", "0", "--adaptive-limit=false", "--max-queued-jobs", "0"}, args...)...)
 	s.cmd.Stderr = logf
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
