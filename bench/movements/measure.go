@@ -50,8 +50,16 @@ func measure(ctx context.Context, o options, db *database.Target, srv *benchserv
 	rep.Baseline = load.Closed(targets(http.MethodPost, tokens[0], fixed(base.URL), transfer(run+"b")),
 		o.Connections, o.Duration, http.StatusCreated)
 	fmt.Fprintf(out, "POST /v1/TransferRequests, %d connections for %s…\n", o.Connections, o.Duration)
+	before, err := srv.Metrics(ctx)
+	if err != nil {
+		return err
+	}
+	from := time.Now()
 	rep.Post = load.Closed(targets(http.MethodPost, tokens[0], fixed(srv.URL+"/v1/TransferRequests"), transfer(run+"d")),
 		o.Connections, o.Duration, http.StatusCreated)
+	if rep.Group, err = srv.GroupCommitSince(ctx, before, from); err != nil {
+		return err
+	}
 	base.Close()
 
 	fmt.Fprintln(out, "waiting for the jobs the POSTs queued…")

@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"github.com/drover-registry/drover/bench/internal/load"
 	"github.com/drover-registry/drover/bench/internal/report"
 )
@@ -17,7 +18,8 @@ type results struct {
 	Build          time.Duration // zero with --skip-build
 	BodySize       int
 	Baseline, Post load.Stats
-	Jobs           int // the most jobs seen queued after the POSTs
+	Group          benchserver.GroupCommit // the store's group commit during Drover's POSTs
+	Jobs           int                     // the most jobs seen queued after the POSTs
 	JobsTook       time.Duration
 	FilterAlone    load.Stats // the month from one connection
 	Filter         load.Stats // the month from filterConns connections
@@ -67,6 +69,7 @@ func (r *results) print(w io.Writer) {
 	fmt.Fprintf(w, "\nJobs queued by the POSTs: up to %s, all run %s after the load: the POSTs were applied at %s a second "+
 		"over the load and the drain (±0.5 s of polling). A page of the last month held %d requests.\n",
 		th(r.Jobs), r.JobsTook.Round(time.Second), th(int(applied)), r.FilterItems)
+	fmt.Fprintf(w, "During the POSTs (from /metrics): %s.\n", r.Group)
 	for _, s := range []struct {
 		name string
 		s    load.Stats

@@ -1,0 +1,89 @@
+package benchserver
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Metrics reads the server's /metrics: each series (its name with its
+// labels, as written) and its value.
+func (s *Server) Metrics(ctx context.Context) (map[string]float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET /metrics: %s", res.Status)
+	}
+	return parseMetrics(res.Body)
+}
+
+// parseMetrics reads Prometheus's text format: comments are skipped, and
+// every other line is a series and its value, split at the last space.
+func parseMetrics(r io.Reader) (map[string]float64, error) {
+	m := map[string]float64{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			return nil, fmt.Errorf("/metrics: no value in %q", line)
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			return nil, fmt.Errorf("/metrics: %q: %w", line, err)
+		}
+		m[line[:i]] = v
+	}
+	return m, sc.Err()
+}
+
+// GroupCommit is what the store's group commit did between two readings
+// of /metrics.
+type GroupCommit struct {
+	Commits, Calls float64
+	CommitTime     time.Duration // summed over the commits
+	Elapsed        time.Duration // between the readings
+}
+
+// GroupCommitSince reads /metrics again and returns the group commit's
+// work since before, a reading taken at from.
+func (s *Server) GroupCommitSince(ctx context.Context, before map[string]float64, from time.Time) (GroupCommit, error) {
+	after, err := s.Metrics(ctx)
+	if err != nil {
+		return GroupCommit{}, err
+	}
+	return groupCommit(before, after, time.Since(from)), nil
+}
+
+func groupCommit(before, after map[string]float64, elapsed time.Duration) GroupCommit {
+	d := func(name string) float64 { return after[name] - before[name] }
+	return GroupCommit{Commits: d("drover_store_group_commits_total"), Calls: d("drover_store_group_calls_total"),
+		CommitTime: time.Duration(d("drover_store_group_commit_seconds_total") * float64(time.Second)), Elapsed: elapsed}
+}
+
+// String says it as the benchmarks print it: commits a second, the mean
+// group and the mean commit, and the share of the time spent committing.
+func (g GroupCommit) String() string {
+	if g.Commits <= 0 || g.Elapsed <= 0 {
+		return "no group commits"
+	}
+	return fmt.Sprintf("%.0f group commits a second of %.1f writes each (submissions and jobs), %.2f ms a commit, %.0f %% of the time in COMMIT",
+		g.Commits/g.Elapsed.Seconds(), g.Calls/g.Commits, float64(g.CommitTime)/g.Commits/float64(time.Millisecond),
+		100*g.CommitTime.Seconds()/g.Elapsed.Seconds())
+}

@@ -1,0 +1,43 @@
+package benchserver
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseMetrics(t *testing.T) {
+	t.Parallel()
+	m, err := parseMetrics(strings.NewReader(`# HELP drover_store_group_commits_total Shared transactions.
+# TYPE drover_store_group_commits_total counter
+drover_store_group_commits_total 1384
+drover_jobs{state="available"} 9220
+drover_store_group_commit_seconds_total 1.492757454
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["drover_store_group_commits_total"] != 1384 || m[`drover_jobs{state="available"}`] != 9220 ||
+		m["drover_store_group_commit_seconds_total"] != 1.492757454 || len(m) != 3 {
+		t.Errorf("parseMetrics = %v", m)
+	}
+	if _, err := parseMetrics(strings.NewReader("drover_x notanumber\n")); err == nil {
+		t.Error("a value that is not a number was taken")
+	}
+}
+
+func TestGroupCommit(t *testing.T) {
+	t.Parallel()
+	before := map[string]float64{"drover_store_group_commits_total": 1384, "drover_store_group_calls_total": 17751,
+		"drover_store_group_commit_seconds_total": 1.5}
+	after := map[string]float64{"drover_store_group_commits_total": 2750, "drover_store_group_calls_total": 54301,
+		"drover_store_group_commit_seconds_total": 4.1}
+	g := groupCommit(before, after, 8*time.Second)
+	want := "171 group commits a second of 26.8 writes each (submissions and jobs), 1.90 ms a commit, 32 % of the time in COMMIT"
+	if got := g.String(); got != want {
+		t.Errorf("String() = %q\nwant       %q", got, want)
+	}
+	if got := (GroupCommit{}).String(); got != "no group commits" {
+		t.Errorf("the zero GroupCommit says %q", got)
+	}
+}
