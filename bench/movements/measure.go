@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -122,18 +120,14 @@ func get(ctx context.Context, u, token string, v any) error {
 func drain(ctx context.Context, srv *benchserver.Server, limit time.Duration) (int, error) {
 	most, missing := 0, 0
 	for deadline := time.Now().Add(limit); ; {
-		res, err := http.Get(srv.URL + "/metrics")
+		m, err := srv.Metrics(ctx)
 		if err != nil {
 			return most, err
 		}
 		n := -1
-		for sc := bufio.NewScanner(res.Body); sc.Scan(); {
-			if v, ok := strings.CutPrefix(sc.Text(), `drover_jobs{state="available"} `); ok {
-				f, _ := strconv.ParseFloat(v, 64)
-				n = int(f)
-			}
+		if v, ok := m[`drover_jobs{state="available"}`]; ok {
+			n = int(v)
 		}
-		res.Body.Close()
 		most = max(most, n)
 		switch {
 		case n == 0:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -86,7 +87,7 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, logPath st
 	rep.Overload = openLoop(next, rep.Offered, o.Outstanding, o.Duration)
 	rep.RSS, rep.RSSErr = srv.PeakRSS()
 	rep.Up = healthy(ctx, srv.URL)
-	rep.Limits = scrapeLimits(ctx, srv.URL)
+	rep.Limits = scrapeLimits(ctx, srv)
 	if rep.InsideUnloaded, _, _, err = serverSide(logPath, from, until); err != nil {
 		return err
 	}
@@ -112,26 +113,17 @@ func healthy(ctx context.Context, base string) bool {
 
 // scrapeLimits reads the adaptive limits from the server's metrics, as
 // "read 12, write 20"; "" when there are none.
-func scrapeLimits(ctx context.Context, base string) string {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
-	if err != nil {
-		return ""
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return ""
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
+func scrapeLimits(ctx context.Context, srv *benchserver.Server) string {
+	m, err := srv.Metrics(ctx)
 	if err != nil {
 		return ""
 	}
 	var limits []string
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, `drover_http_concurrency_limit{class="`); ok {
-			class, value, _ := strings.Cut(rest, `"} `)
-			limits = append(limits, class+" "+strings.TrimSpace(value))
+	for series, v := range m {
+		if rest, ok := strings.CutPrefix(series, `drover_http_concurrency_limit{class="`); ok {
+			limits = append(limits, strings.TrimSuffix(rest, `"}`)+" "+strconv.FormatFloat(v, 'f', -1, 64))
 		}
 	}
+	slices.Sort(limits)
 	return strings.Join(limits, ", ")
 }
