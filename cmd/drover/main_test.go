@@ -192,6 +192,30 @@ func TestMigrateAndVersion(t *testing.T) {
 	}
 }
 
+// TestServeRefusesNegativeBounds: a negative setting that would silently
+// mean "no bound" is refused before anything is opened, naming the flag.
+func TestServeRefusesNegativeBounds(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "never.db")
+	// Cancelled: were a setting taken, serve would stop at once instead
+	// of serving until the test's timeout.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, flag := range []string{"--max-queued-jobs", "--reply-retention", "--job-retention"} {
+		value := "-1"
+		if flag != "--max-queued-jobs" {
+			value = "-1h"
+		}
+		err := run(ctx, []string{"serve", "--database", db, flag, value}, func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), flag+" must not be negative") {
+			t.Errorf("serve %s %s = %v; want an error naming %s", flag, value, err, flag)
+		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused serve created its database")
+	}
+}
+
 // postgresURL is a fresh schema's URL on the server named by
 // DROVER_TEST_POSTGRES, or "" when none is configured (outside CI).
 func postgresURL(t *testing.T) string {

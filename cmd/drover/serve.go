@@ -45,6 +45,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if c.JobRetention < 0 {
 		return fmt.Errorf("--job-retention must not be negative (0 keeps jobs for ever)")
 	}
+	if c.MaxQueuedJobs < 0 {
+		return fmt.Errorf("--max-queued-jobs must not be negative (0 means no bound)")
+	}
 
 	st, err := openStore(ctx, c.Database)
 	if err != nil {
