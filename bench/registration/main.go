@@ -57,8 +57,8 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	switch {
 	case o.Duration <= 0 || o.Rate < 1 || o.Connections < 1 || o.Workers < 0:
 		return o, fmt.Errorf("--duration, --rate and --connections must be positive, --workers not negative")
-	case o.Rate*int(o.Duration.Seconds()) > supply:
-		return o, fmt.Errorf("--rate × --duration is more than the %d identifiers the herds can be issued", supply)
+	case 2*o.Rate*int(o.Duration.Seconds()) > supply: // the async load and the sync one at the same rate
+		return o, fmt.Errorf("2 × --rate × --duration is more than the %d identifiers the herds can be issued", supply)
 	}
 	return o, nil
 }

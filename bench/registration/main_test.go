@@ -18,7 +18,9 @@ func TestParseFlags(t *testing.T) {
 	clitest.Parses(t, parseFlags, []string{"--database", "x.db", "--duration", "2s", "--rate", "10", "--connections", "8", "--workers", "2"},
 		options{Database: "x.db", Duration: 2 * time.Second, Rate: 10, Connections: 8, Workers: 2})
 	clitest.Refuses(t, parseFlags, []string{"--rate", "0"}, []string{"--connections", "0"}, []string{"--workers", "-1"},
-		[]string{"--rate", "10000", "--duration", "40s"}, []string{"extra"})
+		[]string{"--rate", "10000", "--duration", "40s"},
+		[]string{"--rate", "5000", "--duration", "40s"}, // 200,000 async and as many sync: past the supply
+		[]string{"extra"})
 }
 
 // TestTags checks the benchmark's identifiers against the registry's own

@@ -18,8 +18,9 @@ import (
 )
 
 // measure runs the loads in turn: async registrations at the offered rate
-// until their queue drains, then the baseline's POSTs and Drover's sync
-// POSTs, then reads the server's peak memory.
+// until their queue drains, sync registrations at the same rate, then the
+// baseline's POSTs and Drover's sync POSTs from as many connections, then
+// reads the server's peak memory.
 func measure(ctx context.Context, o options, db *target, srv *benchserver.Server, rep *results, out io.Writer) error {
 	token, err := srv.Token(ctx, "keeper1", "keeper1")
 	if err != nil {
@@ -50,6 +51,14 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 		return err
 	}
 	rep.Outcome.Drain, rep.Outcome.MostPending = drained, int(most.Load())
+
+	// The sync mode at the same offered load as the async one: what a
+	// client waits for an answer at that load, where the closed loop
+	// below measures how fast the server goes (and, at 64 connections
+	// kept busy, a latency set by the queue that Little's law makes).
+	fmt.Fprintf(out, "sync POST /v1/animals, %d a second for %s…\n", o.Rate, o.Duration)
+	rep.SyncOffered = load.Run{Attacker: load.OpenAttacker(64), Pacer: load.PerSecond(o.Rate), Duration: o.Duration,
+		Want: http.StatusOK}.Send(registrations(srv.URL+"/v1/animals", token, false, run+"o", &numbers, last))[""]
 
 	base, err := baseline.Start(ctx, db.Target)
 	if err != nil {
