@@ -62,7 +62,8 @@ func newMetrics(st store.Store) *metrics {
 
 // watchGroupCommit exposes the store's group-commit totals: the commits'
 // rate, their mean size (calls ÷ commits) and mean time (seconds ÷
-// commits) are where a slow disk or an overloaded writer shows first.
+// commits) are where a slow disk or an overloaded writer shows first; and
+// the histograms of commit and group times, where its stalls show.
 func (m *metrics) watchGroupCommit(st store.Store) {
 	for _, c := range []struct {
 		name, help string
@@ -80,6 +81,42 @@ func (m *metrics) watchGroupCommit(st store.Store) {
 		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
 			func() float64 { return c.value(st.GroupStats()) }))
 	}
+	m.reg.MustRegister(groupHistograms{st: st,
+		commit: prometheus.NewDesc("drover_store_group_commit_duration_seconds",
+			"Group commits by the time their COMMIT took (the disk's fsync on SQLite).", nil, nil),
+		group: prometheus.NewDesc("drover_store_group_duration_seconds",
+			"Group commits by the time they held the writer, from BEGIN to the end of COMMIT.", nil, nil)})
+}
+
+// groupHistograms exposes the histograms of store.GroupStats, which the
+// store keeps itself (it knows nothing of Prometheus).
+type groupHistograms struct {
+	st            store.Store
+	commit, group *prometheus.Desc
+}
+
+func (g groupHistograms) Describe(ch chan<- *prometheus.Desc) {
+	ch <- g.commit
+	ch <- g.group
+}
+
+func (g groupHistograms) Collect(ch chan<- prometheus.Metric) {
+	s := g.st.GroupStats()
+	ch <- constHistogram(g.commit, s.Commit)
+	ch <- constHistogram(g.group, s.Group)
+}
+
+// constHistogram turns h's counts by bucket into Prometheus's cumulative
+// ones.
+func constHistogram(d *prometheus.Desc, h store.Histogram) prometheus.Metric {
+	buckets := make(map[float64]uint64, len(store.GroupBuckets))
+	var n uint64
+	for i, le := range store.GroupBuckets {
+		n += uint64(h.Counts[i])
+		buckets[le.Seconds()] = n
+	}
+	n += uint64(h.Counts[len(store.GroupBuckets)])
+	return prometheus.MustNewConstHistogram(d, n, h.Sum.Seconds(), buckets)
 }
 
 // watchLimits exposes the adaptive limits' current values.

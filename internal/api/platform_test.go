@@ -255,6 +255,15 @@ func TestOperationsEndpoints(t *testing.T) {
 			t.Errorf("a transfer and its job added %v commits of %v calls in %vs; want a commit or more, 2 calls or more, some time",
 				commits, calls, seconds)
 		}
+		// The histograms count the same commits (each read at once, so its
+		// +Inf bucket is its count).
+		for _, h := range []string{"drover_store_group_commit_duration_seconds", "drover_store_group_duration_seconds"} {
+			n := metricValue(t, after, h+"_count") - metricValue(t, before, h+"_count")
+			inf := metricValue(t, after, h+`_bucket{le="+Inf"}`)
+			if n < 1 || inf != metricValue(t, after, h+"_count") || metricValue(t, after, h+"_sum") <= 0 {
+				t.Errorf("%s: %v more commits, +Inf bucket %v; want 1 or more, and the bucket to equal the count", h, n, inf)
+			}
+		}
 	})
 }
 

@@ -25,6 +25,27 @@ type GroupStats struct {
 	Calls      int64         // calls whose writes those commits kept
 	CommitTime time.Duration // spent in COMMIT, summed
 	Failed     int64         // shared transactions that could not commit
+	// Commit is the committed transactions by the time their COMMIT took:
+	// its tail is the disk's (a mean hides a stall of a second among
+	// thousands of fast commits). Group is the same transactions by the
+	// time they held their connection, from BEGIN to the end of COMMIT:
+	// about what a caller waits for once its group has begun.
+	Commit, Group Histogram
+}
+
+// GroupBuckets are the upper bounds of the histograms of GroupStats.
+var GroupBuckets = [...]time.Duration{
+	250 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 2500 * time.Microsecond,
+	5 * time.Millisecond, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond,
+	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2500 * time.Millisecond,
+}
+
+// Histogram counts durations by GroupBuckets: Counts[i] those over the
+// bound before GroupBuckets[i] and at most it, the last those over every
+// bound. Sum is their total.
+type Histogram struct {
+	Counts [len(GroupBuckets) + 1]int64
+	Sum    time.Duration
 }
 
 // Store is everything the service keeps. Methods that change more than one

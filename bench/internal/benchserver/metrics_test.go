@@ -29,11 +29,11 @@ drover_store_group_commit_seconds_total 1.492757454
 func TestGroupCommit(t *testing.T) {
 	t.Parallel()
 	before := map[string]float64{"drover_store_group_commits_total": 1384, "drover_store_group_calls_total": 17751,
-		"drover_store_group_commit_seconds_total": 1.5}
+		"drover_store_group_commit_seconds_total": 1.5, "drover_store_group_commit_duration_seconds_count": 1384, slowCommit: 1380}
 	after := map[string]float64{"drover_store_group_commits_total": 2750, "drover_store_group_calls_total": 54301,
-		"drover_store_group_commit_seconds_total": 4.1}
+		"drover_store_group_commit_seconds_total": 4.1, "drover_store_group_commit_duration_seconds_count": 2750, slowCommit: 2739}
 	g := groupCommit(before, after, 8*time.Second)
-	want := "171 group commits a second of 26.8 writes each (submissions and jobs), 1.90 ms a commit, 32 % of the time in COMMIT"
+	want := "171 group commits a second of 26.8 writes each (submissions and jobs), 1.90 ms a commit, 32 % of the time in COMMIT; 7 commits took over 10 ms"
 	if got := g.String(); got != want {
 		t.Errorf("String() = %q\nwant       %q", got, want)
 	}

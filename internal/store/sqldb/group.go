@@ -77,7 +77,8 @@ type group struct {
 	stopped    sync.WaitGroup
 	commits    atomic.Int64 // shared transactions committed
 	kept       atomic.Int64 // calls kept by those commits
-	commitTime atomic.Int64 // nanoseconds in COMMIT
+	commitTime durations    // of COMMIT, by commit
+	groupTime  durations    // from BEGIN to the end of COMMIT, by commit
 	failed     atomic.Int64 // shared transactions that could not commit
 	careful    atomic.Int32 // groups still to run with savepoints from the start (grouprun.go)
 }
@@ -108,8 +109,35 @@ func (s *Store) stopGroup() {
 // GroupStats reports the group commit's totals; see store.Store.
 func (s *Store) GroupStats() store.GroupStats {
 	g := &s.group
+	commit := g.commitTime.snapshot()
 	return store.GroupStats{Commits: g.commits.Load(), Calls: g.kept.Load(),
-		CommitTime: time.Duration(g.commitTime.Load()), Failed: g.failed.Load()}
+		CommitTime: commit.Sum, Failed: g.failed.Load(), Commit: commit, Group: g.groupTime.snapshot()}
+}
+
+// durations is a store.Histogram that committers add to concurrently.
+type durations struct {
+	counts [len(store.GroupBuckets) + 1]atomic.Int64
+	sum    atomic.Int64 // nanoseconds
+}
+
+func (d *durations) observe(x time.Duration) {
+	i := 0
+	for i < len(store.GroupBuckets) && x > store.GroupBuckets[i] {
+		i++
+	}
+	d.counts[i].Add(1)
+	d.sum.Add(int64(x))
+}
+
+// snapshot reads the counts one by one: a scrape that races a commit may
+// see it in the sum and not yet in a count.
+func (d *durations) snapshot() store.Histogram {
+	var h store.Histogram
+	for i := range d.counts {
+		h.Counts[i] = d.counts[i].Load()
+	}
+	h.Sum = time.Duration(d.sum.Load())
+	return h
 }
 
 // Committers reports how many shared transactions may run at once.

@@ -130,3 +130,49 @@ func benchInsertRequest(b *testing.B, shared bool) {
 		})
 	}
 }
+
+// TestGroupStatsHistograms checks that every commit is counted once in
+// each histogram, with the commit's time within its group's, and that a
+// group held for 30 ms lands past the 25 ms bound.
+func TestGroupStatsHistograms(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		s := unwrap(t, st)
+		ctx := t.Context()
+		write := func(i int, hold time.Duration) {
+			err := s.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) error {
+				time.Sleep(hold)
+				return tx.Audit(ctx, store.AuditEntry{Action: "histogram", Subject: fmt.Sprintf("h-%d", i)})
+			})
+			if err != nil {
+				t.Fatalf("InSharedTx %d: %v", i, err)
+			}
+		}
+		for i := range 5 {
+			write(i, 0)
+		}
+		write(5, 30*time.Millisecond)
+		g := s.GroupStats()
+		total := func(h store.Histogram) (n int64) {
+			for _, c := range h.Counts {
+				n += c
+			}
+			return n
+		}
+		if total(g.Commit) != g.Commits || total(g.Group) != g.Commits || g.Commits < 6 {
+			t.Errorf("%d commits, %d in the commit histogram, %d in the group one; want 6 or more in each", g.Commits, total(g.Commit), total(g.Group))
+		}
+		if g.Commit.Sum != g.CommitTime || g.Group.Sum < g.Commit.Sum || g.Commit.Sum <= 0 {
+			t.Errorf("commit time %v (histogram %v), group time %v; want equal, and a group's time to hold its commit's", g.CommitTime, g.Commit.Sum, g.Group.Sum)
+		}
+		slow := int64(0)
+		for i, le := range store.GroupBuckets {
+			if le >= 25*time.Millisecond {
+				slow += g.Group.Counts[i+1]
+			}
+		}
+		if slow < 1 {
+			t.Errorf("a group held 30 ms was not counted past 25 ms: %v", g.Group.Counts)
+		}
+	})
+}

@@ -65,6 +65,7 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 		}
 		return errs, true
 	}
+	began := time.Now()
 	sqlTx, release, err := s.beginGroup(deadline)
 	if err != nil {
 		return fail(s.d.Error("InSharedTx: begin", err))
@@ -106,7 +107,9 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 		s.group.failed.Add(1)
 		return fail(s.d.Error("InSharedTx: commit", err))
 	}
-	s.group.commitTime.Add(int64(time.Since(start)))
+	end := time.Now()
+	s.group.commitTime.observe(end.Sub(start))
+	s.group.groupTime.observe(end.Sub(began))
 	s.group.commits.Add(1)
 	s.group.kept.Add(int64(kept))
 	return errs, true
