@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -16,6 +17,11 @@ const (
 	flockSQL        = `SELECT mark, species, cph FROM flocks WHERE mark = $1`
 	holdingByMHSSQL = `SELECT cph, type, mhs FROM holdings WHERE mhs = $1`
 	moveAnimalSQL   = `UPDATE animals SET cph = $2, on_since = $3 WHERE identifier = $1`
+	// animalsSQL and moveAnimalsSQL take their identifiers' marks at %s
+	// (eachOf, execEachOf); moveAnimalsSQL's first two are the holding and
+	// the date.
+	animalsSQL     = `SELECT ` + animalColumns + ` FROM animals WHERE identifier IN (%s)`
+	moveAnimalsSQL = `UPDATE animals SET cph = $1, on_since = $2 WHERE identifier IN (%s)`
 	notFoundAnimal  = "no animal wears %q"
 	notFoundFlock   = "no flock or herd %q"
 	notFoundHolding = "no holding %s"
@@ -70,6 +76,54 @@ func (t *tx) MoveAnimal(ctx context.Context, identifier, cph string, onSince tim
 	defer t.s.wrap(&err, "MoveAnimal")
 	res, err := t.tx.ExecContext(ctx, moveAnimalSQL, identifier, cph, date(onSince))
 	return affected(res, err, notFoundAnimal, identifier)
+}
+
+// Animals returns, by identifier, the animals wearing identifiers, as this
+// transaction sees them.
+func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[string]store.Animal, err error) {
+	defer t.s.wrap(&err, "Animals")
+	found = make(map[string]store.Animal, len(identifiers))
+	err = t.s.eachOf(ctx, t.tx, animalsSQL, distinct(identifiers), func(rows *sql.Rows) error {
+		a, err := scanAnimal(rows)
+		found[a.Identifier] = a
+		return err
+	})
+	return found, err
+}
+
+// MoveAnimals puts every animal wearing one of identifiers on holding cph
+// since onSince.
+func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph string, onSince time.Time) (err error) {
+	defer t.s.wrap(&err, "MoveAnimals")
+	ids := distinct(identifiers)
+	for part := range slices.Chunk(ids, t.s.d.MaxParams-2) {
+		res, err := t.tx.ExecContext(ctx, fmt.Sprintf(moveAnimalsSQL, marks(3, len(part))), append([]any{cph, date(onSince)}, part...)...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n != int64(len(part)) {
+			return livestock.Errorf(livestock.KindNotFound, "%d of %d animals to move are not registered", int64(len(part))-n, len(part))
+		}
+	}
+	return nil
+}
+
+// distinct returns identifiers without repeats, in their first order, as
+// query arguments.
+func distinct(identifiers []string) []any {
+	seen := make(map[string]bool, len(identifiers))
+	args := make([]any, 0, len(identifiers))
+	for _, id := range identifiers {
+		if !seen[id] {
+			seen[id] = true
+			args = append(args, id)
+		}
+	}
+	return args
 }
 
 func animal(ctx context.Context, q querier, identifier string) (store.Animal, error) {

@@ -70,6 +70,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReplyRetention", testReplyRetention},
 		{"JobRetention", testJobRetention},
 		{"Animals", testAnimals},
+		{"AnimalsTogether", testAnimalsTogether},
 		{"LockRequest", testLockRequest},
 		{"RegistrationRoundTrip", testRegistrationRoundTrip},
 		{"RegistrationConflict", testRegistrationConflict},
