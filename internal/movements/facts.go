@@ -34,14 +34,14 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 
 	var tags []string
 	for _, d := range t.Devices() {
-		tag := d.Value.Tag.String()
-		a, err := tx.Animal(ctx, tag)
-		if livestock.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return f, err
-		}
+		tags = append(tags, d.Value.Tag.String())
+	}
+	animals, err := tx.Animals(ctx, tags)
+	if err != nil {
+		return f, err
+	}
+	tags = tags[:0]
+	for tag, a := range animals {
 		f.Animals[tag] = livestock.AnimalRecord{Species: speciesOf(a.Species), Holding: a.CPH,
 			OnSince: livestock.DateOf(a.OnSince), Born: livestock.DateOf(a.BirthDate), State: a.State}
 		tags = append(tags, tag)

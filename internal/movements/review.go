@@ -60,15 +60,17 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if r.IsAccepted {
 		m.State = store.MovementAccepted
 	}
+	var accepted []string
 	for i := range m.Devices {
 		d := &m.Devices[i]
 		d.Outcome = "rejected"
 		if decided.Accepted[d.Identifier] {
 			d.Outcome = "accepted"
-			if err := tx.MoveAnimal(ctx, d.Identifier, m.Destination, m.ArrivalDate); err != nil {
-				return outcome{}, err
-			}
+			accepted = append(accepted, d.Identifier)
 		}
+	}
+	if err := tx.MoveAnimals(ctx, accepted, m.Destination, m.ArrivalDate); err != nil {
+		return outcome{}, err
 	}
 	for i := range m.Batches {
 		m.Batches[i].Accepted = decided.BatchAccepted[i]

@@ -84,11 +84,13 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 // the destination from the transfer date.
 func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on livestock.Date) error {
 	m.State, m.ArrivalDate, m.ReviewHolding = store.MovementCompleted, on.Time(), ""
+	tags := make([]string, len(m.Devices))
 	for i := range m.Devices {
 		m.Devices[i].Outcome = "accepted"
-		if err := tx.MoveAnimal(ctx, m.Devices[i].Identifier, m.Destination, on.Time()); err != nil {
-			return err
-		}
+		tags[i] = m.Devices[i].Identifier
+	}
+	if err := tx.MoveAnimals(ctx, tags, m.Destination, on.Time()); err != nil {
+		return err
 	}
 	for i := range m.Batches {
 		m.Batches[i].Accepted = m.Batches[i].AnimalTotal

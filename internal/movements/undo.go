@@ -119,16 +119,23 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 // putBack returns a movement's accepted animals to where they were. An
 // animal that has moved on since cannot be put back: then nothing is.
 func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, all bool) (string, error) {
+	var tags []string
 	for _, d := range m.Devices {
-		if d.Outcome != "accepted" && !all {
-			continue
+		if d.Outcome == "accepted" || all {
+			tags = append(tags, d.Identifier)
 		}
-		a, err := tx.Animal(ctx, d.Identifier)
-		if err != nil {
-			return "", err
+	}
+	animals, err := tx.Animals(ctx, tags)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range tags {
+		a, ok := animals[id]
+		if !ok {
+			return "", livestock.Errorf(livestock.KindNotFound, "no animal wears %q", id)
 		}
 		if a.CPH.String() != m.Destination || !a.OnSince.Equal(m.ArrivalDate) {
-			return fmt.Sprintf("tag %s has moved on from %s since; undo that move first", d.Identifier, m.Destination), nil
+			return fmt.Sprintf("tag %s has moved on from %s since; undo that move first", id, m.Destination), nil
 		}
 	}
 	for _, d := range m.Devices {
