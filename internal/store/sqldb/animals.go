@@ -17,11 +17,11 @@ const (
 	flockSQL        = `SELECT mark, species, cph FROM flocks WHERE mark = $1`
 	holdingByMHSSQL = `SELECT cph, type, mhs FROM holdings WHERE mhs = $1`
 	moveAnimalSQL   = `UPDATE animals SET cph = $2, on_since = $3 WHERE identifier = $1`
-	// animalsSQL and moveAnimalsSQL take their identifiers' marks at %s
-	// (eachOf, execEachOf); moveAnimalsSQL's first two are the holding and
-	// the date.
-	animalsSQL     = `SELECT ` + animalColumns + ` FROM animals WHERE identifier IN (%s)`
-	moveAnimalsSQL = `UPDATE animals SET cph = $1, on_since = $2 WHERE identifier IN (%s)`
+	// animalsSQL and moveAnimalsSQL take a chunk of identifiers' marks at
+	// %s (eachOf; MoveAnimals); moveAnimalsSQL's first two parameters are
+	// the holding and the date.
+	animalsSQL      = `SELECT ` + animalColumns + ` FROM animals WHERE identifier IN (%s)`
+	moveAnimalsSQL  = `UPDATE animals SET cph = $1, on_since = $2 WHERE identifier IN (%s)`
 	notFoundAnimal  = "no animal wears %q"
 	notFoundFlock   = "no flock or herd %q"
 	notFoundHolding = "no holding %s"
