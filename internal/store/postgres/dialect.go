@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -38,6 +39,9 @@ var dialect = sqldb.Dialect{
 	RowLock:   rowLock,
 	SeedLock:  seedLock,
 	MaxParams: maxParams,
+	// A statement with a list of values is planned each time it runs,
+	// for the table's size now (see sqldb.Dialect).
+	PlanEachTime: pgx.QueryExecModeExec,
 	// The claim's plan depends on the jobs table's statistics; see
 	// sqldb's queuestats.go.
 	AnalyzeQueue:    "ANALYZE jobs",

@@ -97,7 +97,8 @@ func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph string, 
 	defer t.s.wrap(&err, "MoveAnimals")
 	ids := distinct(identifiers)
 	for part := range slices.Chunk(ids, t.s.d.MaxParams-2) {
-		res, err := t.tx.ExecContext(ctx, fmt.Sprintf(moveAnimalsSQL, marks(3, len(part))), append([]any{cph, date(onSince)}, part...)...)
+		args := t.s.planEachTime(append([]any{cph, date(onSince)}, part...))
+		res, err := t.tx.ExecContext(ctx, fmt.Sprintf(moveAnimalsSQL, marks(3, len(part))), args...)
 		if err != nil {
 			return err
 		}

@@ -80,11 +80,19 @@ func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movem
 	})
 }
 
+// planEachTime puts the dialect's PlanEachTime before args, if it has one.
+func (s *Store) planEachTime(args []any) []any {
+	if s.d.PlanEachTime == nil {
+		return args
+	}
+	return append([]any{s.d.PlanEachTime}, args...)
+}
+
 // eachOf runs query, whose %s is completed by a list of parameters, once
 // for every MaxParams of args, and calls scan for each row.
 func (s *Store) eachOf(ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) error) error {
 	for part := range slices.Chunk(args, s.d.MaxParams) {
-		rows, err := q.QueryContext(ctx, fmt.Sprintf(query, marks(1, len(part))), part...)
+		rows, err := q.QueryContext(ctx, fmt.Sprintf(query, marks(1, len(part))), s.planEachTime(part)...)
 		if err != nil {
 			return err
 		}
