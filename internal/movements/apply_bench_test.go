@@ -7,13 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
-	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/movements"
-	"github.com/drover-registry/drover/internal/sandbox"
-	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -40,10 +35,6 @@ func BenchmarkApplyTransfer(b *testing.B) {
 }
 
 func benchApplyTransfer(b *testing.B, s store.Store, n int) {
-	ctx := context.Background()
-	if _, err := sandbox.Ensure(ctx, s, bcrypt.MinCost); err != nil {
-		b.Fatal(err)
-	}
 	// Sheep 10000 and on of keeper1's flock 130181, on 01/100/0257.
 	var seed store.Seed
 	tags := make([]string, n)
@@ -53,23 +44,8 @@ func benchApplyTransfer(b *testing.B, s store.Store, n int) {
 		seed.Animals = append(seed.Animals, store.Animal{Identifier: tags[i], Species: "Sheep", Sex: "female",
 			BirthDate: since, CPH: livestock.MustCPH("01/100/0257"), OnSince: since, State: "registered"})
 	}
-	if _, err := s.Seed(ctx, seed); err != nil {
-		b.Fatal(err)
-	}
-	lists, err := standing.Load("")
-	if err != nil {
-		b.Fatal(err)
-	}
-	svc, err := movements.New(s, lists, time.Now)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := jobs.New(s, jobs.Options{})
-	svc.Register(r)
-	keeper1, err := s.UserByName(ctx, "keeper1")
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc, r, keeper1 := sandboxService(b, s, &seed)
+	ctx := context.Background()
 	devices := make([]string, n)
 	for i, t := range tags {
 		devices[i] = fmt.Sprintf(`{"tagNumber": %q}`, t)

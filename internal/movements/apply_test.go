@@ -25,28 +25,12 @@ func TestAppliedExactlyOnce(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
-		if _, err := sandbox.Ensure(ctx, s, bcrypt.MinCost); err != nil {
-			t.Fatal(err)
-		}
-		lists, err := standing.Load("")
-		if err != nil {
-			t.Fatal(err)
-		}
-		svc, err := movements.New(s, lists, time.Now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := jobs.New(s, jobs.Options{})
-		svc.Register(r)
-		keeper1, err := s.UserByName(ctx, "keeper1")
-		if err != nil {
-			t.Fatal(err)
-		}
+		svc, r, keeper1 := sandboxService(t, s, nil)
 		body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
 			"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
 			"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
 		var id int64
-		_, err = svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
+		_, err := svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
 			Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
 		if err != nil {
 			t.Fatal(err)
@@ -84,4 +68,35 @@ func TestAppliedExactlyOnce(t *testing.T) {
 			t.Errorf("movement = %+v, %v", m, err)
 		}
 	})
+}
+
+// sandboxService gives s the sandbox's data and seed's, and returns the
+// movements service on s with its jobs registered on a runner, and the
+// sandbox's keeper1.
+func sandboxService(tb testing.TB, s store.Store, seed *store.Seed) (*movements.Service, *jobs.Runner, livestock.User) {
+	tb.Helper()
+	ctx := context.Background()
+	if _, err := sandbox.Ensure(ctx, s, bcrypt.MinCost); err != nil {
+		tb.Fatal(err)
+	}
+	if seed != nil {
+		if _, err := s.Seed(ctx, *seed); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	lists, err := standing.Load("")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	svc, err := movements.New(s, lists, time.Now)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := jobs.New(s, jobs.Options{})
+	svc.Register(r)
+	keeper1, err := s.UserByName(ctx, "keeper1")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return svc, r, keeper1
 }
