@@ -114,7 +114,7 @@ func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph string, 
 }
 
 // distinct returns identifiers without repeats, in their first order, as
-// query arguments.
+// the arguments of an IN list (Animals, MoveAnimals, InTransit).
 func distinct(identifiers []string) []any {
 	seen := make(map[string]bool, len(identifiers))
 	args := make([]any, 0, len(identifiers))

@@ -63,12 +63,8 @@ func (s *Store) PendingReviews(ctx context.Context, q store.ReviewQuery) (list [
 // to that movement (the earliest, should there be several).
 func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[string]int64, err error) {
 	defer t.s.wrap(&err, "InTransit")
-	args := make([]any, len(identifiers))
-	for i, id := range identifiers {
-		args[i] = id
-	}
 	found = make(map[string]int64)
-	err = t.s.eachOf(ctx, t.tx, inTransitSQL, args, func(rows *sql.Rows) error {
+	err = t.s.eachOf(ctx, t.tx, inTransitSQL, distinct(identifiers), func(rows *sql.Rows) error {
 		var identifier string
 		var id int64
 		if err := rows.Scan(&identifier, &id); err != nil {
