@@ -40,7 +40,7 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	}
 	defer srv.Stop()
 	fmt.Fprintf(out, "server %s\n", srv)
-	if err := measure(ctx, o, srv, filepath.Join(db.Dir, "drover.log"), &rep, out); err != nil {
+	if err := measure(ctx, o, srv, &rep, out); err != nil {
 		return err
 	}
 	rep.print(out)
@@ -56,7 +56,7 @@ func serveArgs(dsn string, o options) []string {
 }
 
 // measure runs the loads in turn and reads the server's state after them.
-func measure(ctx context.Context, o options, srv *benchserver.Server, logPath string, rep *results, out io.Writer) error {
+func measure(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
 	var tok tokens
 	for user, p := range map[string]*string{"keeper1": &tok.keeper1, "keeper2": &tok.keeper2, "inspector": &tok.inspector} {
 		t, err := srv.Token(ctx, user, user)
@@ -71,9 +71,9 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, logPath st
 	fmt.Fprintf(out, "warm-up: 8 connections for %s…\n", o.Phase)
 	rep.Warmup = closedLoop(next, 8, o.Phase)
 	fmt.Fprintf(out, "unloaded: %d requests a second for %s…\n", o.LightRate, o.Phase)
-	from := logSize(logPath)
+	from := srv.LogSize()
 	rep.Unloaded = openLoop(next, o.LightRate, o.Outstanding, o.Phase)
-	until := logSize(logPath)
+	until := srv.LogSize()
 	fmt.Fprintf(out, "capacity: %d connections for %s…\n", o.Connections, o.Phase)
 	rep.Capacity = closedLoop(next, o.Connections, o.Phase)
 	var err error
@@ -83,15 +83,15 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, logPath st
 	rep.Offered = int(o.Factor*rep.Capacity.AdmittedRate() + 0.5)
 	fmt.Fprintf(out, "overload: %d requests a second (%.1f× capacity), up to %d outstanding, for %s…\n",
 		rep.Offered, o.Factor, o.Outstanding, o.Duration)
-	overloadFrom := logSize(logPath)
+	overloadFrom := srv.LogSize()
 	rep.Overload = openLoop(next, rep.Offered, o.Outstanding, o.Duration)
 	rep.RSS, rep.RSSErr = srv.PeakRSS()
 	rep.Up = healthy(ctx, srv.URL)
 	rep.Limits = scrapeLimits(ctx, srv)
-	if rep.InsideUnloaded, _, _, err = serverSide(logPath, from, until); err != nil {
+	if rep.InsideUnloaded, _, _, err = srv.AccessLog(from, until); err != nil {
 		return err
 	}
-	rep.InsideOverload, rep.InsidePost, rep.InsideGet, err = serverSide(logPath, overloadFrom, -1)
+	rep.InsideOverload, rep.InsidePost, rep.InsideGet, err = srv.AccessLog(overloadFrom, -1)
 	return err
 }
 

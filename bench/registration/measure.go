@@ -37,8 +37,16 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	stop := make(chan struct{})
 	go watch(ctx, db.db, 250*time.Millisecond, &most, stop)
 	async := registrations(srv.URL+"/v1/animals", token, true, run+"a", &numbers, last)
+	before, err := srv.Metrics(ctx)
+	if err != nil {
+		return err
+	}
+	from := time.Now()
 	var answered map[string]time.Time
 	rep.Async, answered = openLoop(async, o.Rate, o.Duration)
+	if rep.AsyncGroup, err = srv.GroupCommitSince(ctx, before, from); err != nil {
+		return err
+	}
 	ended := time.Now()
 	fmt.Fprintln(out, "waiting for the queue to drain…")
 	err = drain(ctx, db.db, 10*time.Minute)
@@ -57,8 +65,18 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	// below measures how fast the server goes (and, at 64 connections
 	// kept busy, a latency set by the queue that Little's law makes).
 	fmt.Fprintf(out, "sync POST /v1/animals, %d a second for %s…\n", o.Rate, o.Duration)
+	if before, err = srv.Metrics(ctx); err != nil {
+		return err
+	}
+	from, logFrom := time.Now(), srv.LogSize()
 	rep.SyncOffered = load.Run{Attacker: load.OpenAttacker(64), Pacer: load.PerSecond(o.Rate), Duration: o.Duration,
 		Want: http.StatusOK}.Send(registrations(srv.URL+"/v1/animals", token, false, run+"o", &numbers, last))[""]
+	if rep.SyncOfferedGroup, err = srv.GroupCommitSince(ctx, before, from); err != nil {
+		return err
+	}
+	if rep.SyncOfferedInside, _, _, err = srv.AccessLog(logFrom, srv.LogSize()); err != nil {
+		return err
+	}
 
 	base, err := baseline.Start(ctx, db.Target)
 	if err != nil {

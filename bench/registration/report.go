@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"github.com/drover-registry/drover/bench/internal/load"
 	"github.com/drover-registry/drover/bench/internal/report"
 )
@@ -14,13 +15,19 @@ type results struct {
 	report.Header
 	Options options
 
-	BodySize       int
-	Async          load.Stats // the 202s
-	Outcome        outcome
-	SyncOffered    load.Stats // sync at the async load's offered rate
-	Sync, Baseline load.Stats
-	SyncAlone      load.Stats // sync from one connection
-	RSS            int64
+	BodySize    int
+	Async       load.Stats // the 202s
+	Outcome     outcome
+	SyncOffered load.Stats // sync at the async load's offered rate
+	// Durations of the sync open loop's 200s inside the server (its
+	// access log), sorted: beside the client's, they tell a queue in the
+	// server from a wait for a CPU before it.
+	SyncOfferedInside []time.Duration
+	// The store's group commit during the async and the sync open loops.
+	AsyncGroup, SyncOfferedGroup benchserver.GroupCommit
+	Sync, Baseline               load.Stats
+	SyncAlone                    load.Stats // sync from one connection
+	RSS                          int64
 }
 
 // print writes the results as a Markdown table, with the targets. A
@@ -48,6 +55,8 @@ func (r *results) print(w io.Writer) {
 	report.Row(w, so.OK > 0 && so.P99 <= 25*time.Millisecond, fmt.Sprintf("sync POST offered at %d/s for %s: 200s, p50", o.Rate, o.Duration),
 		fmt.Sprintf("%s (%.0f/s), %s", th(so.OK), so.Rate(), ms(so.P50)), "")
 	report.Row(w, so.OK > 0 && so.P99 <= 25*time.Millisecond, "… p99", ms(so.P99), "≤ 25 ms")
+	report.Row(w, true, "… inside the server (access log): p50 / p99",
+		ms(q(r.SyncOfferedInside, 0.50))+" / "+ms(q(r.SyncOfferedInside, 0.99)), "")
 	s, b := r.Sync, r.Baseline
 	report.Row(w, s.OK > 0 && s.Rate() >= 1.5*b.Rate(), fmt.Sprintf("sync POST /v1/animals, %d conns, %s: throughput", o.Connections, o.Duration),
 		report.Throughput(s.OK, s.Elapsed)+", "+report.Ratio(s.Rate(), b.Rate())+" baseline", "≥ 1.5× baseline")
@@ -59,6 +68,8 @@ func (r *results) print(w io.Writer) {
 	report.Row(w, true, "… p50 / p99", ms(b.P50)+" / "+ms(b.P99), "")
 	report.Row(w, true, "server peak RSS (VmHWM)", fmt.Sprintf("%.0f MB", float64(r.RSS)/1e6), "")
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "During the async POSTs (from /metrics): %s.\n", r.AsyncGroup)
+	fmt.Fprintf(w, "During the sync POSTs offered at %d/s: %s.\n", o.Rate, r.SyncOfferedGroup)
 	for _, l := range []struct {
 		name string
 		s    load.Stats

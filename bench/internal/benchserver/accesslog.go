@@ -1,4 +1,4 @@
-package main
+package benchserver
 
 import (
 	"bufio"
@@ -10,15 +10,15 @@ import (
 	"time"
 )
 
-// serverSide reads the server's access log from byte from to byte until
+// AccessLog reads the server's access log from byte from to byte until
 // (the end when until is negative) and returns the
 // durations of its 2xx answers under /v1, sorted: the time each admitted
 // request spent inside the service, from the first middleware to the last
 // byte. Beside the client's latency it tells the queue inside the server
 // from the wait for a CPU before it (the load generator shares the
 // machine).
-func serverSide(path string, from, until int64) (all, post, get []time.Duration, err error) {
-	f, err := os.Open(path)
+func (s *Server) AccessLog(from, until int64) (all, post, get []time.Duration, err error) {
+	f, err := os.Open(s.log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -58,9 +58,9 @@ func serverSide(path string, from, until int64) (all, post, get []time.Duration,
 	return all, post, get, sc.Err()
 }
 
-// logSize is where the log ends now.
-func logSize(path string) int64 {
-	fi, err := os.Stat(path)
+// LogSize is where the server's log ends now: a position for AccessLog.
+func (s *Server) LogSize() int64 {
+	fi, err := os.Stat(s.log)
 	if err != nil {
 		return 0
 	}
