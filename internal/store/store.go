@@ -252,9 +252,15 @@ type RefreshToken struct {
 }
 
 // Seed is data to add: the sandbox's (made by package sandbox) or an
-// operator's import of holdings and users. Seed adds what is missing and
-// never changes a row that exists.
+// operator's import of holdings and users. Seed adds what is missing and,
+// unless Update is set, never changes a row that exists.
 type Seed struct {
+	// Update makes the holdings and users that exist take the values
+	// given: a holding its type and MHS; a user their subject, role,
+	// password hash (kept as it was when none is given) and exactly the
+	// holdings listed, so that an empty list withdraws them all. Flocks,
+	// tags and animals are only ever added. Each name may appear once.
+	Update   bool
 	Users    []SeedUser
 	Holdings []livestock.Holding
 	Flocks   []Flock

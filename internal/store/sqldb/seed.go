@@ -15,13 +15,20 @@ const (
 	seedUsersSQL       = `INSERT INTO users (user_name, subject, role, password_hash)`
 	seedUserHoldingSQL = `INSERT INTO user_holdings (user_id, cph)
 		SELECT id, $2 FROM users WHERE user_name = $1 ON CONFLICT DO NOTHING`
+	clearUserHoldingsSQL = `DELETE FROM user_holdings WHERE user_id = (SELECT id FROM users WHERE user_name = $1)`
+	// The conflict clauses of an update (Seed.Update): both dialects
+	// name the proposed row excluded.
+	updateHoldingsSQL = ` ON CONFLICT (cph) DO UPDATE SET type = excluded.type, mhs = excluded.mhs`
+	updateUsersSQL    = ` ON CONFLICT (user_name) DO UPDATE SET subject = excluded.subject, role = excluded.role,
+		password_hash = COALESCE(excluded.password_hash, users.password_hash)`
 	seedFlocksSQL  = `INSERT INTO flocks (mark, species, cph)`
 	seedTagsSQL    = `INSERT INTO issued_tags (identifier, mark, species, issued_on)`
 	seedAnimalsSQL = `INSERT INTO animals (identifier, species, sex, birth_date, cph, on_since, state)`
 )
 
-// Seed writes the sandbox's data in one transaction, leaving every row
-// that exists as it is. Seeders queue behind each other (the dialect's
+// Seed writes the sandbox's data, or an operator's import, in one
+// transaction, leaving every row that exists as it is unless sd.Update
+// is set (store.Seed says what it changes). Seeders queue behind each other (the dialect's
 // SeedLock, or SQLite's single writer), so exactly one of them sees an
 // empty users table and reports created.
 func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err error) {
@@ -44,7 +51,11 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if err := tx.QueryRowContext(ctx, anyUserSQL).Scan(&existed); err != nil {
 		return false, err
 	}
-	err = s.insertMany(ctx, tx, seedHoldingsSQL, onConflictNothing, 3, len(sd.Holdings), func(i int) []any {
+	holdingsTail, usersTail := onConflictNothing, onConflictNothing
+	if sd.Update {
+		holdingsTail, usersTail = updateHoldingsSQL, updateUsersSQL
+	}
+	err = s.insertMany(ctx, tx, seedHoldingsSQL, holdingsTail, 3, len(sd.Holdings), func(i int) []any {
 		h := sd.Holdings[i]
 		var mhs any
 		if !h.MHS.IsZero() {
@@ -55,7 +66,7 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if err != nil {
 		return false, err
 	}
-	err = s.insertMany(ctx, tx, seedUsersSQL, onConflictNothing, 4, len(sd.Users), func(i int) []any {
+	err = s.insertMany(ctx, tx, seedUsersSQL, usersTail, 4, len(sd.Users), func(i int) []any {
 		u := sd.Users[i]
 		subject := u.Subject
 		if subject == "" {
@@ -66,7 +77,7 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if err != nil {
 		return false, err
 	}
-	if err := seedUserHoldings(ctx, tx, sd.Users); err != nil {
+	if err := seedUserHoldings(ctx, tx, sd.Users, sd.Update); err != nil {
 		return false, err
 	}
 	err = s.insertMany(ctx, tx, seedFlocksSQL, onConflictNothing, 3, len(sd.Flocks), func(i int) []any {
@@ -96,7 +107,16 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	return !existed && len(sd.Users) > 0, nil
 }
 
-func seedUserHoldings(ctx context.Context, tx *sql.Tx, users []store.SeedUser) error {
+// seedUserHoldings links each user to their holdings; with update, it
+// first removes the links each listed user had.
+func seedUserHoldings(ctx context.Context, tx *sql.Tx, users []store.SeedUser, update bool) error {
+	if update {
+		for _, u := range users {
+			if _, err := tx.ExecContext(ctx, clearUserHoldingsSQL, u.Name); err != nil {
+				return err
+			}
+		}
+	}
 	stmt, err := tx.PrepareContext(ctx, seedUserHoldingSQL)
 	if err != nil {
 		return err

@@ -98,3 +98,61 @@ func testSeedLarge(t *testing.T, s store.Store) {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
+
+// testSeedUpdate is an operator's import with Update: holdings and users
+// that exist take the values given, a user's holdings are exactly those
+// listed, a password hash not given is kept, and what the import does not
+// name is left alone.
+func testSeedUpdate(t *testing.T, s store.Store) {
+	c := ctx(t)
+	sd := fixture()
+	if _, err := s.Seed(c, sd); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Seed(c, store.Seed{Update: true,
+		Holdings: []livestock.Holding{
+			{CPH: market, Type: livestock.HoldingShowground},
+			{CPH: abattoir, Type: livestock.HoldingAbattoir, MHS: mustMHS("0037")},
+		},
+		Users: []store.SeedUser{
+			{Name: "keeper1", Subject: "idp|keeper1", Role: livestock.RoleKeeper, Holdings: []livestock.CPH{farmA}},
+			{Name: "keeper2", Role: livestock.RoleKeeper}, // every holding withdrawn
+			{Name: "auditor", Subject: "idp|auditor", Role: livestock.RoleInspector},
+		}})
+	must(t, "Seed with Update", err)
+
+	if h, err := s.Holding(c, market); err != nil || h.Type != livestock.HoldingShowground {
+		t.Errorf("market = %+v, %v; want a showground", h, err)
+	}
+	if h, err := s.Holding(c, abattoir); err != nil || h.MHS != mustMHS("0037") {
+		t.Errorf("abattoir = %+v, %v; want MHS 0037", h, err)
+	}
+	if h, err := s.Holding(c, farmB); err != nil || h.Type != livestock.HoldingProducer {
+		t.Errorf("farmB, not in the import = %+v, %v; want as it was", h, err)
+	}
+	k1, err := s.UserBySubject(c, "idp|keeper1")
+	if err != nil || k1.Name != "keeper1" || !k1.CanActFor(farmA) || k1.CanActFor(farmB) || k1.CanActFor(abattoir) {
+		t.Errorf("keeper1 by its new subject = %+v, %v; want acting for farmA only", k1, err)
+	}
+	if _, err := s.UserBySubject(c, "keeper1"); !livestock.IsNotFound(err) {
+		t.Errorf("keeper1 by its old subject: %v; want not found", err)
+	}
+	if hash, err := s.PasswordHash(c, "keeper1"); err != nil || string(hash) != "$2a$04$hash1" {
+		t.Errorf("keeper1's password hash = %q, %v; want kept", hash, err)
+	}
+	if k2, err := s.UserByName(c, "keeper2"); err != nil || len(k2.Holdings) != 0 || k2.CanActFor(market) {
+		t.Errorf("keeper2 = %+v, %v; want no holdings", k2, err)
+	}
+	if a, err := s.UserByName(c, "auditor"); err != nil || a.Role != livestock.RoleInspector {
+		t.Errorf("auditor = %+v, %v; want a new inspector", a, err)
+	}
+	if in, err := s.UserByName(c, "inspector"); err != nil || in.Role != livestock.RoleInspector {
+		t.Errorf("inspector, not in the import = %+v, %v; want as it was", in, err)
+	}
+	want := wantCounts(sd)
+	want["users"]++
+	want["user_holdings"] = 1 // keeper1's farmA
+	if diff := cmp.Diff(want, counts(t, s)); diff != "" {
+		t.Errorf("rows after the update (-want +got):\n%s", diff)
+	}
+}

@@ -31,6 +31,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SeedTwice", testSeedTwice},
 		{"SeedConcurrent", testSeedConcurrent},
 		{"SeedLarge", testSeedLarge},
+		{"SeedUpdate", testSeedUpdate},
 		{"SigningKeys", testSigningKeys},
 		{"AuthCodes", testAuthCodes},
 		{"AuthCodeRace", testAuthCodeRace},
