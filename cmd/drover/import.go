@@ -32,23 +32,30 @@ type importFile struct {
 
 // importData adds holdings and users from a JSON file, for production
 // mode, where each token's subject must map to a user record. It adds what
-// is missing and changes nothing that exists; users get no password (they
-// sign in at the external issuer).
+// is missing and, unless --update is given, changes nothing that exists;
+// with --update the holdings and users the file names take its values (a
+// user's holdings become exactly those listed: how an operator withdraws
+// a keeper's access). Users get no password (they sign in at the external
+// issuer); one they had is kept.
 func importData(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("drover import", flag.ContinueOnError)
 	var dsn string
 	databaseFlag(fs, &dsn)
-	fs.SetOutput(stderr)
+	update := fs.Bool("update", false, "make holdings and users that exist take the file's values, a user's holdings becoming exactly those listed")
+	if err := parse(fs, args, getenv, stderr); err != nil && !errors.Is(err, errExtraArgs) {
+		return err
+	}
+	// After parse, which sets the usage every command shares (-h shows it).
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: drover import [--database …] FILE.json
+		fmt.Fprintln(stderr, `usage: drover import [--database …] [--update] FILE.json
 
 FILE holds {"holdings": [{"holding": "01/100/0253", "type": "abattoir", "mhs": "0035"}, …],
             "users": [{"userName": "jsmith", "subject": "<token sub>", "role": "keeper",
                        "holdings": ["01/100/0253"]}, …]}
-Rows that exist are left as they are.`)
-	}
-	if err := parse(fs, args, getenv, stderr); err != nil && !errors.Is(err, errExtraArgs) {
-		return err
+Rows that exist are left as they are, unless --update is given: then the
+holdings and users FILE names take its values, and each user's holdings
+become exactly those listed ("holdings": [] withdraws them all). Holdings
+and users FILE does not name are never changed.`)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -62,6 +69,7 @@ Rows that exist are left as they are.`)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
+	seed.Update = *update
 	st, err := openStore(ctx, dsn)
 	if err != nil {
 		return err
@@ -70,7 +78,11 @@ Rows that exist are left as they are.`)
 	if _, err := st.Seed(ctx, seed); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "drover: imported %d holdings and %d users (existing rows kept)\n", len(seed.Holdings), len(seed.Users))
+	kept := "existing rows kept"
+	if seed.Update {
+		kept = "existing rows updated"
+	}
+	fmt.Fprintf(stdout, "drover: imported %d holdings and %d users (%s)\n", len(seed.Holdings), len(seed.Users), kept)
 	return nil
 }
 
@@ -84,10 +96,15 @@ func decodeImport(data []byte) (store.Seed, error) {
 	}
 	var seed store.Seed
 	var problems []error
+	holdingAt, userAt := map[string]int{}, map[string]int{} // where each was first listed
 	for i, h := range f.Holdings {
 		cph, err := livestock.ParseCPH(h.Holding)
 		if err != nil {
 			problems = append(problems, fmt.Errorf("holdings[%d].holding: %w", i, err))
+		} else if j, ok := holdingAt[cph.String()]; ok {
+			problems = append(problems, fmt.Errorf("holdings[%d].holding: %s is listed already, at holdings[%d]", i, cph, j))
+		} else {
+			holdingAt[cph.String()] = i
 		}
 		if !livestock.HoldingType(h.Type).Valid() {
 			problems = append(problems, fmt.Errorf("holdings[%d].type: %q is not a holding type", i, h.Type))
@@ -107,6 +124,10 @@ func decodeImport(data []byte) (store.Seed, error) {
 		}
 		if u.UserName == "" || u.Subject == "" {
 			problems = append(problems, fmt.Errorf("users[%d]: userName and subject are required", i))
+		} else if j, ok := userAt[u.UserName]; ok {
+			problems = append(problems, fmt.Errorf("users[%d].userName: %s is listed already, at users[%d]", i, u.UserName, j))
+		} else {
+			userAt[u.UserName] = i
 		}
 		su := store.SeedUser{Name: u.UserName, Subject: u.Subject, Role: role}
 		for j, h := range u.Holdings {

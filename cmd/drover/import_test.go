@@ -37,6 +37,33 @@ func TestImport(t *testing.T) {
 		t.Errorf("imported user = %+v, %v", u, err)
 	}
 
+	// The keeper moves to the second holding: without --update the new
+	// link is added and the old one kept; with it, the holdings listed
+	// are exactly theirs.
+	write(`{"users": [{"userName": "jsmith", "subject": "idp|42", "role": "keeper", "holdings": ["12/345/6790"]}]}`)
+	for _, update := range []bool{false, true} {
+		args := []string{"import", file}
+		if update {
+			args = []string{"import", "--update", file}
+		}
+		if err := run(context.Background(), args, getenv, io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		u, err := st.UserBySubject(context.Background(), "idp|42")
+		if err != nil || u.CanActFor(livestock.MustCPH("12/345/6789")) == update || !u.CanActFor(livestock.MustCPH("12/345/6790")) {
+			t.Errorf("update %v: user = %+v, %v", update, u, err)
+		}
+	}
+
+	write(`{"holdings": [{"holding": "12/345/6789", "type": "producer"}, {"holding": "12/345/6789", "type": "market"}],
+	        "users": [{"userName": "jsmith", "subject": "a", "role": "keeper"}, {"userName": "jsmith", "subject": "b", "role": "keeper"}]}`)
+	err = run(context.Background(), []string{"import", "--update", file}, getenv, io.Discard, io.Discard)
+	for _, want := range []string{"holdings[1].holding: 12/345/6789 is listed already, at holdings[0]", "users[1].userName: jsmith is listed already, at users[0]"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("repeated entries: error %v does not say %s", err, want)
+		}
+	}
+
 	write(`{"holdings": [{"holding": "12/345/678", "type": "barn", "mhs": "12"}],
 	        "users": [{"userName": "x", "role": "admin", "holdings": ["nope"]}]}`)
 	err = run(context.Background(), []string{"import", file}, getenv, io.Discard, io.Discard)
