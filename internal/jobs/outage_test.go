@@ -39,3 +39,16 @@ func TestFailuresLogOncePerWait(t *testing.T) {
 		t.Errorf("log:\n%s", buf.String())
 	}
 }
+
+func TestIdleWaitGrowsToEightPolls(t *testing.T) {
+	t.Parallel()
+	r := New(nil, Options{Poll: 500 * time.Millisecond})
+	var got []time.Duration
+	for n := 1; n <= 6; n++ {
+		got = append(got, r.idleWait(n))
+	}
+	want := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second, 4 * time.Second}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("idle waits (-want +got):\n%s", diff)
+	}
+}

@@ -258,3 +258,53 @@ func TestQueuedJobSurvivesRestart(t *testing.T) {
 		t.Errorf("job after restart = %+v", j)
 	}
 }
+
+// looks counts the claims a runner makes: RunJob calls, found or not.
+type looks struct {
+	store.Store
+	n atomic.Int64
+}
+
+func (l *looks) RunJob(ctx context.Context, kinds []string, now time.Time,
+	fn func(ctx context.Context, tx store.Tx, j store.Job) error) (bool, error) {
+	l.n.Add(1)
+	return l.Store.RunJob(ctx, kinds, now, fn)
+}
+
+// TestIdleWorkersLookLessOften: workers that keep finding no job back off
+// from Poll towards 8 × Poll, and still find a job that nobody announced
+// (as one enqueued by another replica).
+func TestIdleWorkersLookLessOften(t *testing.T) {
+	t.Parallel()
+	s, err := sqlite.Open(context.Background(), t.TempDir()+"/jobs.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	counted := &looks{Store: s}
+	const workers, poll, idleFor = 2, 10 * time.Millisecond, 500 * time.Millisecond
+	r := jobs.New(counted, jobs.Options{Workers: workers, Poll: poll})
+	var done atomic.Int64
+	r.Register("test.quiet", func(ctx context.Context, tx store.Tx, j store.Job) error {
+		done.Add(1)
+		return nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { _ = r.Run(ctx); close(stopped) }()
+	defer func() { cancel(); <-stopped }()
+
+	time.Sleep(idleFor)
+	// Looking every Poll, each worker would have looked about 50 times;
+	// backing off to 8 × Poll, about 9 (1 + 10, 20, 40 ms, then every 80).
+	// Timers that fire late only lower the count.
+	if n, every := counted.n.Load(), int64(workers*idleFor/poll); n > every/2 {
+		t.Errorf("idle workers looked %d times in %s; looking every Poll is %d", n, idleFor, every)
+	}
+	enqueue(t, s, "test.quiet", 1) // no Notify
+	for deadline := time.Now().Add(30 * time.Second); done.Load() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("an idle runner never found a job it was not told of")
+		}
+	}
+}
