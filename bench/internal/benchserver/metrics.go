@@ -2,10 +2,13 @@ package benchserver
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +62,10 @@ type GroupCommit struct {
 	Commits, Calls float64
 	CommitTime     time.Duration // summed over the commits
 	SlowCommits    float64       // commits whose COMMIT took over 10 ms: the disk's stalls
-	Elapsed        time.Duration // between the readings
+	// Slowest is the bucket of the slowest COMMIT: its upper bound (or,
+	// for the last bucket, its lower bound as a negative), 0 when none.
+	Slowest time.Duration
+	Elapsed time.Duration // between the readings
 }
 
 // slowCommit is the bucket of the commit histogram that SlowCommits counts
@@ -80,7 +86,43 @@ func groupCommit(before, after map[string]float64, elapsed time.Duration) GroupC
 	d := func(name string) float64 { return after[name] - before[name] }
 	return GroupCommit{Commits: d("drover_store_group_commits_total"), Calls: d("drover_store_group_calls_total"),
 		CommitTime:  time.Duration(d("drover_store_group_commit_seconds_total") * float64(time.Second)),
-		SlowCommits: d("drover_store_group_commit_duration_seconds_count") - d(slowCommit), Elapsed: elapsed}
+		SlowCommits: d("drover_store_group_commit_duration_seconds_count") - d(slowCommit),
+		Slowest:     slowest(before, after), Elapsed: elapsed}
+}
+
+// commitBucket is the prefix of the commit histogram's buckets.
+const commitBucket = `drover_store_group_commit_duration_seconds_bucket{le="`
+
+// slowest finds the first bucket of the commit histogram that holds
+// every commit between the readings: the slowest commit took at most its
+// bound. Past the last finite bound it returns that bound, negated.
+func slowest(before, after map[string]float64) time.Duration {
+	total := after["drover_store_group_commit_duration_seconds_count"] - before["drover_store_group_commit_duration_seconds_count"]
+	if total <= 0 {
+		return 0
+	}
+	type bucket struct {
+		bound  float64 // seconds
+		series string
+	}
+	var buckets []bucket
+	for series := range after {
+		if le, ok := strings.CutPrefix(series, commitBucket); ok {
+			if b, err := strconv.ParseFloat(strings.TrimSuffix(le, `"}`), 64); err == nil && !math.IsInf(b, 1) {
+				buckets = append(buckets, bucket{b, series})
+			}
+		}
+	}
+	if len(buckets) == 0 {
+		return 0
+	}
+	slices.SortFunc(buckets, func(a, b bucket) int { return cmp.Compare(a.bound, b.bound) })
+	for _, b := range buckets {
+		if after[b.series]-before[b.series] >= total {
+			return time.Duration(b.bound * float64(time.Second))
+		}
+	}
+	return -time.Duration(buckets[len(buckets)-1].bound * float64(time.Second))
 }
 
 // String says it as the benchmarks print it: commits a second, the mean
@@ -89,7 +131,14 @@ func (g GroupCommit) String() string {
 	if g.Commits <= 0 || g.Elapsed <= 0 {
 		return "no group commits"
 	}
-	return fmt.Sprintf("%.0f group commits a second of %.1f writes each (submissions and jobs), %.2f ms a commit, %.0f %% of the time in COMMIT; %.0f commits took over 10 ms",
+	slowest := ""
+	switch {
+	case g.Slowest > 0:
+		slowest = ", the slowest at most " + g.Slowest.String()
+	case g.Slowest < 0:
+		slowest = ", the slowest over " + (-g.Slowest).String()
+	}
+	return fmt.Sprintf("%.0f group commits a second of %.1f writes each (submissions and jobs), %.2f ms a commit, %.0f %% of the time in COMMIT; %.0f commits took over 10 ms%s",
 		g.Commits/g.Elapsed.Seconds(), g.Calls/g.Commits, float64(g.CommitTime)/g.Commits/float64(time.Millisecond),
-		100*g.CommitTime.Seconds()/g.Elapsed.Seconds(), g.SlowCommits)
+		100*g.CommitTime.Seconds()/g.Elapsed.Seconds(), g.SlowCommits, slowest)
 }

@@ -33,9 +33,20 @@ func TestGroupCommit(t *testing.T) {
 	after := map[string]float64{"drover_store_group_commits_total": 2750, "drover_store_group_calls_total": 54301,
 		"drover_store_group_commit_seconds_total": 4.1, "drover_store_group_commit_duration_seconds_count": 2750, slowCommit: 2739}
 	g := groupCommit(before, after, 8*time.Second)
-	want := "171 group commits a second of 26.8 writes each (submissions and jobs), 1.90 ms a commit, 32 % of the time in COMMIT; 7 commits took over 10 ms"
+	want := "171 group commits a second of 26.8 writes each (submissions and jobs), 1.90 ms a commit, 32 % of the time in COMMIT; 7 commits took over 10 ms, the slowest over 10ms"
 	if got := g.String(); got != want {
 		t.Errorf("String() = %q\nwant       %q", got, want)
+	}
+	// With the buckets past 10 ms, the slowest commit's bucket is named.
+	for le, counts := range map[string][2]float64{"0.025": {1382, 2745}, "0.25": {1384, 2750}, "2.5": {1384, 2750}, "+Inf": {1384, 2750}} {
+		before[commitBucket+le+`"}`], after[commitBucket+le+`"}`] = counts[0], counts[1]
+	}
+	if got := groupCommit(before, after, 8*time.Second).String(); !strings.HasSuffix(got, "7 commits took over 10 ms, the slowest at most 250ms") {
+		t.Errorf("with buckets: %q", got)
+	}
+	after[commitBucket+`2.5"}`], after[commitBucket+`0.25"}`] = 2749, 2749
+	if got := groupCommit(before, after, 8*time.Second).String(); !strings.HasSuffix(got, ", the slowest over 2.5s") {
+		t.Errorf("a commit past the last bound: %q", got)
 	}
 	if got := (GroupCommit{}).String(); got != "no group commits" {
 		t.Errorf("the zero GroupCommit says %q", got)
