@@ -11,16 +11,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestWaitGrowsToCap(t *testing.T) {
+// TestWaitsGrowToCap: after failures (wait) and after looks that found
+// nothing (idleWait), a worker waits Poll, doubling, up to 4 s (8 × Poll
+// at the default Poll).
+func TestWaitsGrowToCap(t *testing.T) {
 	t.Parallel()
 	r := New(nil, Options{Poll: 500 * time.Millisecond})
-	var got []time.Duration
-	for streak := 1; streak <= 6; streak++ {
-		got = append(got, r.wait(streak))
-	}
 	want := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second, 4 * time.Second}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("waits (-want +got):\n%s", diff)
+	for name, wait := range map[string]func(int) time.Duration{"wait": r.wait, "idleWait": r.idleWait} {
+		var got []time.Duration
+		for n := 1; n <= 6; n++ {
+			got = append(got, wait(n))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
 	}
 }
 
@@ -37,18 +42,5 @@ func TestFailuresLogOncePerWait(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], "failures=1") || !strings.Contains(lines[1], "failures=16") {
 		t.Errorf("log:\n%s", buf.String())
-	}
-}
-
-func TestIdleWaitGrowsToEightPolls(t *testing.T) {
-	t.Parallel()
-	r := New(nil, Options{Poll: 500 * time.Millisecond})
-	var got []time.Duration
-	for n := 1; n <= 6; n++ {
-		got = append(got, r.idleWait(n))
-	}
-	want := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 4 * time.Second, 4 * time.Second}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("idle waits (-want +got):\n%s", diff)
 	}
 }
