@@ -27,10 +27,10 @@ const (
 )
 
 // Seed writes the sandbox's data, or an operator's import, in one
-// transaction, leaving every row that exists as it is unless sd.Update
-// is set (store.Seed says what it changes). Seeders queue behind each other (the dialect's
-// SeedLock, or SQLite's single writer), so exactly one of them sees an
-// empty users table and reports created.
+// transaction, leaving every row that exists as it is unless sd.Update is
+// set (store.Seed says what it changes). Seeders queue behind each other
+// (the dialect's SeedLock, or SQLite's single writer), so exactly one of
+// them sees an empty users table and reports created.
 func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err error) {
 	defer s.wrap(&err, "Seed")
 	tx, err := s.w.BeginTx(ctx, nil)
