@@ -18,14 +18,6 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.record(ctx, tx, r, w, user, received, f)
-}
-
-// record applies the rules to r with facts f and, when they hold, records
-// the animal in tx. An animal registered since f was read is refused by
-// the insert itself (CodeRegistered).
-func (s *Service) record(ctx context.Context, tx store.Tx, r livestock.Registration, w body, user string, received time.Time,
-	f livestock.RegistrationFacts) (errs, warns []livestock.FieldError, err error) {
 	out, errs, warns := livestock.CheckRegistration(r, f)
 	if len(errs) > 0 {
 		return errs, nil, nil
@@ -86,19 +78,14 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registrati
 		known[site] = err == nil
 	}
 	f.SiteKnown = func(site livestock.SiteID) bool { return known[site] }
-	return f, s.parents(ctx, tx, r, &f)
-}
-
-// parents reads, inside tx, the facts that may have changed since f was
-// read elsewhere: the registered parents' records, as a move or a death
-// changes them. The rest of f does not change once true: a tag once
-// issued stays issued to its herd, and holdings are not removed.
-func (s *Service) parents(ctx context.Context, tx store.Tx, r livestock.Registration, f *livestock.RegistrationFacts) (err error) {
+	var err error
 	if f.BirthDam, err = s.parent(ctx, tx, r.BirthDam); err != nil {
-		return err
+		return f, err
 	}
-	f.Sire, err = s.parent(ctx, tx, r.Sire)
-	return err
+	if f.Sire, err = s.parent(ctx, tx, r.Sire); err != nil {
+		return f, err
+	}
+	return f, nil
 }
 
 // parent is a registered parent's record, or nil when it is not registered.

@@ -1,7 +1,6 @@
 package registration
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 	"time"
@@ -150,46 +149,4 @@ func fieldProblems(fs []livestock.FieldError) []problem {
 		out = append(out, problem{f.Code, f.Source})
 	}
 	return out
-}
-
-// movesAfterReading is a store whose read transactions are followed, once
-// fn has read, by a move of the animal dam to holding to: what a transfer
-// committed between a sync registration's reading of its facts and its
-// write would do.
-type movesAfterReading struct {
-	store.Store
-	dam string
-	to  livestock.CPH
-}
-
-func (m movesAfterReading) InReadTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error {
-	if err := m.Store.InReadTx(ctx, fn); err != nil {
-		return err
-	}
-	return m.Store.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
-		return tx.MoveAnimals(ctx, []string{m.dam}, m.to.String(), start)
-	})
-}
-
-// TestSyncDamMovedMeanwhile: a sync registration reads its facts beside
-// the writer, then its parents again in the transaction that writes: a
-// dam moved off the holding in between is refused (V-dam elsewhere), and
-// nothing is kept.
-func TestSyncDamMovedMeanwhile(t *testing.T) {
-	t.Parallel()
-	each(t, func(t *testing.T, b *bundle) {
-		dam := tag(t, "442501", 2)
-		svc := *b.svc
-		svc.store = movesAfterReading{Store: b.store, dam: dam, to: livestock.MustCPH(farm2)}
-		body := calf(tag(t, "442501", 103), dam, "2026-06-07").bytes(t)
-		before := b.rows()
-		_, err := svc.Submit(b.ctx, Posted{User: b.user("keeper1"), Body: body, CorrelationID: "c-moved"})
-		kind, got := refusal(err)
-		if want := []problem{{livestock.CodeDamElsewhere, "/registration/birthDam/identifier"}}; kind != livestock.KindInvalid || !cmp.Equal(want, got) {
-			t.Errorf("Submit = %v (%v %+v); want %+v", err, kind, got, want)
-		}
-		if diff := cmp.Diff(before, b.rows()); diff != "" {
-			t.Errorf("rows after the refusal (-want +got):\n%s", diff)
-		}
-	})
 }

@@ -91,12 +91,6 @@ type Store interface {
 
 	// InTx runs fn in one write transaction, committed when fn returns nil.
 	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
-	// InReadTx runs fn in a read-only transaction on a reader connection:
-	// one consistent view of what was committed, read beside the writer
-	// rather than on it. A write in fn fails. Nothing read is held: a caller
-	// that writes on the strength of it reads again, in the transaction that
-	// writes, whatever may have changed meanwhile.
-	InReadTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 	// InSharedTx is InTx for many small writers at once (group commit): fn
 	// may share its transaction with the fns of other callers that arrive
 	// at the same time, so that they pay for one commit (an fsync, a WAL

@@ -48,19 +48,6 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.
 	return nil
 }
 
-// InReadTx runs fn in a read-only transaction of the reader pool; see
-// store.Store. On SQLite a reader connection is query-only and its
-// transaction a snapshot of the WAL; on PostgreSQL it is BEGIN READ ONLY.
-func (s *Store) InReadTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) (err error) {
-	t, err := s.r.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		s.wrap(&err, "InReadTx")
-		return err
-	}
-	defer rollback(t) // nothing to commit
-	return fn(ctx, &tx{s: s, tx: &sqlTx{Tx: t, p: s.r}})
-}
-
 // tx is store.Tx over one database/sql transaction.
 type tx struct {
 	s  *Store

@@ -39,7 +39,6 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RefreshTokenRace", testRefreshTokenRace},
 		{"InTx", testInTx},
 		{"InTxPanic", testInTxPanic},
-		{"InReadTx", testInReadTx},
 		{"SharedTxMany", testSharedTxMany},
 		{"SharedTxErrors", testSharedTxErrors},
 		{"SharedTxConflict", testSharedTxConflict},

@@ -152,30 +152,3 @@ func testTimes(t *testing.T, s store.Store) {
 		t.Errorf("job times = run %v, finished %v; want run %v, all UTC", j.RunAt, j.FinishedAt, stored(base))
 	}
 }
-
-// testInReadTx: a read-only transaction sees what was committed, refuses
-// a write (which leaves nothing behind), and returns fn's error.
-func testInReadTx(t *testing.T, s store.Store) {
-	c := ctx(t)
-	if _, err := s.Seed(c, fixture()); err != nil {
-		t.Fatal(err)
-	}
-	err := s.InReadTx(c, func(ctx context.Context, tx store.Tx) error {
-		a, err := tx.Animal(ctx, "UK0100001 00001")
-		if err != nil || a.CPH != farmA {
-			t.Errorf("Animal in a read transaction = %+v, %v", a, err)
-		}
-		if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: "test.readonly", Payload: []byte(`{}`)}); err == nil {
-			t.Error("a read transaction took a write")
-		}
-		return nil
-	})
-	must(t, "InReadTx", err)
-	if n, err := s.JobCounts(c); err != nil || n[store.JobAvailable] != 0 {
-		t.Errorf("jobs after a refused write = %v, %v; want none", n, err)
-	}
-	sentinel := errors.New("fn's own error")
-	if err := s.InReadTx(c, func(context.Context, store.Tx) error { return sentinel }); !errors.Is(err, sentinel) {
-		t.Errorf("InReadTx returned %v; want fn's error", err)
-	}
-}
