@@ -22,13 +22,10 @@ import (
 //
 //	go test ./internal/movements -run '^$' -bench ApplyTransfer
 func BenchmarkApplyTransfer(b *testing.B) {
-	for _, d := range []struct {
-		name string
-		open func(testing.TB) store.Store
-	}{{"sqlite", storetest.OpenSQLite}, {"postgres", storetest.OpenPostgres}} {
+	for _, d := range storetest.Openers {
 		for _, n := range []int{1, 100, 2000} {
-			b.Run(fmt.Sprintf("%s/devices=%d", d.name, n), func(b *testing.B) {
-				benchApplyTransfer(b, d.open(b), n)
+			b.Run(fmt.Sprintf("%s/devices=%d", d.Name, n), func(b *testing.B) {
+				benchApplyTransfer(b, d.Open(b), n)
 			})
 		}
 	}

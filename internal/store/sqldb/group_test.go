@@ -89,12 +89,9 @@ func BenchmarkInsertRequestInTx(b *testing.B) { benchInsertRequest(b, false) }
 func BenchmarkInsertRequestInSharedTx(b *testing.B) { benchInsertRequest(b, true) }
 
 func benchInsertRequest(b *testing.B, shared bool) {
-	for _, d := range []struct {
-		name string
-		open func(testing.TB) store.Store
-	}{{"sqlite", storetest.OpenSQLite}, {"postgres", storetest.OpenPostgres}} {
-		b.Run(d.name, func(b *testing.B) {
-			st := d.open(b)
+	for _, d := range storetest.Openers {
+		b.Run(d.Name, func(b *testing.B) {
+			st := d.Open(b)
 			in := st.InTx
 			if shared {
 				in = st.InSharedTx

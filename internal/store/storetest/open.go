@@ -22,17 +22,23 @@ import (
 // tests use. Each test gets a schema of its own there.
 const EnvPostgres = "DROVER_TEST_POSTGRES"
 
+// Opener opens a fresh store of one dialect for a test or a benchmark.
+type Opener struct {
+	Name string
+	Open func(testing.TB) store.Store
+}
+
+// Openers are the dialects every store test and benchmark runs on.
+var Openers = []Opener{{"sqlite", OpenSQLite}, {"postgres", OpenPostgres}}
+
 // Each runs body against a fresh store of each dialect, as the parallel
 // subtests "sqlite" and "postgres".
 func Each(t *testing.T, body func(t *testing.T, s store.Store)) {
 	t.Helper()
-	for _, d := range []struct {
-		name string
-		open func(testing.TB) store.Store
-	}{{"sqlite", OpenSQLite}, {"postgres", OpenPostgres}} {
-		t.Run(d.name, func(t *testing.T) {
+	for _, d := range Openers {
+		t.Run(d.Name, func(t *testing.T) {
 			t.Parallel()
-			body(t, d.open(t))
+			body(t, d.Open(t))
 		})
 	}
 }
