@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,4 +100,60 @@ func sandboxService(tb testing.TB, s store.Store, seed *store.Seed) (*movements.
 		tb.Fatal(err)
 	}
 	return svc, r, keeper1
+}
+
+// TestUndoPutsBackEach: undoing a completed transfer puts every animal
+// back on the holding it came from since its own earlier date, animals
+// with different dates alike (they are moved back a group at a time).
+func TestUndoPutsBackEach(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		source := livestock.MustCPH("01/100/0257")
+		since := map[string]time.Time{ // sheep of keeper1's flock 130181, on the source since these days
+			"UK0130181 20001": time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC),
+			"UK0130181 20002": time.Date(2026, 2, 9, 0, 0, 0, 0, time.UTC),
+			"UK0130181 20003": time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC),
+		}
+		var seed store.Seed
+		var devices []string
+		for id, on := range since {
+			seed.Animals = append(seed.Animals, store.Animal{Identifier: id, Species: "Sheep", Sex: "female",
+				BirthDate: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), CPH: source, OnSince: on, State: "registered"})
+			devices = append(devices, fmt.Sprintf(`{"tagNumber": %q}`, id))
+		}
+		svc, r, keeper1 := sandboxService(t, s, &seed)
+		kinds := []string{movements.JobKind}
+		submit := func(typ store.RequestType, body string) int64 {
+			t.Helper()
+			var id int64
+			_, err := svc.Submit(ctx, typ, movements.Posted{User: keeper1, Body: []byte(body),
+				Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ran, err := r.RunOne(ctx, kinds); !ran || err != nil {
+				t.Fatalf("RunOne = %v, %v", ran, err)
+			}
+			if req, err := s.Request(ctx, id); err != nil || req.Status != store.StatusSuccess {
+				t.Fatalf("%s = %+v, %v", typ, req, err)
+			}
+			return id
+		}
+		moved := submit(store.RequestTransfer, fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep",
+			"userHolding": "01/100/0257", "sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258",
+			"animalCount": 3, "movementGroups": [{"devices": [%s]}]}}`, time.Now().Format(time.DateOnly), strings.Join(devices, ", ")))
+		for id := range since {
+			if a, _ := s.Animal(ctx, id); a.CPH != livestock.MustCPH("01/100/0258") {
+				t.Fatalf("%s on %s after the transfer, want 01/100/0258", id, a.CPH)
+			}
+		}
+		submit(store.RequestUndo, fmt.Sprintf(`{"content": {"requestToBeUndone_ID": %d}}`, moved))
+		for id, on := range since {
+			a, err := s.Animal(ctx, id)
+			if err != nil || a.CPH != source || !a.OnSince.Equal(on) {
+				t.Errorf("%s after the undo: on %s since %s (%v); want %s since %s", id, a.CPH, a.OnSince.Format(time.DateOnly), err, source, on.Format(time.DateOnly))
+			}
+		}
+	})
 }

@@ -119,10 +119,23 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 // putBack returns a movement's accepted animals to where they were. An
 // animal that has moved on since cannot be put back: then nothing is.
 func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, all bool) (string, error) {
+	// The animals to put back, by where they were before: most often all
+	// from one holding since one date, moved back in one statement.
+	type prior struct {
+		cph     string
+		onSince time.Time
+	}
 	var tags []string
+	var priors []prior
+	back := map[prior][]string{}
 	for _, d := range m.Devices {
 		if d.Outcome == "accepted" || all {
 			tags = append(tags, d.Identifier)
+			p := prior{d.PriorCPH, d.PriorOnSince}
+			if back[p] == nil {
+				priors = append(priors, p)
+			}
+			back[p] = append(back[p], d.Identifier)
 		}
 	}
 	animals, err := tx.Animals(ctx, tags)
@@ -138,11 +151,8 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 			return fmt.Sprintf("tag %s has moved on from %s since; undo that move first", id, m.Destination), nil
 		}
 	}
-	for _, d := range m.Devices {
-		if d.Outcome != "accepted" && !all {
-			continue
-		}
-		if err := tx.MoveAnimal(ctx, d.Identifier, d.PriorCPH, d.PriorOnSince); err != nil {
+	for _, p := range priors {
+		if err := tx.MoveAnimals(ctx, back[p], p.cph, p.onSince); err != nil {
 			return "", err
 		}
 	}

@@ -226,8 +226,6 @@ type MovementTx interface {
 	// spent half of its job in look-ups, on the writer every other write
 	// waits for.
 	Animals(ctx context.Context, identifiers []string) (map[string]Animal, error)
-	// MoveAnimal records that an animal is on holding cph since onSince.
-	MoveAnimal(ctx context.Context, identifier, cph string, onSince time.Time) error
 	// MoveAnimals records that the animals wearing identifiers are all on
 	// holding cph since onSince. An identifier no animal wears is
 	// KindNotFound (the transaction is then to be rolled back).

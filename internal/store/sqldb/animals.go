@@ -16,7 +16,6 @@ const (
 	animalSQL       = `SELECT ` + animalColumns + ` FROM animals WHERE identifier = $1`
 	flockSQL        = `SELECT mark, species, cph FROM flocks WHERE mark = $1`
 	holdingByMHSSQL = `SELECT cph, type, mhs FROM holdings WHERE mhs = $1`
-	moveAnimalSQL   = `UPDATE animals SET cph = $2, on_since = $3 WHERE identifier = $1`
 	// animalsSQL and moveAnimalsSQL take a chunk of identifiers' marks at
 	// %s (eachOf; MoveAnimals); moveAnimalsSQL's first two parameters are
 	// the holding and the date.
@@ -69,13 +68,6 @@ func (t *tx) HoldingByMHS(ctx context.Context, mhs livestock.MHS) (h livestock.H
 func (t *tx) Holding(ctx context.Context, cph livestock.CPH) (h livestock.Holding, err error) {
 	defer t.s.wrap(&err, "Holding")
 	return holding(ctx, t.tx, holdingSQL, cph.String(), notFoundHolding)
-}
-
-// MoveAnimal puts an animal on holding cph since the date onSince.
-func (t *tx) MoveAnimal(ctx context.Context, identifier, cph string, onSince time.Time) (err error) {
-	defer t.s.wrap(&err, "MoveAnimal")
-	res, err := t.tx.ExecContext(ctx, moveAnimalSQL, identifier, cph, date(onSince))
-	return affected(res, err, notFoundAnimal, identifier)
 }
 
 // Animals returns, by identifier, the animals wearing identifiers, as this

@@ -59,12 +59,12 @@ func testAnimals(t *testing.T, s store.Store) {
 	moved := sd.Animals[0]
 	moved.CPH, moved.OnSince = farmB, ymd(2026, 5, 1)
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
-		if err := tx.MoveAnimal(c, moved.Identifier, farmB.String(), time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		if err := tx.MoveAnimals(c, []string{moved.Identifier}, farmB.String(), time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)); err != nil {
 			return err
 		}
 		// The transaction reads its own writes and the registry.
 		if a, err := tx.Animal(c, moved.Identifier); err != nil || !cmp.Equal(moved, a, cmpOpts) {
-			t.Errorf("tx.Animal after MoveAnimal = %+v, %v; want %+v", a, err, moved)
+			t.Errorf("tx.Animal after MoveAnimals = %+v, %v; want %+v", a, err, moved)
 		}
 		if h, err := tx.Holding(c, farmB); err != nil || h.CPH != farmB {
 			t.Errorf("tx.Holding = %+v, %v", h, err)
@@ -78,12 +78,12 @@ func testAnimals(t *testing.T, s store.Store) {
 		return nil
 	})
 	if a, err := s.Animal(c, moved.Identifier); err != nil || !cmp.Equal(moved, a, cmpOpts) {
-		t.Errorf("Animal after MoveAnimal = %+v, %v; want %+v", a, err, moved)
+		t.Errorf("Animal after MoveAnimals = %+v, %v; want %+v", a, err, moved)
 	}
 	err = s.InTx(c, func(c context.Context, tx store.Tx) error {
-		return tx.MoveAnimal(c, "UK0100001 00002", farmB.String(), ymd(2026, 5, 1)) // a tag no animal wears
+		return tx.MoveAnimals(c, []string{"UK0100001 00002"}, farmB.String(), ymd(2026, 5, 1)) // a tag no animal wears
 	})
-	wantKind(t, "MoveAnimal of a tag no animal wears", err, livestock.KindNotFound)
+	wantKind(t, "MoveAnimals of a tag no animal wears", err, livestock.KindNotFound)
 }
 
 // testLockRequest holds a request in one transaction while another locks

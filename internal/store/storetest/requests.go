@@ -163,8 +163,8 @@ func testMovementNotFound(t *testing.T, s store.Store) {
 		"tx.UpdateMovement": func(c context.Context, tx store.Tx) error {
 			return tx.UpdateMovement(c, store.Movement{ID: 1, TransferDate: ymd(2026, 1, 1)})
 		},
-		"tx.MoveAnimal": func(c context.Context, tx store.Tx) error {
-			return tx.MoveAnimal(c, "UK0100001 00001", farmA.String(), ymd(2026, 1, 1))
+		"tx.MoveAnimals": func(c context.Context, tx store.Tx) error {
+			return tx.MoveAnimals(c, []string{"UK0100001 00001"}, farmA.String(), ymd(2026, 1, 1))
 		},
 	} {
 		wantKind(t, name, s.InTx(c, fn), nf)
