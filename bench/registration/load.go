@@ -13,11 +13,11 @@ import (
 )
 
 // openLoop offers rate requests a second whatever the answers take (more
-// connections open when needed), and records when each 202 arrived, by
-// its request id.
-func openLoop(next vegeta.Targeter, rate int, du time.Duration) (load.Stats, map[string]time.Time) {
+// connections open when needed), counts those answered with status want,
+// and records when each answer arrived, by its request id.
+func openLoop(next vegeta.Targeter, rate int, du time.Duration, want int) (load.Stats, map[string]time.Time) {
 	got := map[string]time.Time{}
-	s := load.Run{Attacker: load.OpenAttacker(64), Pacer: load.PerSecond(rate), Duration: du, Want: http.StatusAccepted,
+	s := load.Run{Attacker: load.OpenAttacker(64), Pacer: load.PerSecond(rate), Duration: du, Want: want,
 		Each: func(r *vegeta.Result) { got[r.Headers.Get("X-Request-ID")] = r.Timestamp.Add(r.Latency) }}.Send(next)[""]
 	return s, got
 }

@@ -43,7 +43,7 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	}
 	from := time.Now()
 	var answered map[string]time.Time
-	rep.Async, answered = openLoop(async, o.Rate, o.Duration)
+	rep.Async, answered = openLoop(async, o.Rate, o.Duration, http.StatusAccepted)
 	if rep.AsyncGroup, err = srv.GroupCommitSince(ctx, before, from); err != nil {
 		return err
 	}
@@ -69,8 +69,7 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 		return err
 	}
 	from, logFrom := time.Now(), srv.LogSize()
-	rep.SyncOffered = load.Run{Attacker: load.OpenAttacker(64), Pacer: load.PerSecond(o.Rate), Duration: o.Duration,
-		Want: http.StatusOK}.Send(registrations(srv.URL+"/v1/animals", token, false, run+"o", &numbers, last))[""]
+	rep.SyncOffered, _ = openLoop(registrations(srv.URL+"/v1/animals", token, false, run+"o", &numbers, last), o.Rate, o.Duration, http.StatusOK)
 	if rep.SyncOfferedGroup, err = srv.GroupCommitSince(ctx, before, from); err != nil {
 		return err
 	}
