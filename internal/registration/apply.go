@@ -50,21 +50,21 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	return nil, warns, nil
 }
 
-// facts reads, inside tx, the records the rules look at.
+// facts reads, inside tx, the records the rules look at: the tag, the
+// parents and whether the animal is registered in one statement, then any
+// holding named as a birth or death site.
 func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registration, received livestock.Date) (livestock.RegistrationFacts, error) {
 	f := livestock.RegistrationFacts{Received: received, BreedKnown: s.breedKnown}
-	id := r.Tag.String()
-	if _, err := tx.Animal(ctx, id); err == nil {
-		f.Registered = true
-	} else if !livestock.IsNotFound(err) {
+	l, err := tx.LookUpRegistration(ctx, r.Tag.String(), r.BirthDam, r.Sire)
+	if err != nil {
 		return f, err
 	}
-	if tag, flock, err := tx.IssuedTag(ctx, id); err == nil {
-		cph := flock.CPH
-		f.IssuedTo, f.IssuedFor = &cph, speciesOf(tag.Species)
-	} else if !livestock.IsNotFound(err) {
-		return f, err
+	f.Registered = l.Registered
+	if l.Tag != nil {
+		cph := l.Flock.CPH
+		f.IssuedTo, f.IssuedFor = &cph, speciesOf(l.Tag.Species)
 	}
+	f.BirthDam, f.Sire = parentRecord(l.Dam), parentRecord(l.Sire)
 	known := map[livestock.SiteID]bool{}
 	for _, site := range append(append([]livestock.SiteID(nil), r.BirthSite...), r.DeathSites...) {
 		if site.Type != livestock.SiteHolding {
@@ -78,28 +78,15 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registrati
 		known[site] = err == nil
 	}
 	f.SiteKnown = func(site livestock.SiteID) bool { return known[site] }
-	var err error
-	if f.BirthDam, err = s.parent(ctx, tx, r.BirthDam); err != nil {
-		return f, err
-	}
-	if f.Sire, err = s.parent(ctx, tx, r.Sire); err != nil {
-		return f, err
-	}
 	return f, nil
 }
 
-// parent is a registered parent's record, or nil when it is not registered.
-func (s *Service) parent(ctx context.Context, tx store.Tx, id string) (*livestock.AnimalRecord, error) {
-	if id == "" {
-		return nil, nil
-	}
-	a, err := tx.Animal(ctx, id)
-	if livestock.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
+// parentRecord is a registered parent's record, or nil when it is not
+// registered (or none was named).
+func parentRecord(a *store.Animal) *livestock.AnimalRecord {
+	if a == nil {
+		return nil
 	}
 	return &livestock.AnimalRecord{Species: speciesOf(a.Species), Holding: a.CPH, State: a.State, Sex: a.Sex,
-		Born: livestock.DateOf(a.BirthDate), OnSince: livestock.DateOf(a.OnSince)}, nil
+		Born: livestock.DateOf(a.BirthDate), OnSince: livestock.DateOf(a.OnSince)}
 }

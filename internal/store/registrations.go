@@ -51,11 +51,23 @@ type RegistrationTx interface {
 	LockRegistration(ctx context.Context, id string) (Registration, error)
 	// UpdateRegistration writes Status, UpdatedDate, Identifier, Errors and Warnings.
 	UpdateRegistration(ctx context.Context, r Registration) error
-	// IssuedTag returns an identifier issued to a herd (KindNotFound when
-	// never issued), and the flock or herd its mark names: every issued
-	// mark names one.
-	IssuedTag(ctx context.Context, identifier string) (IssuedTag, Flock, error)
+	// LookUpRegistration reads in one statement what a registration's
+	// rules look at: whether an animal wears identifier already, how it
+	// was issued, and the registered parents dam and sire ("" for none).
+	LookUpRegistration(ctx context.Context, identifier, dam, sire string) (RegistrationLookup, error)
 	// RegisterAnimal adds an animal with its registration details; an
 	// identifier registered already is KindConflict.
 	RegisterAnimal(ctx context.Context, a Animal) error
+}
+
+// RegistrationLookup is what a registration's rules read of the registry
+// (RegistrationTx.LookUpRegistration).
+type RegistrationLookup struct {
+	Registered bool       // an animal wears the identifier already
+	Tag        *IssuedTag // the identifier as issued; nil when it never was
+	Flock      Flock      // the flock or herd Tag's mark names (every issued mark names one)
+	// Dam and Sire are the parents asked for, nil when not asked for or
+	// not registered. Only where each is and what it is are read:
+	// Identifier, Species, Sex, BirthDate, CPH, OnSince and State.
+	Dam, Sire *Animal
 }

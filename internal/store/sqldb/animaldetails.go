@@ -3,7 +3,6 @@ package sqldb
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -26,11 +25,19 @@ const (
 		ON CONFLICT (identifier) DO NOTHING`
 	registerAnimalMarks = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
 		$20, $21, $22, $23, $24`
-	// issuedTagSQL reads the tag's flock in the same statement: a
-	// registration's rules need both, and on the one writer a statement
-	// costs more than a join.
-	issuedTagSQL = `SELECT t.identifier, t.mark, t.species, t.issued_on, f.species, f.cph
-		FROM issued_tags t JOIN flocks f ON f.mark = t.mark WHERE t.identifier = $1`
+	// lookUpRegistrationSQL reads a registration's facts in one
+	// statement: each look-up is a round trip on PostgreSQL, and a lock
+	// held meanwhile on SQLite's one writer. Every join is on a key, so
+	// it is one row, and a generic plan serves it.
+	lookUpRegistrationSQL = `SELECT EXISTS (SELECT 1 FROM animals WHERE identifier = $1),
+		t.identifier, t.mark, t.species, t.issued_on, f.species, f.cph,
+		d.identifier, d.species, d.sex, d.birth_date, d.cph, d.on_since, d.state,
+		s.identifier, s.species, s.sex, s.birth_date, s.cph, s.on_since, s.state
+		FROM (SELECT 1 AS one) AS q
+		LEFT JOIN issued_tags t ON t.identifier = $1
+		LEFT JOIN flocks f ON f.mark = t.mark
+		LEFT JOIN animals d ON d.identifier = $2
+		LEFT JOIN animals s ON s.identifier = $3`
 )
 
 // RegisterAnimal adds an animal with its registration details. An
@@ -54,22 +61,54 @@ func (t *tx) RegisterAnimal(ctx context.Context, a store.Animal) (err error) {
 	return livestock.Errorf(livestock.KindConflict, "the identifier %q is registered already", a.Identifier)
 }
 
-// IssuedTag returns an identifier issued to a flock or herd, as this
-// transaction sees it.
-func (t *tx) IssuedTag(ctx context.Context, identifier string) (g store.IssuedTag, f store.Flock, err error) {
-	defer t.s.wrap(&err, "IssuedTag")
-	var cph string
-	err = t.tx.QueryRowContext(ctx, issuedTagSQL, identifier).Scan(&g.Identifier, &g.Mark, &g.Species,
-		day{&g.IssuedOn}, &f.Species, &cph)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.IssuedTag{}, store.Flock{}, notFound("the identifier %q was never issued", identifier)
+// LookUpRegistration reads a registration's facts as this transaction
+// sees them.
+func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire string) (l store.RegistrationLookup, err error) {
+	defer t.s.wrap(&err, "LookUpRegistration")
+	var tag store.IssuedTag
+	var flockCPH string
+	var parents [2]place
+	dest := []any{&l.Registered, text{&tag.Identifier}, text{&tag.Mark}, text{&tag.Species}, day{&tag.IssuedOn},
+		text{&l.Flock.Species}, text{&flockCPH}}
+	for i := range parents {
+		dest = append(dest, parents[i].dest()...)
 	}
-	if err != nil {
-		return store.IssuedTag{}, store.Flock{}, err
+	if err := t.tx.QueryRowContext(ctx, lookUpRegistrationSQL, identifier, dam, sire).Scan(dest...); err != nil {
+		return store.RegistrationLookup{}, err
 	}
-	f.Mark = g.Mark
-	f.CPH, err = storedCPH(cph)
-	return g, f, err
+	if tag.Identifier != "" {
+		l.Tag, l.Flock.Mark = &tag, tag.Mark
+		if l.Flock.CPH, err = storedCPH(flockCPH); err != nil {
+			return store.RegistrationLookup{}, err
+		}
+	}
+	if l.Dam, err = parents[0].animal(); err != nil {
+		return store.RegistrationLookup{}, err
+	}
+	l.Sire, err = parents[1].animal()
+	return l, err
+}
+
+// place is the first columns of an animal (identifier to state), as a
+// LEFT JOIN gives them: all NULL when there is no such animal.
+type place struct {
+	a   store.Animal
+	cph string
+}
+
+func (p *place) dest() []any {
+	return []any{text{&p.a.Identifier}, text{&p.a.Species}, text{&p.a.Sex}, day{&p.a.BirthDate},
+		text{&p.cph}, day{&p.a.OnSince}, text{&p.a.State}}
+}
+
+// animal is the animal read, nil when there was none.
+func (p *place) animal() (*store.Animal, error) {
+	if p.a.Identifier == "" {
+		return nil, nil
+	}
+	var err error
+	p.a.CPH, err = storedCPH(p.cph)
+	return &p.a, err
 }
 
 // scanAnimal reads one row of animalColumns.

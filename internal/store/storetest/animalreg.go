@@ -105,21 +105,51 @@ func testSeededAnimal(t *testing.T, s store.Store) {
 	}
 }
 
-func testIssuedTag(t *testing.T, s store.Store) {
+// testLookUpRegistration checks the one statement a registration's rules
+// read: each tag with its flock, registered or not, and each parent
+// present or absent.
+func testLookUpRegistration(t *testing.T, s store.Store) {
 	c := ctx(t)
 	sd := fixture()
 	_, err := s.Seed(c, sd)
 	must(t, "Seed", err)
+	dam := sd.Animals[0]
+	wantDam := &store.Animal{Identifier: dam.Identifier, Species: dam.Species, Sex: dam.Sex,
+		BirthDate: dam.BirthDate, CPH: dam.CPH, OnSince: dam.OnSince, State: dam.State}
+	isRegistered := func(id string) bool {
+		return slices.ContainsFunc(sd.Animals, func(a store.Animal) bool { return a.Identifier == id })
+	}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		for _, want := range sd.Tags {
 			i := slices.IndexFunc(sd.Flocks, func(f store.Flock) bool { return f.Mark == want.Mark })
-			g, f, err := tx.IssuedTag(c, want.Identifier)
-			if err != nil || !cmp.Equal(want, g) || sd.Flocks[i] != f {
-				t.Errorf("tx.IssuedTag(%q) = %+v, %+v, %v; want %+v, %+v", want.Identifier, g, f, err, want, sd.Flocks[i])
+			l, err := tx.LookUpRegistration(c, want.Identifier, dam.Identifier, "")
+			wantL := store.RegistrationLookup{Registered: isRegistered(want.Identifier), Tag: &want, Flock: sd.Flocks[i], Dam: wantDam}
+			if err != nil || !cmp.Equal(wantL, l, cmpOpts) {
+				t.Errorf("tx.LookUpRegistration(%q, dam) = %+v, %v; want %+v", want.Identifier, l, err, wantL)
 			}
 		}
-		_, _, err := tx.IssuedTag(c, "UK0100001 09999")
-		wantKind(t, "tx.IssuedTag of an identifier never issued", err, livestock.KindNotFound)
+		// Never issued, with a sire and no dam, then with a dam nobody
+		// registered.
+		l, err := tx.LookUpRegistration(c, "UK0100001 09999", "", dam.Identifier)
+		if want := (store.RegistrationLookup{Sire: wantDam}); err != nil || !cmp.Equal(want, l, cmpOpts) {
+			t.Errorf("tx.LookUpRegistration(never issued, sire) = %+v, %v; want %+v", l, err, want)
+		}
+		l, err = tx.LookUpRegistration(c, "UK0100001 09999", "UK0100001 09998", "")
+		if err != nil || !cmp.Equal(store.RegistrationLookup{}, l, cmpOpts) {
+			t.Errorf("tx.LookUpRegistration(never issued, unknown dam) = %+v, %v; want nothing found", l, err)
+		}
+		// The transaction's own writes count.
+		calf := registered("UK0100001 00007")
+		if err := tx.RegisterAnimal(c, calf); err != nil {
+			return err
+		}
+		st := storedAnimal(calf)
+		place := &store.Animal{Identifier: st.Identifier, Species: st.Species, Sex: st.Sex,
+			BirthDate: st.BirthDate, CPH: st.CPH, OnSince: st.OnSince, State: st.State}
+		l, err = tx.LookUpRegistration(c, calf.Identifier, "", calf.Identifier)
+		if err != nil || !l.Registered || l.Dam != nil || !cmp.Equal(place, l.Sire, cmpOpts) {
+			t.Errorf("tx.LookUpRegistration after RegisterAnimal = %+v, %v; want registered, sire %+v", l, err, place)
+		}
 		return nil
 	})
 }

@@ -81,7 +81,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"TakePollRace", testTakePollRace},
 		{"RegisterAnimal", testRegisterAnimal},
 		{"SeededAnimal", testSeededAnimal},
-		{"IssuedTag", testIssuedTag},
+		{"LookUpRegistration", testLookUpRegistration},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
