@@ -49,18 +49,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		_ = w.Close()
 		return nil, err
 	}
-	cp, err := startCheckpointer(ctx, path, w)
-	if err != nil {
-		_ = r.Close()
-		_ = w.Close()
-		return nil, err
-	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,
 		Writer:  w,
 		Reader:  r,
 		Pending: ready.HasPending,
-		Close:   cp.Close,
 	})}, nil
 }
 
