@@ -114,8 +114,7 @@ func testLookUpRegistration(t *testing.T, s store.Store) {
 	_, err := s.Seed(c, sd)
 	must(t, "Seed", err)
 	dam := sd.Animals[0]
-	wantDam := &store.Animal{Identifier: dam.Identifier, Species: dam.Species, Sex: dam.Sex,
-		BirthDate: dam.BirthDate, CPH: dam.CPH, OnSince: dam.OnSince, State: dam.State}
+	wantDam := placeOf(dam)
 	isRegistered := func(id string) bool {
 		return slices.ContainsFunc(sd.Animals, func(a store.Animal) bool { return a.Identifier == id })
 	}
@@ -143,13 +142,18 @@ func testLookUpRegistration(t *testing.T, s store.Store) {
 		if err := tx.RegisterAnimal(c, calf); err != nil {
 			return err
 		}
-		st := storedAnimal(calf)
-		place := &store.Animal{Identifier: st.Identifier, Species: st.Species, Sex: st.Sex,
-			BirthDate: st.BirthDate, CPH: st.CPH, OnSince: st.OnSince, State: st.State}
+		place := placeOf(storedAnimal(calf))
 		l, err = tx.LookUpRegistration(c, calf.Identifier, "", calf.Identifier)
 		if err != nil || !l.Registered || l.Dam != nil || !cmp.Equal(place, l.Sire, cmpOpts) {
 			t.Errorf("tx.LookUpRegistration after RegisterAnimal = %+v, %v; want registered, sire %+v", l, err, place)
 		}
 		return nil
 	})
+}
+
+// placeOf is what LookUpRegistration reads of a parent: where it is and
+// what it is.
+func placeOf(a store.Animal) *store.Animal {
+	return &store.Animal{Identifier: a.Identifier, Species: a.Species, Sex: a.Sex,
+		BirthDate: a.BirthDate, CPH: a.CPH, OnSince: a.OnSince, State: a.State}
 }
