@@ -9,6 +9,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/drover-registry/drover/bench/internal/rawhttp"
 )
 
 // stats summarises one load: answers by status, the latencies of the
@@ -30,6 +32,13 @@ func (s stats) AdmittedRate() float64 { return float64(s.Admitted) / s.Elapsed.S
 // SentRate is the requests sent per second: the offered rate achieved.
 func (s stats) SentRate() float64 { return float64(s.Sent) / s.Elapsed.Seconds() }
 
+// generator sends the loads to the server at base, with rawhttp if raw,
+// else with vegeta (the open loop) and net/http (the closed loop).
+type generator struct {
+	base string
+	raw  bool
+}
+
 // attack sends what next makes, paced by pace, for du, and sorts the
 // answers.
 func attack(a *vegeta.Attacker, next vegeta.Targeter, pace vegeta.Pacer, du time.Duration) stats {
@@ -46,7 +55,7 @@ func collect(results <-chan *vegeta.Result) stats {
 		case c >= 200 && c < 300:
 			s.Admitted++
 			s.AdmittedLat = append(s.AdmittedLat, res.Latency)
-		case c == http.StatusTooManyRequests || c == http.StatusServiceUnavailable:
+		case refused(c):
 			s.Refused++
 			s.RefusedLat = append(s.RefusedLat, res.Latency)
 			if c == http.StatusTooManyRequests {
@@ -79,7 +88,14 @@ func attacker(workers, maxWorkers int) *vegeta.Attacker {
 // after a refusal: a client that resent a refused request at once would
 // measure how fast the server refuses, spending on refusals the CPU the
 // capacity is measured by (the load generator shares the machine).
-func closedLoop(next vegeta.Targeter, conns int, du time.Duration) stats {
+func (g generator) closedLoop(next vegeta.Targeter, conns int, du time.Duration) (stats, error) {
+	if g.raw {
+		results, err := rawhttp.Closed(g.base, next, conns, du, refusedPause, refused)
+		if err != nil {
+			return stats{}, err
+		}
+		return collect(results), nil
+	}
 	client := &http.Client{Timeout: 30 * time.Second,
 		Transport:     &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -96,17 +112,22 @@ func closedLoop(next vegeta.Targeter, conns int, du time.Duration) stats {
 				}
 				res := send(client, t)
 				results <- res
-				if res.Code == http.StatusServiceUnavailable || res.Code == http.StatusTooManyRequests {
+				if refused(int(res.Code)) {
 					time.Sleep(refusedPause)
 				}
 			}
 		})
 	}
 	go func() { wg.Wait(); close(results) }()
-	return collect(results)
+	return collect(results), nil
 }
 
 const refusedPause = 50 * time.Millisecond
+
+// refused is whether an answer's status is a refusal: 429 or 503.
+func refused(code int) bool {
+	return code == http.StatusServiceUnavailable || code == http.StatusTooManyRequests
+}
 
 // send does one request and reads its answer, as vegeta would.
 func send(client *http.Client, t vegeta.Target) *vegeta.Result {
@@ -131,7 +152,14 @@ func send(client *http.Client, t vegeta.Target) *vegeta.Result {
 // openLoop offers rate requests a second whatever the answers take, from
 // up to outstanding requests at once: when all of them wait, the next
 // request is late, and the achieved rate (Sent / Elapsed) says so.
-func openLoop(next vegeta.Targeter, rate, outstanding int, du time.Duration) stats {
+func (g generator) openLoop(next vegeta.Targeter, rate, outstanding int, du time.Duration) (stats, error) {
+	if g.raw {
+		results, err := rawhttp.Open(g.base, next, rate, outstanding, du)
+		if err != nil {
+			return stats{}, err
+		}
+		return collect(results), nil
+	}
 	return attack(attacker(min(64, outstanding), outstanding), next,
-		vegeta.ConstantPacer{Freq: max(rate, 1), Per: time.Second}, du)
+		vegeta.ConstantPacer{Freq: max(rate, 1), Per: time.Second}, du), nil
 }

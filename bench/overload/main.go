@@ -43,6 +43,7 @@ type options struct {
 	Outstanding int           // most requests waiting at once during the overload
 	Adaptive    bool          // drover serve --adaptive-limit
 	RateLimit   float64       // drover serve --rate-limit; 0 is off
+	Client      string        // "raw" (rawhttp) or "vegeta": what sends the loads
 }
 
 func parseFlags(args []string, out io.Writer) (options, error) {
@@ -56,6 +57,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.Outstanding, "outstanding", 2000, "most requests waiting for an answer at once during the overload")
 	fs.BoolVar(&o.Adaptive, "adaptive", true, "run the server with --adaptive-limit (false: only the fixed --max-in-flight)")
 	fs.Float64Var(&o.RateLimit, "rate-limit", 0, "the server's per-user --rate-limit; 0 is off, so that three users are not refused as runaways")
+	fs.StringVar(&o.Client, "client", "raw", `what sends the loads: "raw" (bench/internal/rawhttp, the cheaper) or "vegeta" (vegeta's open loop, net/http's closed loop)`)
 	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}
@@ -64,6 +66,8 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 		return o, fmt.Errorf("--duration, --phase, --light-rate, --connections, --factor and --outstanding must be positive")
 	case o.RateLimit < 0:
 		return o, fmt.Errorf("--rate-limit must not be negative")
+	case o.Client != "raw" && o.Client != "vegeta":
+		return o, fmt.Errorf(`--client must be "raw" or "vegeta"`)
 	}
 	return o, nil
 }

@@ -18,17 +18,20 @@ import (
 func TestParseFlags(t *testing.T) {
 	t.Parallel()
 	clitest.Parses(t, parseFlags, nil, options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100,
-		Connections: 64, Factor: 3, Outstanding: 2000, Adaptive: true})
-	clitest.Parses(t, parseFlags, []string{"--adaptive=false", "--rate-limit", "2.5", "--factor", "1.5"},
+		Connections: 64, Factor: 3, Outstanding: 2000, Adaptive: true, Client: "raw"})
+	clitest.Parses(t, parseFlags, []string{"--adaptive=false", "--rate-limit", "2.5", "--factor", "1.5", "--client", "vegeta"},
 		options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100, Connections: 64, Factor: 1.5,
-			Outstanding: 2000, RateLimit: 2.5})
+			Outstanding: 2000, RateLimit: 2.5, Client: "vegeta"})
 	clitest.Refuses(t, parseFlags, []string{"--factor", "0"}, []string{"--light-rate", "0"}, []string{"--connections", "0"},
-		[]string{"--outstanding", "0"}, []string{"--phase", "0s"}, []string{"--rate-limit", "-1"}, []string{"extra"})
+		[]string{"--outstanding", "0"}, []string{"--phase", "0s"}, []string{"--rate-limit", "-1"}, []string{"--client", "curl"},
+		[]string{"extra"})
 }
 
 func TestTinyRun(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ name, database string }{{"sqlite", ""}, {"postgres", "postgres"}} {
+	for _, tc := range []struct{ name, database, client string }{
+		{"sqlite", "", "raw"}, {"sqlite-vegeta", "", "vegeta"}, {"postgres", "postgres", "raw"},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			db := tc.database
@@ -36,12 +39,12 @@ func TestTinyRun(t *testing.T) {
 				db = storetest.PostgresURL(t) // skips unless DROVER_TEST_POSTGRES is set (fails in CI)
 			}
 			o := options{Database: db, Duration: time.Second, Phase: 500 * time.Millisecond, LightRate: 20,
-				Connections: 4, Factor: 3, Outstanding: 32, Adaptive: true}
+				Connections: 4, Factor: 3, Outstanding: 32, Adaptive: true, Client: tc.client}
 			var out bytes.Buffer
 			if err := run(context.Background(), o, nil, &out); err != nil {
 				t.Fatalf("run: %v\n%s", err, out.String())
 			}
-			for _, want := range []string{"| figure | value | target | |", "admitted p99 / unloaded p99", "server still up"} {
+			for _, want := range []string{"| figure | value | target | |", "admitted p99 / unloaded p99", "CPU during the overload", "server still up"} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("report lacks %q:\n%s", want, out.String())
 				}

@@ -67,24 +67,37 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	next := mix(srv.URL, tok, run)
+	g := generator{base: srv.URL, raw: o.Client == "raw"}
 
 	fmt.Fprintf(out, "warm-up: 8 connections for %s…\n", o.Phase)
-	rep.Warmup = closedLoop(next, 8, o.Phase)
-	fmt.Fprintf(out, "unloaded: %d requests a second for %s…\n", o.LightRate, o.Phase)
-	from := srv.LogSize()
-	rep.Unloaded = openLoop(next, o.LightRate, o.Outstanding, o.Phase)
-	until := srv.LogSize()
-	fmt.Fprintf(out, "capacity: %d connections for %s…\n", o.Connections, o.Phase)
-	rep.Capacity = closedLoop(next, o.Connections, o.Phase)
 	var err error
+	if rep.Warmup, err = g.closedLoop(next, 8, o.Phase); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "unloaded: %d requests a second for %s…\n", o.LightRate, o.Phase)
+	from, before := srv.LogSize(), readCPU(srv)
+	if rep.Unloaded, err = g.openLoop(next, o.LightRate, o.Outstanding, o.Phase); err != nil {
+		return err
+	}
+	until := srv.LogSize()
+	rep.UnloadedCPU = readCPU(srv).Since(before)
+	fmt.Fprintf(out, "capacity: %d connections for %s…\n", o.Connections, o.Phase)
+	before = readCPU(srv)
+	if rep.Capacity, err = g.closedLoop(next, o.Connections, o.Phase); err != nil {
+		return err
+	}
+	rep.CapacityCPU = readCPU(srv).Since(before)
 	if rep.RSSBefore, err = srv.PeakRSS(); err != nil {
 		return err
 	}
 	rep.Offered = int(o.Factor*rep.Capacity.AdmittedRate() + 0.5)
 	fmt.Fprintf(out, "overload: %d requests a second (%.1f× capacity), up to %d outstanding, for %s…\n",
 		rep.Offered, o.Factor, o.Outstanding, o.Duration)
-	overloadFrom := srv.LogSize()
-	rep.Overload = openLoop(next, rep.Offered, o.Outstanding, o.Duration)
+	overloadFrom, before := srv.LogSize(), readCPU(srv)
+	if rep.Overload, err = g.openLoop(next, rep.Offered, o.Outstanding, o.Duration); err != nil {
+		return err
+	}
+	rep.OverloadCPU = readCPU(srv).Since(before)
 	rep.RSS, rep.RSSErr = srv.PeakRSS()
 	rep.Up = healthy(ctx, srv.URL)
 	rep.Limits = scrapeLimits(ctx, srv)

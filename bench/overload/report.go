@@ -25,6 +25,10 @@ type results struct {
 	Up        bool   // /healthz answered 200 after the overload
 	Limits    string // the adaptive limits after the overload
 
+	// Processor time used during the unloaded load, the capacity load and
+	// the overload.
+	UnloadedCPU, CapacityCPU, OverloadCPU cpu
+
 	// Durations of the 2xx answers inside the server (its access log), of
 	// the unloaded load and of the overload.
 	InsideUnloaded, InsideOverload []time.Duration
@@ -65,6 +69,15 @@ func (r *results) print(w io.Writer) {
 		fmt.Sprintf("%s / %s = %.2f×", ms(io99), ms(i99), ratio(float64(io99), float64(i99))), "")
 	report.Row(w, true, "… … POST p50 / p99, GET p50 / p99", fmt.Sprintf("%s / %s, %s / %s", ms(q(r.InsidePost, 0.5)),
 		ms(q(r.InsidePost, 0.99)), ms(q(r.InsideGet, 0.5)), ms(q(r.InsideGet, 0.99))), "")
+	for _, l := range []struct {
+		name string
+		s    stats
+		c    cpu
+	}{{"unloaded", u, r.UnloadedCPU}, {"capacity", c, r.CapacityCPU}, {"overload", v, r.OverloadCPU}} {
+		report.Row(w, true, "CPU during the "+l.name+": server / load generator / machine busy",
+			fmt.Sprintf("%.2f / %.2f cores / %.0f %%", ratio(float64(l.c.Server), float64(l.s.Elapsed)),
+				ratio(float64(l.c.Generator), float64(l.s.Elapsed)), 100*l.c.BusyShare()), "")
+	}
 	if r.Limits != "" {
 		report.Row(w, true, "… adaptive limits after the overload", r.Limits, "")
 	}

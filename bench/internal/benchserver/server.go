@@ -146,3 +146,34 @@ func GetJSON(req *http.Request, v any) error {
 func (s *Server) String() string {
 	return fmt.Sprintf("%s (pid %d, log %s)", s.URL, s.cmd.Process.Pid, s.log)
 }
+
+// CPU is the processor time the server has used so far, user and system,
+// all threads.
+func (s *Server) CPU() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	return cpuOf(string(b))
+}
+
+// cpuOf is utime + stime of a /proc/<pid>/stat line, in clock ticks of
+// 10 ms (USER_HZ is 100 on Linux).
+func cpuOf(stat string) (time.Duration, error) {
+	// The command name, field 2, is in parentheses and may hold spaces
+	// and parentheses: count the fields from the last ')'.
+	i := strings.LastIndexByte(stat, ')')
+	f := strings.Fields(stat[i+1:])
+	if i < 0 || len(f) < 13 {
+		return 0, errors.New("unexpected /proc/<pid>/stat")
+	}
+	var ticks int64
+	for _, field := range f[11:13] { // utime and stime, fields 14 and 15
+		n, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
+}
