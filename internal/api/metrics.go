@@ -73,8 +73,8 @@ func (m *metrics) watchGroupCommit(st store.Store) {
 			func(g store.GroupStats) float64 { return float64(g.Commits) }},
 		{"drover_store_group_calls_total", "Writes (submissions, job runs and retries) kept by those commits.",
 			func(g store.GroupStats) float64 { return float64(g.Calls) }},
-		{"drover_store_group_commit_seconds_total", "Time spent committing shared transactions.",
-			func(g store.GroupStats) float64 { return g.CommitTime.Seconds() }},
+		{"drover_store_group_commit_seconds_total", "Time spent committing shared transactions (the sum of drover_store_group_commit_duration_seconds, kept for the dashboards that read it).",
+			func(g store.GroupStats) float64 { return g.Commit.Sum.Seconds() }},
 		{"drover_store_group_commit_failures_total", "Shared transactions whose COMMIT failed.",
 			func(g store.GroupStats) float64 { return float64(g.Failed) }},
 	} {

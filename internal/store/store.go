@@ -17,14 +17,13 @@ import (
 )
 
 // GroupStats are running totals of the group commit since the store
-// opened. Calls over commits is the mean group; commit time over commits,
+// opened. Calls over commits is the mean group; Commit.Sum over commits,
 // the mean commit (an fsync on SQLite, a WAL flush and a round trip on
 // PostgreSQL).
 type GroupStats struct {
-	Commits    int64         // shared transactions committed
-	Calls      int64         // calls whose writes those commits kept
-	CommitTime time.Duration // spent in COMMIT, summed
-	Failed     int64         // shared transactions that could not commit
+	Commits int64 // shared transactions committed
+	Calls   int64 // calls whose writes those commits kept
+	Failed  int64 // shared transactions that could not commit
 	// Commit is the committed transactions by the time their COMMIT took:
 	// its tail is the disk's (a mean hides a stall of a second among
 	// thousands of fast commits). Group is the same transactions by the

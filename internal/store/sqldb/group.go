@@ -111,7 +111,7 @@ func (s *Store) GroupStats() store.GroupStats {
 	g := &s.group
 	commit := g.commitTime.snapshot()
 	return store.GroupStats{Commits: g.commits.Load(), Calls: g.kept.Load(),
-		CommitTime: commit.Sum, Failed: g.failed.Load(), Commit: commit, Group: g.groupTime.snapshot()}
+		Failed: g.failed.Load(), Commit: commit, Group: g.groupTime.snapshot()}
 }
 
 // durations is a store.Histogram that committers add to concurrently.
