@@ -129,6 +129,18 @@ func TestKeeperIsolation(t *testing.T) {
 			"/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0257')",
 			"/v1/requeststatus/"+sec.regID, "/v1/requeststatus/"+strings.ToUpper(sec.regID),
 			"/v1/animals/"+sec.calf, "/v1/animals/"+strings.ToLower(sec.calf))
+		// keeper2 registers a calf on its own holding, naming keeper1's
+		// cow as the dam and one of keeper1's tags: the errors say that
+		// neither is keeper2's, and nothing of where they are.
+		site := map[string]any{"identifiers": []map[string]any{{"identifier": farm2, "type": "holdingNumber"}}}
+		body := calf("UK442501"+checkDigit(t, "442501", 121)+"00121", "UK442501300001", day(-3))
+		body["birth"].(map[string]any)["site"], body["registration"].(map[string]any)["site"] = site, site
+		if res := b.register(k2, body); res.status != http.StatusBadRequest ||
+			!strings.Contains(string(res.body), `"V043"`) || !strings.Contains(string(res.body), `"V031"`) ||
+			strings.Contains(string(res.body), farm1) || strings.Contains(string(res.body), "0257") {
+			t.Errorf("keeper2's registration with keeper1's dam and tag = %d %s; want 400 with V031 and V043, not naming %s",
+				res.status, res.body, farm1)
+		}
 		for _, q := range queries {
 			res := b.do(http.MethodGet, q, k2, nil)
 			if res.status >= 500 || res.status == http.StatusUnauthorized {

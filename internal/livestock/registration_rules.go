@@ -18,7 +18,8 @@ func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome
 	case f.IssuedTo == nil:
 		bad(CodeNotIssued, "/animal/identifier", id, "%s was never issued to a herd", id)
 	case *f.IssuedTo != r.RegistrationSite:
-		bad(CodeNotIssued, "/animal/identifier", id, "%s was issued to a herd on %s, not on the registration site %s", id, *f.IssuedTo, r.RegistrationSite)
+		// Where it was issued is another keeper's business: not said.
+		bad(CodeNotIssued, "/animal/identifier", id, "%s was not issued to a herd on the registration site %s", id, r.RegistrationSite)
 	case f.IssuedFor != r.Species && !(f.IssuedFor.Bovine() && r.Species.Bovine()):
 		bad(CodeNotIssued, "/animal/identifier", id, "%s was issued for %s, not %s", id, f.IssuedFor.RegistrationName(), r.Species.RegistrationName())
 	}
@@ -109,20 +110,26 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 	if !born {
 		bad(CodeBornElsewhere, "/birth/site", r.RegistrationSite.String(), "a birth registration is made on the holding of birth: the birth site must be holding %s", r.RegistrationSite)
 	}
+	// The dam's holding is checked before anything else about her: a dam
+	// on another holding is another keeper's animal, and her sex,
+	// species, state, birth and whereabouts are not the registrant's to
+	// learn. Only that she is registered, and not here, is said.
 	dam, at := f.BirthDam, "/registration/birthDam/identifier"
 	switch {
 	case r.BirthDam == "":
 		bad(CodeDamRequired, at, "", "a birth registration names the birth dam")
 	case dam == nil:
 		bad(CodeDamUnknown, at, r.BirthDam, "%s is not a registered animal", r.BirthDam)
+	case dam.Holding != r.RegistrationSite:
+		bad(CodeDamElsewhere, at, r.BirthDam, "%s is not on the registration holding %s", r.BirthDam, r.RegistrationSite)
 	case dam.Sex != "female":
 		bad(CodeDamNotFemale, at, r.BirthDam, "%s is not female", r.BirthDam)
 	case dam.Species != r.Species:
 		bad(CodeDamSpecies, at, r.BirthDam, "%s is a %s, not a %s", r.BirthDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
 	case dam.State != "registered":
 		bad(CodeDamNotAlive, at, r.BirthDam, "%s is recorded %s", r.BirthDam, dam.State)
-	case dam.Holding != r.RegistrationSite:
-		bad(CodeDamElsewhere, at, r.BirthDam, "%s is on %s, not on %s", r.BirthDam, dam.Holding, r.RegistrationSite)
+	case !dam.Born.IsZero() && !dam.Born.Before(r.BirthDate):
+		bad(CodeDamTooYoung, at, r.BirthDam, "%s was born on %s, not before her calf (%s)", r.BirthDam, dam.Born, r.BirthDate)
 	}
 	if s := f.Sire; s != nil && (s.Sex != "male" || s.Species != r.Species) {
 		bad(CodeSireInvalid, "/registration/sire/identifier", r.Sire, "%s is not a male %s", r.Sire, r.Species.RegistrationName())

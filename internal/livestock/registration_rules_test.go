@@ -2,6 +2,7 @@ package livestock
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +64,14 @@ func TestCheckRegistration(t *testing.T) {
 		{"dam a sheep", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Species = SpeciesSheep }, []Code{CodeDamSpecies}, nil, false},
 		{"dam dead", func(r *Registration, f *RegistrationFacts) { f.BirthDam.State = "dead" }, []Code{CodeDamNotAlive}, nil, false},
 		{"dam elsewhere", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Holding = other }, []Code{CodeDamElsewhere}, nil, false},
+		// Another keeper's dam: that she is not here, and nothing of her sex,
+		// species or state (TestRegistrationSaysNothingOfAnotherKeepersAnimals).
+		{"dam elsewhere, male, a sheep, dead", func(r *Registration, f *RegistrationFacts) {
+			f.BirthDam.Holding, f.BirthDam.Sex, f.BirthDam.Species, f.BirthDam.State = other, "male", SpeciesSheep, "dead"
+		}, []Code{CodeDamElsewhere}, nil, false},
+		{"dam born after her calf", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Born = mustDate(t, "2026-11-11") }, []Code{CodeDamTooYoung}, nil, false},
+		{"dam born the same day", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Born = mustDate(t, "2026-11-10") }, []Code{CodeDamTooYoung}, nil, false},
+		{"dam born the day before", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Born = mustDate(t, "2026-11-09") }, nil, nil, false},
 		{"sire female", func(r *Registration, f *RegistrationFacts) {
 			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: "female"}
 		}, []Code{CodeSireInvalid}, nil, false},
@@ -93,6 +102,32 @@ func TestCheckRegistration(t *testing.T) {
 		}
 		if out.Restricted != tc.restricted {
 			t.Errorf("%s: restricted %v, want %v", tc.name, out.Restricted, tc.restricted)
+		}
+	}
+}
+
+// A registration's errors never say where another keeper's animal or herd
+// is: the registrant learns that the dam is not on the registration
+// holding, or that the tag was not issued there, not where either is.
+func TestRegistrationSaysNothingOfAnotherKeepersAnimals(t *testing.T) {
+	t.Parallel()
+	farm, other := MustCPH("01/100/0257"), MustCPH("01/100/0264")
+	calf, err := ParseTag(SpeciesCattle, "UK442501500101")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Registration{Tag: calf, Species: SpeciesCattle, Sex: "female", BirthDate: mustDate(t, "2026-11-10"),
+		BirthSite: []SiteID{{Identifier: farm.String(), Type: SiteHolding}}, BirthDam: "UK442501300001",
+		RegistrationSite: farm, RegistrationDate: mustDate(t, "2026-11-20"), Category: CategoryBirth}
+	f := RegistrationFacts{Received: mustDate(t, "2026-11-20"), IssuedTo: &other, IssuedFor: SpeciesCattle,
+		BirthDam: &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: other}}
+	_, errs, _ := CheckRegistration(r, f)
+	if got := codesOf(errs); !slices.Equal(got, []Code{CodeNotIssued, CodeDamElsewhere}) {
+		t.Fatalf("errors %v, want V031 and V043", errs)
+	}
+	for _, e := range errs {
+		if strings.Contains(e.Message, other.String()) || strings.Contains(e.Value, other.String()) {
+			t.Errorf("%s names the other keeper's holding: %q", e.Code, e.Message)
 		}
 	}
 }
