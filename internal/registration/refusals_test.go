@@ -24,6 +24,8 @@ func TestRefusals(t *testing.T) {
 		b.mustSubmit(k1, other(bull, "cattle", "male"), false, "", 200)
 		b.mustSubmit(k1, other(buffalo, "buffalo", "female"), false, "", 200)
 		b.mustSubmit(k1, other(deadCow, "cattle", "female").set("death", map[string]any{"date": "2026-05-01", "site": holdingSite(farm1)}), false, "", 200)
+		youngCow := tag(t, "442501", 113) // born 2025-01-15
+		b.mustSubmit(k1, other(youngCow, "cattle", "female"), false, "", 200)
 		if a, err := b.store.Animal(b.ctx, deadCow); err != nil || a.State != "dead" {
 			t.Fatalf("dead cow = %+v, %v", a, err)
 		}
@@ -63,6 +65,7 @@ func TestRefusals(t *testing.T) {
 			{"dam of another species", k1, calf(id, buffalo, born), livestock.KindInvalid, p("V006", "/registration/birthDam/identifier"), false},
 			{"dam dead", k1, calf(id, deadCow, born), livestock.KindInvalid, p("V042", "/registration/birthDam/identifier"), false},
 			{"dam on another holding", k1, calf(id, tag(t, "442502", 1), born), livestock.KindInvalid, p("V043", "/registration/birthDam/identifier"), false},
+			{"dam born after the calf", k1, calf(id, youngCow, "2024-06-07"), livestock.KindInvalid, p("V048", "/registration/birthDam/identifier"), false},
 			{"sire not male", k1, calf(id, cow, born).set("registration.sire", map[string]any{"identifier": cow2}), livestock.KindInvalid,
 				p("V044", "/registration/sire/identifier"), false},
 			{"original identifier on a birth", k1, calf(id, cow, born).set("OriginalIdentifier", "DE0123456789"), livestock.KindInvalid,
@@ -75,6 +78,8 @@ func TestRefusals(t *testing.T) {
 
 			{"check digit", k1, calf(string(badDigit), cow, born), livestock.KindInvalid, p("S008", "/animal/identifier"), true},
 			{"malformed dam", k1, calf(id, "nope", born), livestock.KindInvalid, p("S008", "/registration/birthDam/identifier"), true},
+			{"born in the year 0", k1, calf(id, cow, "0000-01-01").set("birth.year", nil).set("registration.identificationDate", nil),
+				livestock.KindInvalid, p("S008", "/birth/date"), true},
 			{"registration site not a holding", k1, calf(id, cow, born).set("registration.site.identifiers",
 				[]any{map[string]any{"identifier": "FSA123", "type": "fsaNumber"}}), livestock.KindInvalid,
 				p("V047", "/registration/site/identifiers/0/type"), true},
