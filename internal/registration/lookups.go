@@ -2,6 +2,7 @@ package registration
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -29,6 +30,7 @@ type Failure struct {
 // fast is not locked out for longer. The inspector's reads are not polls
 // of the submitter's: they neither wait for nor take the submitter's turn.
 func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string) (Status, time.Duration, error) {
+	id = strings.ToLower(id) // ids are made in lower case; the path's pattern allows A-F too
 	reg, err := s.store.Registration(ctx, id)
 	if err != nil {
 		return Status{}, 0, err

@@ -1,6 +1,7 @@
 package registration
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -42,6 +43,8 @@ func TestPollGate(t *testing.T) {
 			{"the inspector, later", 5 * time.Second, inspector, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
 			{"the inspector again at once", 0, inspector, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
 			{"the submitter, after the inspector", 0, k1, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
+			// The id's pattern allows A-F: the same request, written in capitals.
+			{"in capitals, later", 5 * time.Second, k1, strings.ToUpper(a.RequestID), livestock.KindInternal, nil, 5 * time.Second, pending},
 		} {
 			b.clock.Add(step.advance)
 			st, wait, err := b.svc.RequestStatus(b.ctx, step.user, step.id)
