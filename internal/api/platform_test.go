@@ -152,8 +152,17 @@ func TestErrorsForUnknownRoutesAndMethods(t *testing.T) {
 	if p := b.do(http.MethodGet, "/v1/NoSuchThing", "", nil).problem(); p.Status != 404 || p.Errors[0].Code != "R007" {
 		t.Errorf("unknown route: %+v", p)
 	}
-	if p := b.do(http.MethodDelete, "/healthz", "", nil).problem(); p.Status != 405 || p.Errors[0].Code != "R008" {
-		t.Errorf("wrong method: %+v", p)
+	// A 405 says what the path allows (RFC 9110 §15.5.6), in its Allow
+	// header and its message.
+	for path, allow := range map[string]string{"/healthz": "GET", "/v1/TransferRequests": "GET, POST",
+		"/v1/TransferRequests(5)": "GET", "/v1/animals": "POST"} {
+		res := b.do(http.MethodDelete, path, "", nil)
+		if p := res.problem(); p.Status != 405 || p.Errors[0].Code != "R008" || !strings.HasSuffix(p.Errors[0].Message, "allows "+allow) {
+			t.Errorf("DELETE %s: %+v", path, p)
+		}
+		if got := res.header.Get("Allow"); got != allow {
+			t.Errorf("DELETE %s: Allow %q, want %q", path, got, allow)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -19,9 +20,12 @@ func (s *Server) routes() chi.Router {
 		writeProblem(w, &livestock.Error{Kind: livestock.KindNotFound, Detail: "no such endpoint",
 			Fields: []livestock.FieldError{{Code: livestock.CodeNoRoute, Message: "no endpoint at this path; see /openapi.json", Source: "path", Value: r.URL.Path}}})
 	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		allowed := allowedMethods(r, req)
+		w.Header().Set("Allow", strings.Join(allowed, ", ")) // RFC 9110 §15.5.6: a 405 says what is allowed
 		writeProblem(w, &livestock.Error{Kind: livestock.KindMethodNotAllowed, Detail: "method not allowed",
-			Fields: []livestock.FieldError{{Code: livestock.CodeNoMethod, Message: r.Method + " is not allowed on this endpoint", Source: "method", Value: r.Method}}})
+			Fields: []livestock.FieldError{{Code: livestock.CodeNoMethod, Source: "method", Value: req.Method,
+				Message: req.Method + " is not allowed on this endpoint; it allows " + strings.Join(allowed, ", ")}}})
 	})
 
 	// Operations: no token, like the health checks.
@@ -68,4 +72,24 @@ func (s *Server) routes() chi.Router {
 		r.Get("/v1/animals/{identifier}", s.handle(s.getAnimal))
 	})
 	return r
+}
+
+// allowedMethods are the methods router routes for req's path, for a
+// 405's Allow header: chi knows them but hands them only to its own 405
+// handler.
+func allowedMethods(router chi.Routes, req *http.Request) []string {
+	path := req.URL.RawPath
+	if rctx := chi.RouteContext(req.Context()); rctx != nil && rctx.RoutePath != "" {
+		path = rctx.RoutePath
+	}
+	if path == "" {
+		path = req.URL.Path
+	}
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if router.Match(chi.NewRouteContext(), m, path) {
+			allowed = append(allowed, m)
+		}
+	}
+	return allowed
 }
