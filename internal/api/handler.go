@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
@@ -64,7 +65,7 @@ func (s *Server) validate(r *http.Request) []livestock.FieldError {
 // fail writes err as a problem body. Internal faults are logged with the
 // correlation id; the caller sees only a generic message.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	e := asDomainError(err)
+	e := withPathSource(asDomainError(err), r)
 	switch e.Kind {
 	case livestock.KindInternal:
 		s.log.ErrorContext(r.Context(), "internal fault", slog.String("correlation_id", correlationID(r.Context())),
@@ -76,4 +77,22 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("WWW-Authenticate", auth.WWWAuthenticate(err))
 	}
 	writeProblem(w, e)
+}
+
+// withPathSource names the path parameter a 404 is about, when the route
+// has one and the error names no field: "no request 999" is then at
+// path:requestId, as the document's NotFound example shows. e is not
+// changed; a copy is returned.
+func withPathSource(e *livestock.Error, r *http.Request) *livestock.Error {
+	rc := chi.RouteContext(r.Context())
+	if e.Kind != livestock.KindNotFound || len(e.Fields) > 0 || rc == nil || len(rc.URLParams.Keys) != 1 {
+		return e
+	}
+	value := rc.URLParams.Values[0]
+	if v, err := url.PathUnescape(value); err == nil {
+		value = v
+	}
+	c := *e
+	c.Fields = []livestock.FieldError{{Code: livestock.CodeNotFound, Source: "path:" + rc.URLParams.Keys[0], Value: value, Message: e.Detail}}
+	return &c
 }

@@ -166,6 +166,26 @@ func TestErrorsForUnknownRoutesAndMethods(t *testing.T) {
 	}
 }
 
+// TestNotFoundNamesThePathParameter: a 404 about a resource names the
+// path parameter that named it, with the value as sent.
+func TestNotFoundNamesThePathParameter(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	tok := b.token("keeper1")
+	for _, tc := range []struct{ path, source, value string }{
+		{"/v1/TransferRequests(999)", "path:requestId", "999"},
+		{"/v1/UndoRequests(999)", "path:requestId", "999"},
+		{"/v1/StandingData/foo", "path:list", "foo"},
+		{"/v1/requeststatus/00000000-0000-0000-0000-000000000000", "path:requestId", "00000000-0000-0000-0000-000000000000"},
+		{"/v1/animals/UK442501500149", "path:identifier", "UK442501500149"},
+	} {
+		p := b.do(http.MethodGet, tc.path, tok, nil).problem()
+		if p.Status != 404 || p.Errors[0].Code != "R001" || p.Errors[0].Source != tc.source || p.Errors[0].Value != tc.value {
+			t.Errorf("GET %s: %+v; want 404 R001 at %s, value %s", tc.path, p, tc.source, tc.value)
+		}
+	}
+}
+
 func TestPercentGarbageInPath(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})

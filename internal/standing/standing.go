@@ -68,7 +68,7 @@ func (l *Lists) List(name string) ([]Entry, error) {
 		return nil, &livestock.Error{
 			Kind:   livestock.KindNotFound,
 			Detail: fmt.Sprintf("There is no standing data list named %q.", name),
-			Fields: []livestock.FieldError{{Code: livestock.CodeNotFound, Message: "no such standing data list", Value: name}},
+			Fields: []livestock.FieldError{{Code: livestock.CodeNotFound, Source: "path:list", Message: "no such standing data list", Value: name}},
 		}
 	}
 	return slices.Clone(li.entries), nil
