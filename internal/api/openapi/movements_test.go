@@ -183,6 +183,17 @@ func TestValidateMovements(t *testing.T) {
 			[]fe{{"S004", `property "colour" is not allowed`, "/content/colour", "red"}}},
 		{"trackingId of 37", transfer(good + `,"trackingId":"` + strings.Repeat("t", 37) + `"`),
 			[]fe{{"S007", "must be at most 36 characters long", "/content/trackingId", strings.Repeat("t", 37)}}},
+		// Free-text fields have a length, and the vendor's holding is a CPH:
+		// nothing is stored as sent at any size (the body's 1 MB is the
+		// only other bound).
+		{"deviceApplication of 101", transfer(good + `,"deviceApplication":"` + strings.Repeat("a", 101) + `"`),
+			[]fe{{"S007", "must be at most 100 characters long", "/content/deviceApplication", strings.Repeat("a", 100) + "…"}}},
+		{"sub-location of 51", transfer(strings.Replace(good, `[{"devices"`, `[{"toSubLocation":"`+strings.Repeat("p", 51)+`","devices"`, 1)),
+			[]fe{{"S007", "must be at most 50 characters long", "/content/movementGroups/0/toSubLocation", strings.Repeat("p", 51)}}},
+		{"vendor not a holding", transfer(strings.Replace(good, `[{"devices"`, `[{"vendorHolding":"not a holding","devices"`, 1)),
+			[]fe{{"S008", "must match the pattern ^[0-9]{2}/[0-9]{3}/[0-9]{4}$", "/content/movementGroups/0/vendorHolding", "not a holding"}}},
+		{"vendor a holding, sub-locations given", transfer(strings.Replace(good, `[{"devices"`,
+			`[{"vendorHolding":"01/100/0300","fromSubLocation":"Top field","toSubLocation":null,"devices"`, 1)), nil},
 		{"CPH with %2f in a body", transfer(strings.Replace(good, `"userHolding":"01/100/0257"`, `"userHolding":"01%2f100%2f0257"`, 1)),
 			[]fe{{"S008", "must match the pattern ^[0-9]{2}/[0-9]{3}/[0-9]{4}$", "/content/userHolding", "01%2f100%2f0257"}}},
 		{"batches", transfer(strings.Replace(good, `"devices":[{"tagNumber":"UK0130181 00001"}]`,
