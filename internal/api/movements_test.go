@@ -41,6 +41,19 @@ func TestMovementLifecycle(t *testing.T) {
 			t.Errorf("transfer errors %v warnings %v", errs, warns)
 		}
 
+		// An abattoir is looked up by its MHS too (livestock-movements.md:
+		// "CPH or MHS"): keeper1's own, empty (moves to an abattoir await
+		// no review); keeper2's, or one that no abattoir has, refused.
+		for _, tc := range []struct {
+			token, mhs string
+			status     int
+		}{{k1, "0035", 200}, {k2, "0035", 403}, {k1, "0099", 403}} {
+			res := b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='"+tc.mhs+"')", tc.token, nil)
+			if res.status != tc.status || tc.status == 200 && !strings.Contains(string(res.body), `"value":[]`) {
+				t.Errorf("look-up by MHS %s = %d %s, want %d", tc.mhs, res.status, res.body, tc.status)
+			}
+		}
+
 		// keeper2 finds it for review, by both forms of the look-up.
 		for _, path := range []string{
 			"/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')",

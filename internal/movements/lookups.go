@@ -70,12 +70,23 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 	if err != nil {
 		errs.add("path:species", err)
 	}
-	cph, err := livestock.ParseCPH(holding)
+	ref, err := livestock.ParseHoldingRef(holding, true)
 	if err != nil {
 		errs.add("path:holding", err)
 	}
 	if err := errs.err(); err != nil {
 		return nil, false, err
+	}
+	cph := ref.CPH
+	if !ref.MHS.IsZero() { // an abattoir, by its MHS (livestock-movements.md: "CPH or MHS")
+		h, err := s.store.HoldingByMHS(ctx, ref.MHS)
+		if livestock.IsNotFound(err) {
+			return nil, false, forbidden("path:holding", ref.String(), "you may not read holding "+ref.String())
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		cph = h.CPH
 	}
 	if !u.CanRead(cph) {
 		return nil, false, forbidden("path:holding", cph.String(), "you may not read holding "+cph.String())
