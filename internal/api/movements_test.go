@@ -101,6 +101,13 @@ func TestMovementLifecycle(t *testing.T) {
 			t.Errorf("still awaiting review: %v", empty.Value)
 		}
 
+		// A sale cannot be dated after today, any more than the move.
+		sold := transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 3), nil)
+		sold["saleDate"] = day(1)
+		if errs, _ := b.submit(k1, "TransferRequests", sold).codes(); !slices.Equal(errs, []string{"V019"}) {
+			t.Errorf("a sale dated tomorrow: %v, want V019", errs)
+		}
+
 		// The accepted sheep are keeper2's now; the rejected one is still keeper1's.
 		onward := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 1), nil))
 		if errs, _ := onward.codes(); !slices.Equal(errs, []string{"V014"}) {

@@ -49,6 +49,7 @@ type MovementGroup struct {
 // records is for CheckTransfer.
 type Transfer struct {
 	TransferDate Date
+	SaleDate     Date // of a sale through a market; zero when none is given
 	Species      Species
 	UserHolding  HoldingRef
 	Source       CPH

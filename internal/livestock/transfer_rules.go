@@ -39,6 +39,9 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 	if t.TransferDate.After(f.Today) {
 		bad(CodeDateFuture, "/content/transferDate", t.TransferDate.String(), "the transfer date is after today (%s)", f.Today)
 	}
+	if t.SaleDate.After(f.Today) {
+		bad(CodeDateFuture, "/content/saleDate", t.SaleDate.String(), "the sale date is after today (%s)", f.Today)
+	}
 	switch {
 	case f.Source == nil:
 		bad(CodeHoldingUnknown, "/content/sourceHolding", t.Source.String(), "no holding %s is registered", t.Source)

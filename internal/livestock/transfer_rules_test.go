@@ -47,6 +47,8 @@ func TestCheckTransfer(t *testing.T) {
 	}{
 		{"valid", func(*Transfer, *TransferFacts) {}, nil, nil},
 		{"future date", func(tr *Transfer, f *TransferFacts) { tr.TransferDate = mustDate(t, "2026-11-22") }, []Code{CodeDateFuture}, nil},
+		{"sale tomorrow", func(tr *Transfer, f *TransferFacts) { tr.SaleDate = mustDate(t, "2026-11-22") }, []Code{CodeDateFuture}, nil},
+		{"sale yesterday", func(tr *Transfer, f *TransferFacts) { tr.SaleDate = mustDate(t, "2026-11-20") }, nil, nil},
 		{"unknown source", func(tr *Transfer, f *TransferFacts) { f.Source = nil }, []Code{CodeHoldingUnknown}, nil},
 		{"unknown destination", func(tr *Transfer, f *TransferFacts) { f.Destination = nil }, []Code{CodeHoldingUnknown}, nil},
 		{"from an abattoir", func(tr *Transfer, f *TransferFacts) { f.Source.Type = HoldingAbattoir }, []Code{CodeHoldingType}, nil},

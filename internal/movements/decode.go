@@ -36,7 +36,7 @@ func decodeTransfer(content []byte) (livestock.Transfer, transferContent, error)
 		errs.add("/content/destinationHolding", err)
 	}
 	if w.SaleDate != nil {
-		if _, err := livestock.ParseDate(*w.SaleDate); err != nil {
+		if t.SaleDate, err = livestock.ParseDate(*w.SaleDate); err != nil {
 			errs.add("/content/saleDate", err)
 		}
 	}
