@@ -25,7 +25,12 @@ func (s *Server) canonicalPath(next http.Handler) http.Handler {
 				Source: "path", Value: truncate(raw, 200)}))
 			return
 		}
-		if canon != raw || r.URL.RawPath != "" {
+		// RawPath is set whenever the path holds an escape, even one Go
+		// would write the same way (then it leaves RawPath empty): the
+		// router reads RawPath when it is set, else the decoded Path, and
+		// handlers decode their parameters once more. /animals/x%2520y
+		// would otherwise reach its handler as "x y", decoded twice.
+		if canon != raw || r.URL.RawPath != "" || strings.Contains(raw, "%") {
 			u := *r.URL
 			u.RawPath = canon
 			u.Path, _ = url.PathUnescape(canon) // canon is well formed: checked above

@@ -186,6 +186,35 @@ func TestNotFoundNamesThePathParameter(t *testing.T) {
 	}
 }
 
+// TestPathDecodedOnce: a path parameter is percent-decoded once, however
+// its escapes are spelled: %2520 is a "%20" in the value, not a space.
+func TestPathDecodedOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	tok := b.token("keeper1")
+	for _, tc := range []struct {
+		path   string
+		status int
+		value  string // of the error, if any
+	}{
+		{"/v1/animals/UK0130181%2000001", 200, ""},
+		{"/v1/animals/UK0130181%252000001", 404, "UK0130181%2000001"},
+		{"/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0257')", 200, ""},
+		{"/v1/HoldingMovementForReviews(species='Sheep',holding='01%252f100%252f0257')", 400, "01%252f100%252f0257"},
+	} {
+		res := b.do(http.MethodGet, tc.path, tok, nil)
+		if res.status != tc.status {
+			t.Errorf("GET %s = %d %s, want %d", tc.path, res.status, res.body, tc.status)
+			continue
+		}
+		if tc.status >= 400 {
+			if p := res.problem(); p.Errors[0].Value != tc.value {
+				t.Errorf("GET %s: error about %q, want %q", tc.path, p.Errors[0].Value, tc.value)
+			}
+		}
+	}
+}
+
 func TestPercentGarbageInPath(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})

@@ -49,10 +49,11 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	holding, err := decodeParam(chi.URLParam(r, "holding"))
-	if err != nil {
-		return err
-	}
+	// The holding is not percent-decoded here: after canonicalPath its
+	// only escapes are %2F (a CPH's slashes), which the CPH parser reads,
+	// and %25, which no holding holds. Decoding it would read
+	// 01%252f100%252f0264 as a CPH, decoded twice.
+	holding := chi.URLParam(r, "holding")
 	list, more, err := s.movements.AwaitingReview(r.Context(), u, species, holding, q, s.cfg.MaxPage)
 	if err != nil {
 		return err
