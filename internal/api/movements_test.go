@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -188,6 +189,33 @@ func TestMovementLifecycle(t *testing.T) {
 		for _, r := range k2list.Value {
 			if r.RequestID == back.RequestID {
 				t.Errorf("keeper2 sees keeper1's move between keeper1's own holdings")
+			}
+		}
+	})
+}
+
+// TestValidHoldings: each holding sent is Valid (registered), Unknown
+// (well formed, not registered) or Invalid (not written as a request body
+// must write it), with where it was in the request.
+func TestValidHoldings(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		sent := []string{farm1, "0035", "99/999/9999", "9999", "011000257", "01%2f100%2f0257", "x"}
+		want := []string{"Valid", "Valid", "Unknown", "Unknown", "Invalid", "Invalid", "Invalid"}
+		res := b.post(b.token("keeper2"), "Holdings/ValidHoldings", map[string]any{"content": map[string]any{"holdings": sent}})
+		var got struct {
+			Content struct {
+				ValidateResults []struct{ Holding, State, PropertyName string }
+			}
+		}
+		res.decode(&got)
+		if res.status != http.StatusOK || len(got.Content.ValidateResults) != len(sent) {
+			t.Fatalf("ValidHoldings = %d %s", res.status, res.body)
+		}
+		for i, v := range got.Content.ValidateResults {
+			if v.Holding != sent[i] || v.State != want[i] || v.PropertyName != fmt.Sprintf("holdings[%d]", i) {
+				t.Errorf("holdings[%d] %q: %+v, want %s", i, sent[i], v, want[i])
 			}
 		}
 	})

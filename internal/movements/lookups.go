@@ -125,8 +125,11 @@ func (s *Service) ValidHoldings(ctx context.Context, body []byte) ([]HoldingResu
 	out := make([]HoldingResult, 0, len(w.Holdings))
 	for i, h := range w.Holdings {
 		res := HoldingResult{Holding: h, State: "Invalid", PropertyName: fmt.Sprintf("holdings[%d]", i)}
+		// Valid only as a request body must write it: a CPH's nine digits
+		// or its %2f form are read in a path, but a transfer naming the
+		// holding so would be refused (S008).
 		ref, err := livestock.ParseHoldingRef(h, true)
-		if err == nil {
+		if err == nil && ref.String() == h {
 			res.State = "Unknown"
 			if ref.MHS.IsZero() {
 				_, err = s.store.Holding(ctx, ref.CPH)
