@@ -131,6 +131,15 @@ func TestMovementLifecycle(t *testing.T) {
 			t.Errorf("direct to slaughter: %s %v %v", rec.RequestStatus, rec.Errors, rec.Warnings)
 		}
 
+		// The reviewed transfer cannot be corrected, and the refusal says
+		// who may unlock it: the reviewer (V029 would meet an undo by keeper1).
+		late := transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1, 2, 3), nil)
+		late["requestToBeCorrected_ID"] = sent.RequestID
+		if rec := b.submit(k1, "CorrectTransferRequests", late); len(rec.Errors) != 1 || rec.Errors[0].Code != "V028" ||
+			!strings.Contains(rec.Errors[0].Message, "reviewing keeper may undo the review") {
+			t.Errorf("correcting a reviewed transfer: %+v", rec.Errors)
+		}
+
 		// keeper1 corrects a transfer before keeper2 reviews it.
 		first := b.submit(k1, "TransferRequests", transfer(day(0), farm1, farm2, farm1, sheep("130181", 4, 5), nil))
 		correction := transfer(day(0), farm1, farm2, farm1, sheep("130181", 6, 7), nil)

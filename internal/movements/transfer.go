@@ -132,9 +132,22 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 	case m.RequestID != target.ID:
 		return refuse(fmt.Sprintf("request %d was corrected since; correct request %d instead", target.ID, m.RequestID))
 	case m.State != store.MovementPendingReview:
-		return refuse("the movement is " + string(m.State) + ": only a movement awaiting review can be corrected; undo it instead")
+		return refuse("the movement is " + string(m.State) + ": only a movement awaiting review can be corrected; " + instead(m.State))
 	}
 	return &m, &target, outcome{}, nil
+}
+
+// instead says what a sender may do with a movement it can no longer
+// correct: undo it and send it again, unless it was reviewed (the
+// reviewer undoes the review first, V029) or is undone already.
+func instead(state store.MovementState) string {
+	switch state {
+	case store.MovementAccepted, store.MovementRejected:
+		return "it was reviewed: the reviewing keeper may undo the review, after which it can be undone and sent again"
+	case store.MovementUndone:
+		return "it was undone: send the transfer again"
+	}
+	return "undo it and send the transfer again"
 }
 
 func hasCode(errs []livestock.FieldError, c livestock.Code) bool {
