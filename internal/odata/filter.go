@@ -166,7 +166,7 @@ func (p *parser) comparison() (Expr, error) {
 	if f.kind != tWord || isKeyword(f.text) {
 		return nil, p.unexpected(f, "a comparison (a field, an operator and a value)")
 	}
-	kind, ok := p.fields[f.text]
+	field, ok := p.fields[f.text]
 	if !ok {
 		return nil, p.unknownField(f)
 	}
@@ -178,7 +178,7 @@ func (p *parser) comparison() (Expr, error) {
 	if o.kind != tWord || !ok {
 		return nil, p.unexpected(o, expectedOperator)
 	}
-	v, err := p.literal(f.text, kind)
+	v, err := p.literal(f.text, field)
 	if err != nil {
 		return nil, err
 	}

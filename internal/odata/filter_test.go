@@ -148,6 +148,10 @@ func TestParseFilterErrors(t *testing.T) {
 			filterErr(syntax, "'1'", "at character 14: expected a whole number without quotes for requestId, found the string '1'")},
 		{"decimal number", "requestId eq 1.5",
 			filterErr(syntax, "1.5", "at character 14: expected a whole number for requestId, found 1.5")},
+		{"a status that is none", "requestStatus eq 'Sucess'",
+			filterErr(syntax, "'Sucess'", "at character 18: 'Sucess' is not a requestStatus: it is one of Pending, Success, Failed (as written)")},
+		{"a status in the wrong case", "species eq 'Sheep' or requestStatus ne 'pending'",
+			filterErr(syntax, "'pending'", "at character 40: 'pending' is not a requestStatus: it is one of Pending, Success, Failed (as written)")},
 		{"number out of range", "requestId eq 9223372036854775808",
 			filterErr(syntax, "9223372036854775808", "at character 14: 9223372036854775808 is out of range for requestId (a 64-bit whole number)")},
 

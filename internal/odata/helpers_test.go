@@ -11,11 +11,11 @@ import (
 // testFields has a field of every kind, named as the movements collections
 // name theirs.
 var testFields = Fields{
-	"movementDate":  DateTime,
-	"requestDate":   DateTime,
-	"species":       String,
-	"requestStatus": String,
-	"requestId":     Int,
+	"movementDate":  {Kind: DateTime},
+	"requestDate":   {Kind: DateTime},
+	"species":       {Kind: String},
+	"requestStatus": {Kind: String, Values: []string{"Pending", "Success", "Failed"}},
+	"requestId":     {Kind: Int},
 }
 
 const allowed = "movementDate, requestDate, requestId, requestStatus, species"

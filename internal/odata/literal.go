@@ -2,6 +2,7 @@ package odata
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,15 +12,18 @@ import (
 const dateTimeExample = "2026-11-01T00:00:00Z"
 
 // literal reads the value compared with field, by the field's kind.
-func (p *parser) literal(field string, kind Kind) (any, error) {
+func (p *parser) literal(field string, f Field) (any, error) {
 	t, err := p.lx.next()
 	if err != nil {
 		return nil, err
 	}
-	switch kind {
+	switch f.Kind {
 	case String:
 		if t.kind != tString {
 			return nil, p.unexpected(t, "a string in single quotes for "+field)
+		}
+		if len(f.Values) > 0 && !slices.Contains(f.Values, t.text) {
+			return nil, syntaxError(p.s, t.off, t.raw, "%s is not a %s: it is one of %s (as written)", clip(t.raw), field, strings.Join(f.Values, ", "))
 		}
 		return t.text, nil
 	case Int:

@@ -46,8 +46,17 @@ func (*Not) expr()        {}
 func (*And) expr()        {}
 func (*Or) expr()         {}
 
-// Fields lists the fields a collection may be filtered on, with their kinds.
-type Fields map[string]Kind
+// Fields lists the fields a collection may be filtered on.
+type Fields map[string]Field
+
+// Field is a filterable field: its kind and, for a String field whose
+// values are a closed set (a status, a species), those values. A literal
+// outside the set is refused: a misspelt 'Sucess' would otherwise match
+// nothing, and the empty page would look like an answer.
+type Field struct {
+	Kind   Kind
+	Values []string
+}
 
 // Query is the query options of one collection request.
 type Query struct {

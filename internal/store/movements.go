@@ -72,13 +72,13 @@ type RequestQuery struct {
 
 // RequestFilterFields are the fields a RequestQuery's Filter may name.
 var RequestFilterFields = odata.Fields{
-	"movementDate":  odata.DateTime,
-	"requestDate":   odata.DateTime,
-	"species":       odata.String,
-	"requestStatus": odata.String,
-	"trackingId":    odata.String,
-	"userName":      odata.String,
-	"requestId":     odata.Int,
+	"movementDate":  {Kind: odata.DateTime},
+	"requestDate":   {Kind: odata.DateTime},
+	"species":       {Kind: odata.String, Values: []string{"Sheep", "Goats", "Deer"}},
+	"requestStatus": {Kind: odata.String, Values: []string{string(StatusPending), string(StatusSuccess), string(StatusFailed)}},
+	"trackingId":    {Kind: odata.String},
+	"userName":      {Kind: odata.String},
+	"requestId":     {Kind: odata.Int},
 }
 
 // MovementState is where an applied transfer is in its life.
@@ -146,8 +146,8 @@ type ReviewQuery struct {
 
 // ReviewFilterFields are the fields a ReviewQuery's Filter may name.
 var ReviewFilterFields = odata.Fields{
-	"movementDate": odata.DateTime,
-	"requestId":    odata.Int,
+	"movementDate": {Kind: odata.DateTime},
+	"requestId":    {Kind: odata.Int},
 }
 
 // Arrival is animals arriving on a holding, for the standstill rule.

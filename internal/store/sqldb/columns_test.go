@@ -27,9 +27,9 @@ func TestFieldsMatchStore(t *testing.T) {
 		if got, want := slices.Sorted(maps.Keys(tt.cols)), slices.Sorted(maps.Keys(tt.fields)); !slices.Equal(got, want) {
 			t.Errorf("%s: columns for %v, want %v", name, got, want)
 		}
-		for field, kind := range tt.fields {
-			if col, ok := tt.cols[field]; ok && !slices.Contains(compatible[kind], col.kind) {
-				t.Errorf("%s: %s is kind %v, stored as %v", name, field, kind, col.kind)
+		for field, f := range tt.fields {
+			if col, ok := tt.cols[field]; ok && !slices.Contains(compatible[f.Kind], col.kind) {
+				t.Errorf("%s: %s is kind %v, stored as %v", name, field, f.Kind, col.kind)
 			}
 		}
 	}
