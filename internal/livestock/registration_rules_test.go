@@ -6,30 +6,37 @@ import (
 	"testing"
 )
 
-func TestCheckRegistration(t *testing.T) {
-	t.Parallel()
-	farm, other := MustCPH("01/100/0257"), MustCPH("01/100/0264")
+// farm is the registering keeper's holding, other another keeper's.
+var farm, other = MustCPH("01/100/0257"), MustCPH("01/100/0264")
+
+// validBirth is a birth registration on farm that breaks no rule, with the
+// facts that make it so.
+func validBirth(t *testing.T) (Registration, RegistrationFacts) {
+	t.Helper()
 	calf, err := ParseTag(SpeciesCattle, "UK442501500101")
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := func() (Registration, RegistrationFacts) {
-		r := Registration{
-			Tag: calf, Species: SpeciesCattle, Sex: "female", Breed: "HOL",
-			BirthSite: []SiteID{{Identifier: farm.String(), Type: SiteHolding}}, BirthDate: mustDate(t, "2026-11-10"), BirthYear: 2026,
-			BirthDam: "UK442501300001", RegistrationSite: farm, RegistrationDate: mustDate(t, "2026-11-20"),
-			IdentificationDate: mustDate(t, "2026-11-11"), Category: CategoryBirth,
-		}
-		f := RegistrationFacts{
-			Received: mustDate(t, "2026-11-20"), IssuedTo: &farm, IssuedFor: SpeciesCattle,
-			BreedKnown: func(sp Species, c string) bool { return c == "HOL" && sp == SpeciesCattle },
-			SiteKnown: func(s SiteID) bool {
-				return s.Type != SiteHolding || s.Identifier == farm.String() || s.Identifier == other.String()
-			},
-			BirthDam: &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: farm},
-		}
-		return r, f
+	r := Registration{
+		Tag: calf, Species: SpeciesCattle, Sex: "female", Breed: "HOL",
+		BirthSite: []SiteID{{Identifier: farm.String(), Type: SiteHolding}}, BirthDate: mustDate(t, "2026-11-10"), BirthYear: 2026,
+		BirthDam: "UK442501300001", RegistrationSite: farm, RegistrationDate: mustDate(t, "2026-11-20"),
+		IdentificationDate: mustDate(t, "2026-11-11"), Category: CategoryBirth,
 	}
+	f := RegistrationFacts{
+		Received: mustDate(t, "2026-11-20"), IssuedTo: &farm, IssuedFor: SpeciesCattle,
+		BreedKnown: func(sp Species, c string) bool { return c == "HOL" && sp == SpeciesCattle },
+		SiteKnown: func(s SiteID) bool {
+			return s.Type != SiteHolding || s.Identifier == farm.String() || s.Identifier == other.String()
+		},
+		BirthDam: &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: farm},
+	}
+	return r, f
+}
+
+func TestCheckRegistration(t *testing.T) {
+	t.Parallel()
+	base := func() (Registration, RegistrationFacts) { return validBirth(t) }
 	for _, tc := range []struct {
 		name       string
 		change     func(*Registration, *RegistrationFacts)
@@ -111,16 +118,8 @@ func TestCheckRegistration(t *testing.T) {
 // holding, or that the tag was not issued there, not where either is.
 func TestRegistrationSaysNothingOfAnotherKeepersAnimals(t *testing.T) {
 	t.Parallel()
-	farm, other := MustCPH("01/100/0257"), MustCPH("01/100/0264")
-	calf, err := ParseTag(SpeciesCattle, "UK442501500101")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Registration{Tag: calf, Species: SpeciesCattle, Sex: "female", BirthDate: mustDate(t, "2026-11-10"),
-		BirthSite: []SiteID{{Identifier: farm.String(), Type: SiteHolding}}, BirthDam: "UK442501300001",
-		RegistrationSite: farm, RegistrationDate: mustDate(t, "2026-11-20"), Category: CategoryBirth}
-	f := RegistrationFacts{Received: mustDate(t, "2026-11-20"), IssuedTo: &other, IssuedFor: SpeciesCattle,
-		BirthDam: &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: other}}
+	r, f := validBirth(t)
+	f.IssuedTo, f.BirthDam.Holding = &other, other
 	_, errs, _ := CheckRegistration(r, f)
 	if got := codesOf(errs); !slices.Equal(got, []Code{CodeNotIssued, CodeDamElsewhere}) {
 		t.Fatalf("errors %v, want V031 and V043", errs)
