@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -176,6 +177,21 @@ func malformedJSON(data []byte) livestock.FieldError {
 func mediaType(ct string) string {
 	mt, _, _ := strings.Cut(ct, ";")
 	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// notUTF8 refuses a JSON Content-Type whose charset is not UTF-8: JSON
+// exchanged between systems is UTF-8 (RFC 8259 §8.1), and a body declared
+// latin1 would be read as UTF-8 regardless, its accents mangled or refused.
+func notUTF8(ct string) (livestock.FieldError, bool) {
+	if !isJSON(ct) {
+		return livestock.FieldError{}, false
+	}
+	_, params, err := mime.ParseMediaType(ct)
+	if cs, ok := params["charset"]; err != nil || !ok || strings.EqualFold(cs, "utf-8") {
+		return livestock.FieldError{}, false
+	}
+	return livestock.FieldError{Code: livestock.CodeUnsupportedType, Source: "header:Content-Type",
+		Message: "JSON is UTF-8: the charset, if given, must be utf-8", Value: valueText(ct)}, true
 }
 
 func isJSON(ct string) bool {

@@ -80,6 +80,8 @@ func TestValidateRequestHostile(t *testing.T) {
 		{"NUL", "application/json", "{\"content\":\x00}", "", livestock.CodeMalformedJSON},
 		{"bad content type", "application/json; charset=\"", `{}`, "", livestock.CodeMissing},
 		{"content type with a NUL", "application/json\x00", `{}`, "", livestock.CodeUnsupportedType},
+		{"JSON in latin1", "application/json; charset=latin1", `{"content":{` + ok + `}}`, "", livestock.CodeUnsupportedType},
+		{"JSON in UTF-8, said in capitals", "application/json; charset=UTF-8", `{"content":{` + ok + `}}`, "", ""},
 		{"JSON under another name", "application/problem+json", `{"content":{` + ok + `}}`, "", livestock.CodeUnsupportedType},
 	}
 	for _, tt := range tests {

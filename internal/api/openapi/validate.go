@@ -85,6 +85,11 @@ func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams m
 		}
 	}()
 	var c collector
+	if route.Operation.RequestBody != nil {
+		if f, ok := notUTF8(r.Header.Get("Content-Type")); ok {
+			return []livestock.FieldError{f}
+		}
+	}
 	opts := validateOptions
 	if route.Operation.RequestBody != nil && isJSON(r.Header.Get("Content-Type")) {
 		if !c.checkJSON(r) {
