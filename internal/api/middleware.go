@@ -20,18 +20,22 @@ import (
 //     early, so that every answer after it carries one (a 400 for a bad
 //     path, a 413) as the document requires
 //  3. canonicalPath  %27 and other harmless escapes decoded so routes match
-//  4. observe        metrics and the access log line
-//  5. deadline       the request's context ends after Config.RequestTimeout
+//  4. GetHead        (chi's) HEAD is routed as GET, whose body Go's server
+//     then leaves out: RFC 9110 §9.1 asks HEAD wherever GET works
+//  5. observe        metrics and the access log line
+//  6. deadline       the request's context ends after Config.RequestTimeout
 //     (read, header and write timeouts are set on the http.Server itself)
-//  6. limitBody      bodies over Config.MaxBody are refused with 413
-//  7. shedLoad       more than Config.MaxInFlight requests in flight: 503
-//  8. admit          (only under /v1, with Config.AdaptiveLimit) over the adaptive
+//  7. limitBody      bodies over Config.MaxBody are refused with 413
+//  8. shedLoad       more than Config.MaxInFlight requests in flight: 503
+//  9. admit          (only under /v1, with Config.AdaptiveLimit) over the adaptive
 //     concurrency limit of writes or of reads: 503 (admission.go). Both
 //     come before authentication, which costs a signature check and a
 //     store read, so that refusing stays cheap when most are refused
-//  9. authenticate   (only under /v1) the bearer token names a user, else 401
-//  10. rateLimit     per user (per client address before authentication), 429
-//  11. validate      in handle(): 400 listing every field that breaks the document
+//  10. authenticate  (only under /v1) the bearer token names a user, else 401
+//  11. rateLimit     per user (per client address before authentication), 429
+//  12. validate      in handle(): 400 listing every field that breaks the document
+//     (a HEAD has no operation in the document: its GET's handler checks
+//     what it reads)
 //
 // The sandbox issuer's routes take rateLimit then shedLoad, and no token.
 

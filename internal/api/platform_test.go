@@ -154,14 +154,50 @@ func TestErrorsForUnknownRoutesAndMethods(t *testing.T) {
 	}
 	// A 405 says what the path allows (RFC 9110 §15.5.6), in its Allow
 	// header and its message.
-	for path, allow := range map[string]string{"/healthz": "GET", "/v1/TransferRequests": "GET, POST",
-		"/v1/TransferRequests(5)": "GET", "/v1/animals": "POST"} {
+	for path, allow := range map[string]string{"/healthz": "GET, HEAD", "/v1/TransferRequests": "GET, HEAD, POST",
+		"/v1/TransferRequests(5)": "GET, HEAD", "/v1/animals": "POST"} {
 		res := b.do(http.MethodDelete, path, "", nil)
 		if p := res.problem(); p.Status != 405 || p.Errors[0].Code != "R008" || !strings.HasSuffix(p.Errors[0].Message, "allows "+allow) {
 			t.Errorf("DELETE %s: %+v", path, p)
 		}
 		if got := res.header.Get("Allow"); got != allow {
 			t.Errorf("DELETE %s: Allow %q, want %q", path, got, allow)
+		}
+	}
+}
+
+// TestHead: HEAD works wherever GET does (RFC 9110 §9.1), with GET's
+// status and headers and no body, and needs the same token.
+func TestHead(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	tok := b.token("keeper1")
+	head := func(path, token string) *http.Response {
+		req, err := http.NewRequest(http.MethodHead, b.url+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	for _, tc := range []struct {
+		path, token string
+		status      int
+	}{
+		{"/healthz", "", 200}, {"/v1/me", tok, 200}, {"/v1/me", "", 401},
+		{"/v1/TransferRequests?$top=1", tok, 200}, {"/v1/animals/UK0130181%2000001", tok, 200},
+		{"/v1/TransferRequests(999)", tok, 404}, {"/v1/animals", tok, 405},
+	} {
+		res := head(tc.path, tc.token)
+		if res.StatusCode != tc.status || res.Header.Get("Content-Type") == "" || res.Header.Get("X-Correlation-ID") == "" {
+			t.Errorf("HEAD %s = %d %v, want %d with GET's headers", tc.path, res.StatusCode, res.Header, tc.status)
 		}
 	}
 }

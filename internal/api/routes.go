@@ -2,9 +2,11 @@ package api
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/drover-registry/drover/internal/livestock"
 )
@@ -15,7 +17,7 @@ import (
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
 	// The chain, outermost first; middleware.go says what each step does.
-	r.Use(s.recoverPanics, s.correlate, s.canonicalPath, s.observe, s.deadline, s.limitBody)
+	r.Use(s.recoverPanics, s.correlate, s.canonicalPath, middleware.GetHead, s.observe, s.deadline, s.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, &livestock.Error{Kind: livestock.KindNotFound, Detail: "no such endpoint",
 			Fields: []livestock.FieldError{{Code: livestock.CodeNoRoute, Message: "no endpoint at this path; see /openapi.json", Source: "path", Value: r.URL.Path}}})
@@ -90,6 +92,9 @@ func allowedMethods(router chi.Routes, req *http.Request) []string {
 		if router.Match(chi.NewRouteContext(), m, path) {
 			allowed = append(allowed, m)
 		}
+	}
+	if slices.Contains(allowed, http.MethodGet) {
+		allowed = slices.Insert(allowed, 1, http.MethodHead) // GetHead serves it (routes)
 	}
 	return allowed
 }
