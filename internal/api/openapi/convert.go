@@ -183,7 +183,7 @@ func mediaType(ct string) string {
 // exchanged between systems is UTF-8 (RFC 8259 §8.1), and a body declared
 // latin1 would be read as UTF-8 regardless, its accents mangled or refused.
 func notUTF8(ct string) (livestock.FieldError, bool) {
-	if !isJSON(ct) {
+	if !strings.Contains(ct, "=") || !isJSON(ct) { // no parameter, no charset: the usual case costs nothing
 		return livestock.FieldError{}, false
 	}
 	_, params, err := mime.ParseMediaType(ct)
