@@ -50,6 +50,18 @@ const (
 	registrationSpeciesList = "bison, buffalo, cattle, deer, goats, sheep"
 )
 
+// MovementSpeciesNames are the species of the movements interface, as it
+// spells them: Sheep, Goats, Deer.
+func MovementSpeciesNames() []string {
+	var names []string
+	for sp := SpeciesSheep; sp <= SpeciesBuffalo; sp++ {
+		if m, _ := sp.names(); m != "" {
+			names = append(names, m)
+		}
+	}
+	return names
+}
+
 // ParseMovementSpecies accepts exactly Sheep, Goats or Deer, the spellings of
 // the movements interface.
 func ParseMovementSpecies(s string) (Species, error) {

@@ -1,6 +1,7 @@
 package livestock
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -143,4 +144,17 @@ func FuzzParseRegistrationSpecies(f *testing.F) {
 			return registrationSpecies{sp}, err
 		})
 	})
+}
+
+func TestMovementSpeciesNames(t *testing.T) {
+	t.Parallel()
+	got := MovementSpeciesNames()
+	if !slices.Equal(got, []string{"Sheep", "Goats", "Deer"}) {
+		t.Errorf("MovementSpeciesNames() = %v", got)
+	}
+	for _, n := range got {
+		if _, err := ParseMovementSpecies(n); err != nil {
+			t.Errorf("%s does not parse: %v", n, err)
+		}
+	}
 }

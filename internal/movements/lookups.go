@@ -77,16 +77,12 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 	if err := errs.err(); err != nil {
 		return nil, false, err
 	}
-	cph := ref.CPH
-	if !ref.MHS.IsZero() { // an abattoir, by its MHS (livestock-movements.md: "CPH or MHS")
-		h, err := s.store.HoldingByMHS(ctx, ref.MHS)
-		if livestock.IsNotFound(err) {
-			return nil, false, forbidden("path:holding", ref.String(), "you may not read holding "+ref.String())
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		cph = h.CPH
+	cph, err := s.cphOf(ctx, ref) // an abattoir may be named by its MHS (livestock-movements.md: "CPH or MHS")
+	if err != nil {
+		return nil, false, err
+	}
+	if cph.IsZero() { // an MHS no abattoir has
+		return nil, false, forbidden("path:holding", ref.String(), "you may not read holding "+ref.String())
 	}
 	if !u.CanRead(cph) {
 		return nil, false, forbidden("path:holding", cph.String(), "you may not read holding "+cph.String())

@@ -34,21 +34,13 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	if !actsFor(u, t.UserHolding) {
 		return req, forbidden("/content/userHolding", t.UserHolding.String(), "you may not act for holding "+t.UserHolding.String())
 	}
-	dest := t.Destination.CPH
-	if !t.Destination.MHS.IsZero() {
-		if h, err := s.store.HoldingByMHS(ctx, t.Destination.MHS); err == nil {
-			dest = h.CPH
-		} else if !livestock.IsNotFound(err) {
-			return req, err
-		}
+	dest, err := s.cphOf(ctx, t.Destination)
+	if err != nil {
+		return req, err
 	}
-	user := t.UserHolding.CPH
-	if !t.UserHolding.MHS.IsZero() {
-		if h, err := s.store.HoldingByMHS(ctx, t.UserHolding.MHS); err == nil {
-			user = h.CPH
-		} else if !livestock.IsNotFound(err) {
-			return req, err
-		}
+	user, err := s.cphOf(ctx, t.UserHolding)
+	if err != nil {
+		return req, err
 	}
 	isSource, isDest := user == t.Source, user == dest && !dest.IsZero()
 	switch {
@@ -118,6 +110,19 @@ func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, ver
 		return forbidden("/content/requestToBeCorrected_ID", fmt.Sprint(id), "only the user who submitted a request may "+verb+" it")
 	}
 	return nil
+}
+
+// cphOf is the holding ref names: its CPH, or the CPH of the abattoir
+// with its MHS; the zero CPH when no abattoir has that MHS.
+func (s *Service) cphOf(ctx context.Context, ref livestock.HoldingRef) (livestock.CPH, error) {
+	if ref.MHS.IsZero() {
+		return ref.CPH, nil
+	}
+	h, err := s.store.HoldingByMHS(ctx, ref.MHS)
+	if livestock.IsNotFound(err) {
+		return livestock.CPH{}, nil
+	}
+	return h.CPH, err
 }
 
 func actsFor(u livestock.User, h livestock.HoldingRef) bool {

@@ -74,7 +74,7 @@ type RequestQuery struct {
 var RequestFilterFields = odata.Fields{
 	"movementDate":  {Kind: odata.DateTime},
 	"requestDate":   {Kind: odata.DateTime},
-	"species":       {Kind: odata.String, Values: []string{"Sheep", "Goats", "Deer"}},
+	"species":       {Kind: odata.String, Values: livestock.MovementSpeciesNames()},
 	"requestStatus": {Kind: odata.String, Values: []string{string(StatusPending), string(StatusSuccess), string(StatusFailed)}},
 	"trackingId":    {Kind: odata.String},
 	"userName":      {Kind: odata.String},
