@@ -24,6 +24,14 @@ type stats struct {
 	Elapsed           time.Duration
 	AdmittedLat       []time.Duration // sorted
 	RefusedLat        []time.Duration // sorted
+
+	// The admitted answers' wire latencies (rawhttp.Result.Wire), sorted:
+	// to when the kernel received them rather than when the generator
+	// read them. Unstamped is how many had none (vegeta, or an answer
+	// before the kernel began stamping); theirs is their Latency, an
+	// upper bound.
+	AdmittedWire []time.Duration
+	Unstamped    int
 }
 
 // AdmittedRate is the 2xx answers per second.
@@ -42,11 +50,24 @@ type generator struct {
 // attack sends what next makes, paced by pace, for du, and sorts the
 // answers.
 func attack(a *vegeta.Attacker, next vegeta.Targeter, pace vegeta.Pacer, du time.Duration) stats {
-	return collect(a.Attack(next, pace, du, ""))
+	return collect(unstamped(a.Attack(next, pace, du, "")))
+}
+
+// unstamped passes vegeta's results on as rawhttp's, without wire
+// latencies.
+func unstamped(results <-chan *vegeta.Result) <-chan *rawhttp.Result {
+	out := make(chan *rawhttp.Result, cap(results))
+	go func() {
+		defer close(out)
+		for res := range results {
+			out <- &rawhttp.Result{Result: *res}
+		}
+	}()
+	return out
 }
 
 // collect sorts the answers until results is closed.
-func collect(results <-chan *vegeta.Result) stats {
+func collect(results <-chan *rawhttp.Result) stats {
 	s := stats{Other5xx: map[string]int{}, Other: map[string]int{}}
 	start := time.Now()
 	for res := range results {
@@ -55,6 +76,12 @@ func collect(results <-chan *vegeta.Result) stats {
 		case c >= 200 && c < 300:
 			s.Admitted++
 			s.AdmittedLat = append(s.AdmittedLat, res.Latency)
+			if res.Wire > 0 {
+				s.AdmittedWire = append(s.AdmittedWire, res.Wire)
+			} else {
+				s.Unstamped++
+				s.AdmittedWire = append(s.AdmittedWire, res.Latency)
+			}
 		case refused(c):
 			s.Refused++
 			s.RefusedLat = append(s.RefusedLat, res.Latency)
@@ -74,6 +101,7 @@ func collect(results <-chan *vegeta.Result) stats {
 	s.Elapsed = time.Since(start)
 	slices.Sort(s.AdmittedLat)
 	slices.Sort(s.RefusedLat)
+	slices.Sort(s.AdmittedWire)
 	return s
 }
 
@@ -100,7 +128,7 @@ func (g generator) closedLoop(next vegeta.Targeter, conns int, du time.Duration)
 		Transport:     &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	defer client.CloseIdleConnections()
-	results := make(chan *vegeta.Result, conns)
+	results := make(chan *rawhttp.Result, conns)
 	end := time.Now().Add(du)
 	var wg sync.WaitGroup
 	for range conns {
@@ -111,7 +139,7 @@ func (g generator) closedLoop(next vegeta.Targeter, conns int, du time.Duration)
 					return
 				}
 				res := send(client, t)
-				results <- res
+				results <- &rawhttp.Result{Result: *res}
 				if refused(int(res.Code)) {
 					time.Sleep(refusedPause)
 				}

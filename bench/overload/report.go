@@ -24,6 +24,7 @@ type results struct {
 	RSSErr    error  // the process is gone
 	Up        bool   // /healthz answered 200 after the overload
 	Limits    string // the adaptive limits after the overload
+	GCCycles  int    // the server's garbage collections during the overload
 
 	// Processor time used during the unloaded load, the capacity load and
 	// the overload.
@@ -64,6 +65,12 @@ func (r *results) print(w io.Writer) {
 	a99 := q(v.AdmittedLat, 0.99)
 	report.Row(w, true, "… admitted p50 / p99", ms(q(v.AdmittedLat, 0.5))+" / "+ms(a99), "")
 	report.Row(w, a99 <= 2*u99, "… admitted p99 / unloaded p99", fmt.Sprintf("%.2f×", ratio(float64(a99), float64(u99))), "≤ 2×")
+	if o.Client == "raw" {
+		wv, wu := q(v.AdmittedWire, 0.99), q(u.AdmittedWire, 0.99)
+		report.Row(w, wv <= 2*wu, "… the same on the wire (the kernel's receive time of each answer): overload / unloaded",
+			fmt.Sprintf("%s / %s = %.2f× (%s / %s answers unstamped)", ms(wv), ms(wu), ratio(float64(wv), float64(wu)),
+				th(v.Unstamped), th(u.Unstamped)), "≤ 2×")
+	}
 	i99, io99 := q(r.InsideUnloaded, 0.99), q(r.InsideOverload, 0.99)
 	report.Row(w, true, "… admitted p99 inside the server (access log): overload / unloaded",
 		fmt.Sprintf("%s / %s = %.2f×", ms(io99), ms(i99), ratio(float64(io99), float64(i99))), "")
@@ -78,6 +85,8 @@ func (r *results) print(w io.Writer) {
 			fmt.Sprintf("%.2f / %.2f cores / %.0f %%", ratio(float64(l.c.Server), float64(l.s.Elapsed)),
 				ratio(float64(l.c.Generator), float64(l.s.Elapsed)), 100*l.c.BusyShare()), "")
 	}
+	report.Row(w, true, "… the server's garbage collections during the overload",
+		fmt.Sprintf("%s (%.1f a second)", th(r.GCCycles), ratio(float64(r.GCCycles), v.Elapsed.Seconds())), "")
 	if r.Limits != "" {
 		report.Row(w, true, "… adaptive limits after the overload", r.Limits, "")
 	}

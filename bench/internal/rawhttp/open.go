@@ -13,13 +13,13 @@ import (
 // none, a new one is opened, up to outstanding; past that the request
 // waits for a connection to come free, and is late. The results channel
 // is closed when every request sent has been answered or has failed.
-func Open(base string, next vegeta.Targeter, rate, outstanding int, du time.Duration) (<-chan *vegeta.Result, error) {
+func Open(base string, next vegeta.Targeter, rate, outstanding int, du time.Duration) (<-chan *Result, error) {
 	addr, err := hostOf(base)
 	if err != nil {
 		return nil, err
 	}
 	rate, outstanding = max(rate, 1), max(outstanding, 1)
-	results := make(chan *vegeta.Result, outstanding)
+	results := make(chan *Result, outstanding)
 	due := make(chan struct{})
 	stopped := make(chan struct{}) // next has no more
 	var stop sync.Once

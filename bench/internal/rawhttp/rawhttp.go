@@ -13,7 +13,10 @@
 // the figures come to what those clients would see.
 //
 // Latency is taken from the moment the request is written to the moment
-// the last byte of its body is read, as vegeta takes it. An open loop
+// the last byte of its body is read, as vegeta takes it. On Linux each
+// Result also has the wire latency: to the moment the kernel received the
+// answer's last bytes, which leaves out the generator's own wait for a
+// CPU before it reads them (see stamped). An open loop
 // offers a fixed rate from a pacer; when every connection allowed waits
 // for an answer the next request is late, and Results say how many were
 // sent, so the achieved rate shows it.
@@ -68,27 +71,41 @@ func Encode(t vegeta.Target) ([]byte, error) {
 	return append(b, t.Body...), nil
 }
 
+// Result is one request's, as vegeta's, with its wire latency.
+type Result struct {
+	vegeta.Result
+	// Wire is from the request's write to the kernel's receive time of
+	// its answer's last bytes; zero without receive timestamps (not
+	// Linux) or without an answer.
+	Wire time.Duration
+}
+
 // conn is one worker's connection, dialled when first needed and again
 // after an error or a Connection: close.
 type conn struct {
 	addr string
 	c    net.Conn
+	s    *stamped // nil without receive timestamps
 	r    *bufio.Reader
 }
 
 // do sends the request next makes and reads its answer into a Result;
 // false when next has no more.
-func (c *conn) do(next vegeta.Targeter) (*vegeta.Result, bool) {
+func (c *conn) do(next vegeta.Targeter) (*Result, bool) {
 	var t vegeta.Target
 	if err := next(&t); err != nil {
 		return nil, false
 	}
-	res := &vegeta.Result{Method: t.Method, URL: t.URL, Timestamp: time.Now()}
+	res := &Result{Result: vegeta.Result{Method: t.Method, URL: t.URL, Timestamp: time.Now()}}
 	req, err := Encode(t)
 	if err == nil {
 		var code int
-		code, res.Body, err = c.roundTrip(req, t.Method)
+		var received time.Time
+		code, res.Body, received, err = c.roundTrip(req, t.Method)
 		res.Code = uint16(code)
+		if !received.IsZero() {
+			res.Wire = max(received.Sub(res.Timestamp), 0)
+		}
 	}
 	res.Latency = time.Since(res.Timestamp)
 	if err != nil {
@@ -98,23 +115,34 @@ func (c *conn) do(next vegeta.Targeter) (*vegeta.Result, bool) {
 	return res, true
 }
 
-func (c *conn) roundTrip(req []byte, method string) (int, []byte, error) {
+// roundTrip writes req and reads its answer: the status, the first
+// bodyKept bytes of the body, and the kernel's receive time of the last
+// bytes (zero without one).
+func (c *conn) roundTrip(req []byte, method string) (int, []byte, time.Time, error) {
 	if c.c == nil {
 		nc, err := net.DialTimeout("tcp", c.addr, Timeout)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, time.Time{}, err
 		}
-		c.c, c.r = nc, bufio.NewReaderSize(nc, 16<<10)
+		c.c, c.s = nc, newStamped(nc)
+		if c.s != nil {
+			c.r = bufio.NewReaderSize(c.s, 16<<10)
+		} else {
+			c.r = bufio.NewReaderSize(nc, 16<<10)
+		}
 	}
 	if err := c.c.SetDeadline(time.Now().Add(Timeout)); err != nil {
-		return 0, nil, err
+		return 0, nil, time.Time{}, err
+	}
+	if c.s != nil {
+		c.s.reset()
 	}
 	if _, err := c.c.Write(req); err != nil {
-		return 0, nil, err
+		return 0, nil, time.Time{}, err
 	}
 	r, err := http.ReadResponse(c.r, &http.Request{Method: method})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, time.Time{}, err
 	}
 	var kept bytes.Buffer
 	_, err = io.Copy(&kept, io.LimitReader(r.Body, bodyKept))
@@ -123,18 +151,22 @@ func (c *conn) roundTrip(req []byte, method string) (int, []byte, error) {
 	}
 	r.Body.Close()
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, time.Time{}, err
+	}
+	var received time.Time
+	if c.s != nil {
+		received = c.s.received()
 	}
 	if r.Close {
 		c.close()
 	}
-	return r.StatusCode, kept.Bytes(), nil
+	return r.StatusCode, kept.Bytes(), received, nil
 }
 
 func (c *conn) close() {
 	if c.c != nil {
 		c.c.Close()
-		c.c, c.r = nil, nil
+		c.c, c.s, c.r = nil, nil, nil
 	}
 }
 
@@ -156,12 +188,12 @@ func hostOf(base string) (string, error) {
 // its last is answered, or pause after an answer wait says to wait on
 // (nil: never), for du or until next stops. The results channel is closed
 // when every connection is done.
-func Closed(base string, next vegeta.Targeter, conns int, du, pause time.Duration, wait func(code int) bool) (<-chan *vegeta.Result, error) {
+func Closed(base string, next vegeta.Targeter, conns int, du, pause time.Duration, wait func(code int) bool) (<-chan *Result, error) {
 	addr, err := hostOf(base)
 	if err != nil {
 		return nil, err
 	}
-	results := make(chan *vegeta.Result, conns)
+	results := make(chan *Result, conns)
 	end := time.Now().Add(du)
 	var wg sync.WaitGroup
 	for range conns {

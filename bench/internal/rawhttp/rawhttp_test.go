@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,7 +100,7 @@ func TestOpenOffersTheRateAndReadsEveryAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	byBody := map[string]int{}
-	n := 0
+	n, wired := 0, 0
 	for res := range results {
 		n++
 		if res.Code != http.StatusOK || res.Error != "" {
@@ -108,11 +109,20 @@ func TestOpenOffersTheRateAndReadsEveryAnswer(t *testing.T) {
 		if res.Latency <= 0 {
 			t.Errorf("%s: latency %v", res.URL, res.Latency)
 		}
+		if res.Wire > res.Latency || res.Wire < 0 {
+			t.Errorf("%s: wire latency %v, latency %v", res.URL, res.Wire, res.Latency)
+		}
+		if res.Wire > 0 {
+			wired++
+		}
 		byBody[string(res.Body)]++
 	}
 	// 300 a second for half a second is 150 due, whatever the machine.
 	if n != 150 {
 		t.Errorf("%d answers, want 150", n)
+	}
+	if runtime.GOOS == "linux" && wired == 0 { // the first few may come before the kernel stamps (see stamped)
+		t.Error("no answer has a wire latency")
 	}
 	if byBody["ok GET"] != 50 || byBody["bye"] != 50 || byBody[strings.Repeat("x", bodyKept)] != 50 {
 		t.Errorf("bodies kept: %v", byBody)
