@@ -20,7 +20,7 @@ const (
 	CodeMissing         Code = "S002" // a required field or parameter is missing
 	CodeWrongType       Code = "S003" // a value has the wrong JSON type
 	CodeUnknownField    Code = "S004" // a property the schema does not allow
-	CodeMalformedJSON   Code = "S005" // the body is not JSON
+	CodeMalformedJSON   Code = "S005" // the body is not JSON, or not I-JSON
 	CodeBadEnum         Code = "S006" // a value outside its list of allowed values
 	CodeBadLength       Code = "S007" // a value too long or too short
 	CodeBadFormat       Code = "S008" // a value that does not match its format
@@ -111,7 +111,7 @@ var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
 	{CodeWrongType, KindInvalid, "A value has the wrong type"},
 	{CodeUnknownField, KindInvalid, "A property is not allowed here"},
-	{CodeMalformedJSON, KindInvalid, "The body is not well-formed JSON"},
+	{CodeMalformedJSON, KindInvalid, "The body is not well-formed JSON (or not I-JSON: a name twice in an object, a lone surrogate escape)"},
 	{CodeBadEnum, KindInvalid, "A value is not one of those allowed"},
 	{CodeBadLength, KindInvalid, "A value is too long or too short"},
 	{CodeBadFormat, KindInvalid, "A value does not match its format"},

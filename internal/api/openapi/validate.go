@@ -151,5 +151,9 @@ func (c *collector) checkJSON(r *http.Request) bool {
 		c.add(livestock.CodeBadLength, at, msg, "")
 		return false
 	}
+	if at, msg, ok := strictProblem(data); !ok {
+		c.add(livestock.CodeMalformedJSON, source("", at), msg, "")
+		return false
+	}
 	return true
 }
