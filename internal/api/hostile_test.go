@@ -98,6 +98,30 @@ func TestHostileRequests(t *testing.T) {
 	}
 }
 
+// TestHostileNumbersEchoedAsWritten: a number past what its field takes
+// is echoed in the error as the body wrote it, not rounded through a
+// float64 (12345678901234567890 had come back as 12345678901234567000).
+func TestHostileNumbersEchoedAsWritten(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	tok := b.token("keeper1")
+	const transfer = `"transferDate":"2026-11-20","species":"Sheep","userHolding":"01/100/0257","sourceHolding":"01/100/0257",` +
+		`"destinationHolding":"01/100/0258","movementGroups":[{"devices":[{"tagNumber":"UK0130181 00001"}]}]`
+	for _, tt := range []struct{ path, body, source, value string }{
+		{"/v1/UndoRequests", `{"content":{"requestToBeUndone_ID":12345678901234567890}}`, "/content/requestToBeUndone_ID", "12345678901234567890"},
+		{"/v1/TransferRequests", `{"content":{` + transfer + `,"animalCount":99999999999999999999}}`, "/content/animalCount", "99999999999999999999"},
+	} {
+		res := b.do("POST", tt.path, tok, strings.NewReader(tt.body), "Content-Type", "application/json")
+		if res.status != http.StatusBadRequest {
+			t.Fatalf("%s: status %d: %s", tt.path, res.status, res.body)
+		}
+		p := res.problem()
+		if e := p.Errors[0]; e.Source != tt.source || e.Value != tt.value {
+			t.Errorf("%s: error at %s with value %q, want %s and %q: %s", tt.path, e.Source, e.Value, tt.source, tt.value, res.body)
+		}
+	}
+}
+
 // TestHostileRawPath: bytes a client library would escape, sent as they
 // are on the request line, are decoded to the same 400 as their escapes.
 func TestHostileRawPath(t *testing.T) {

@@ -21,7 +21,8 @@ import (
 
 // collector gathers the FieldErrors of one failed validation.
 type collector struct {
-	out []livestock.FieldError
+	out  []livestock.FieldError
+	data []byte // the JSON body, once checkJSON has read it
 }
 
 func (c *collector) add(code livestock.Code, source, message, value string) {

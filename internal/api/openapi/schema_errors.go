@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,7 +73,7 @@ func (c *collector) schemaError(e *openapi3.SchemaError, prefix string) {
 func (c *collector) jsonSchemaRule(e *openapi3.SchemaError, k jsonschema.ErrorKind, prefix string) {
 	at := e.JSONPointer()
 	src := source(prefix, at)
-	val := valueText(e.Value)
+	val := c.valueAt(prefix, at, e.Value)
 	switch k := k.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
@@ -129,7 +130,7 @@ func (c *collector) jsonSchemaRule(e *openapi3.SchemaError, k jsonschema.ErrorKi
 func (c *collector) kinRule(e *openapi3.SchemaError, prefix string) {
 	at := e.JSONPointer()
 	src := source(prefix, at)
-	val := valueText(e.Value)
+	val := c.valueAt(prefix, at, e.Value)
 	s := e.Schema
 	if s == nil {
 		s = &openapi3.Schema{}
@@ -200,6 +201,46 @@ func source(prefix string, tokens []string) string {
 		b.WriteString(pointerEscaper.Replace(t))
 	}
 	return b.String()
+}
+
+// valueAt is valueText of v, the value at the pointer at under prefix. A
+// number in the body is echoed as the body wrote it: kin-openapi's
+// visitor has read it into a float64, which rounds one of more than 15
+// digits (12345678901234567890 came back as 12345678901234567000).
+func (c *collector) valueAt(prefix string, at []string, v any) string {
+	if _, isFloat := v.(float64); isFloat && prefix == "" && c.data != nil {
+		if n, ok := numberAt(c.data, at); ok {
+			return valueText(n)
+		}
+	}
+	return valueText(v)
+}
+
+// numberAt is the number at the pointer at in a JSON body, as written.
+// It decodes the whole body, which only a refused request pays for.
+func numberAt(body []byte, at []string) (json.Number, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return "", false
+	}
+	for _, token := range at {
+		switch node := v.(type) {
+		case map[string]any:
+			v = node[token]
+		case []any:
+			i, err := strconv.Atoi(token)
+			if err != nil || i < 0 || i >= len(node) {
+				return "", false
+			}
+			v = node[i]
+		default:
+			return "", false
+		}
+	}
+	n, ok := v.(json.Number)
+	return n, ok
 }
 
 // maxValueRunes bounds how much of an offending value an error echoes.

@@ -155,5 +155,6 @@ func (c *collector) checkJSON(r *http.Request) bool {
 		c.add(livestock.CodeMalformedJSON, source("", at), msg, "")
 		return false
 	}
+	c.data = data
 	return true
 }
