@@ -94,6 +94,16 @@ func decode(data []byte) (livestock.Registration, body, error) {
 			Value: regSites[0].Type, Message: "an animal is registered at a holding: the type must be holdingNumber"})
 	default:
 		r.RegistrationSite, _ = livestock.ParseCPH(regSites[0].Identifier)
+		// The identifiers are one site's: an FSA or port number may stand
+		// beside its holding number, but a second holding would be a
+		// second site, stored and shown with the animal yet never checked.
+		for i, id := range reg.Site.Identifiers[1:] {
+			if c, err := livestock.ParseCPH(id.Identifier); id.Type == livestock.SiteHolding && err == nil && c != r.RegistrationSite { // a bad one is reported by sites
+				p = append(p, livestock.FieldError{Code: livestock.CodeRegistrationHolder, Value: id.Identifier,
+					Source:  fmt.Sprintf("/registration/site/identifiers/%d/identifier", i+1),
+					Message: "names a second holding: the identifiers are of one site, whose holding number (identifiers/0) is " + r.RegistrationSite.String()})
+			}
+		}
 	}
 	r.BirthDam = parent(r.Species, reg.BirthDam, "/registration/birthDam/identifier", r.Category, &p)
 	r.GeneticDam = parent(r.Species, reg.GeneticDam, "/registration/geneticDam/identifier", r.Category, &p)

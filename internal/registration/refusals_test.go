@@ -26,6 +26,11 @@ func TestRefusals(t *testing.T) {
 		b.mustSubmit(k1, other(deadCow, "cattle", "female").set("death", map[string]any{"date": "2026-05-01", "site": holdingSite(farm1)}), false, "", 200)
 		youngCow := tag(t, "442501", 113) // born 2025-01-15
 		b.mustSubmit(k1, other(youngCow, "cattle", "female"), false, "", 200)
+		// A registration site's identifiers may add an FSA number to its
+		// holding, or give the holding again.
+		b.mustSubmit(k1, other(tag(t, "442501", 114), "cattle", "female").set("registration.site.identifiers", []any{
+			map[string]any{"identifier": farm1, "type": "holdingNumber"}, map[string]any{"identifier": "FSA123", "type": "fsaNumber"},
+			map[string]any{"identifier": farm1, "type": "holdingNumber"}}), false, "", 200)
 		if a, err := b.store.Animal(b.ctx, deadCow); err != nil || a.State != "dead" {
 			t.Fatalf("dead cow = %+v, %v", a, err)
 		}
@@ -83,6 +88,10 @@ func TestRefusals(t *testing.T) {
 			{"registration site not a holding", k1, calf(id, cow, born).set("registration.site.identifiers",
 				[]any{map[string]any{"identifier": "FSA123", "type": "fsaNumber"}}), livestock.KindInvalid,
 				p("V047", "/registration/site/identifiers/0/type"), true},
+			{"a second holding in the registration site", k1, calf(id, cow, born).set("registration.site.identifiers",
+				[]any{map[string]any{"identifier": farm1, "type": "holdingNumber"}, map[string]any{"identifier": "FSA123", "type": "fsaNumber"},
+					map[string]any{"identifier": otherFarm1, "type": "holdingNumber"}}), livestock.KindInvalid,
+				p("V047", "/registration/site/identifiers/2/identifier"), true},
 			{"unknown member", k1, calf(id, cow, born).set("colour", "red"), livestock.KindInvalid, p("S013", ""), true},
 			{"another keeper's holding", k2, calf(id, cow, born), livestock.KindForbidden, p("A002", "/registration/site/identifiers/0/identifier"), true},
 			{"inspector", inspector, calf(id, cow, born), livestock.KindForbidden, p("A002", "/registration/site/identifiers/0/identifier"), true},
