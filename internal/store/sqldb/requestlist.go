@@ -60,6 +60,10 @@ const (
 	maxMonthBranches = 400
 )
 
+// maxPrealloc bounds the room made for a page before its rows are read:
+// the rows there are may be far fewer than the page's limit.
+const maxPrealloc = 1000
+
 // Requests lists the requests q selects, with their holdings, in id order.
 // A Limit of zero or less means no limit.
 func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []store.Request, err error) {
@@ -73,6 +77,9 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 		return nil, err
 	}
 	defer rows.Close()
+	if q.Limit > 0 { // a page: grown one append at a time it was copied five times
+		list = make([]store.Request, 0, min(q.Limit, maxPrealloc))
+	}
 	for rows.Next() {
 		r, err := scanRequest(rows)
 		if err != nil {
