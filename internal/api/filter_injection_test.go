@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,10 @@ func TestFilterInjection(t *testing.T) {
 			{requests, "$filter", "requestId eq 1 /* */"},
 			{requests, "$filter", "requestId eq 1 or true"},
 			{requests, "$filter", "sourceHolding eq '01/100/0257'"},
+			{requests, "$filter", "holding eq '01/100/0257'' or ''1'' eq ''1'"},
+			{requests, "$filter", "holding eq '0257'"},
+			{requests, "$filter", "holding gt '01/100/0000'"},
+			{reviews, "$filter", "holding eq '01/100/0257'"},
 			{requests, "$filter", "user_name eq 'keeper1'"},
 			{requests, "$filter", "userName eq keeper1"},
 			{reviews, "$filter", "userName eq 'keeper1'"},
@@ -92,6 +97,37 @@ func TestFilterInjection(t *testing.T) {
 		b.do(http.MethodGet, "/v1/TransferRequests", k1, nil).decode(&page)
 		if len(page.Value) != len(sec.ids) {
 			t.Errorf("keeper1 has %d transfers after the attempts, want %d", len(page.Value), len(sec.ids))
+		}
+	})
+}
+
+// TestInspectorTracesAHolding: `holding eq` lists every request whose
+// source or destination is the holding, whoever sent it, and nothing
+// else; a holding that is not a CPH is a 400 naming $filter.
+func TestInspectorTracesAHolding(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2, insp := b.token("keeper1"), b.token("keeper2"), b.token("inspector")
+		out := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, "01/100/0258", farm1, sheep("130182", 1), nil))
+		in := b.submit(k2, "TransferRequests", transfer(day(-1), "01/100/0258", farm2, farm2, sheep("130188", 1), nil))
+		b.submit(k2, "TransferRequests", transfer(day(-1), farm2, "01/100/0265", farm2, sheep("130186", 1), nil))
+		res := b.do(http.MethodGet, "/v1/TransferRequests?$filter="+url.QueryEscape("holding eq '01%2f100%2f0258'"), insp, nil)
+		if res.status != http.StatusOK {
+			t.Fatalf("inspector's trace = %d %s", res.status, res.body)
+		}
+		var page struct{ Value []record }
+		res.decode(&page)
+		var got []int64
+		for _, r := range page.Value {
+			got = append(got, r.RequestID)
+		}
+		if want := []int64{out.RequestID, in.RequestID}; !slices.Equal(got, want) {
+			t.Errorf("inspector's trace of 01/100/0258 = %v, want %v", got, want)
+		}
+		res = b.do(http.MethodGet, "/v1/TransferRequests?$filter="+url.QueryEscape("holding eq '0258'"), insp, nil)
+		if p := res.problem(); res.status != http.StatusBadRequest || p.Errors[0].Code != "S016" || p.Errors[0].Source != "query:$filter" {
+			t.Errorf("holding eq '0258' = %d %s, want 400 S016 at query:$filter", res.status, res.body)
 		}
 	})
 }

@@ -109,6 +109,7 @@ func TestKeeperIsolation(t *testing.T) {
 				"", fmt.Sprintf("requestId eq %d", sec.ids[0]), "trackingId eq 'k1-secret-1'", "userName eq 'keeper1'",
 				fmt.Sprintf("requestId ge %d or userName eq 'keeper1' or trackingId ne 'x'", sec.ids[0]),
 				"not (userName eq 'keeper2')", "species eq 'Sheep' and requestStatus eq 'Success'",
+				"holding eq '" + farm1 + "'", "holding eq '01/100/0258'", "holding ne '" + farm2 + "'",
 			} {
 				q := "/v1/" + c + "?$expand=content"
 				if f != "" {

@@ -1,6 +1,7 @@
 package livestock
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -27,6 +28,17 @@ func ParseCPH(s string) (CPH, error) {
 		return CPH{}, formatError("CPH", in, "NN/NNN/NNNN: 2 digits county, 3 digits parish, 4 digits holding")
 	}
 	return CPH{digits[0:2] + "/" + digits[2:5] + "/" + digits[5:9]}, nil
+}
+
+// NormalCPH reads s as ParseCPH does and writes it in its normal form,
+// CC/PPP/HHHH, as a $filter on a holding compares it. Its error says only
+// what a holding is, for the filter's message.
+func NormalCPH(s string) (string, error) {
+	c, err := ParseCPH(s)
+	if err != nil {
+		return "", errors.New("a holding is a CPH, NN/NNN/NNNN")
+	}
+	return c.String(), nil
 }
 
 // MustCPH parses s and panics if it is not a CPH. For tests and fixed data.

@@ -178,6 +178,9 @@ func (p *parser) comparison() (Expr, error) {
 	if o.kind != tWord || !ok {
 		return nil, p.unexpected(o, expectedOperator)
 	}
+	if field.Unordered && op != Eq && op != Ne {
+		return nil, syntaxError(p.s, o.off, o.raw, "%s has no order: it takes eq or ne, not %s", f.text, o.text)
+	}
 	v, err := p.literal(f.text, field)
 	if err != nil {
 		return nil, err

@@ -16,9 +16,10 @@ var testFields = Fields{
 	"species":       {Kind: String},
 	"requestStatus": {Kind: String, Values: []string{"Pending", "Success", "Failed"}},
 	"requestId":     {Kind: Int},
+	"holding":       {Kind: String, Read: livestock.NormalCPH, Unordered: true},
 }
 
-const allowed = "movementDate, requestDate, requestId, requestStatus, species"
+const allowed = "holding, movementDate, requestDate, requestId, requestStatus, species"
 
 func cmpr(field string, op Op, v any) *Comparison { return &Comparison{Field: field, Op: op, Value: v} }
 

@@ -25,6 +25,13 @@ func (p *parser) literal(field string, f Field) (any, error) {
 		if len(f.Values) > 0 && !slices.Contains(f.Values, t.text) {
 			return nil, syntaxError(p.s, t.off, t.raw, "%s is not a %s: it is one of %s (as written)", clip(t.raw), field, strings.Join(f.Values, ", "))
 		}
+		if f.Read != nil {
+			v, err := f.Read(t.text)
+			if err != nil {
+				return nil, syntaxError(p.s, t.off, t.raw, "%s is not a %s: %v", clip(t.raw), field, err)
+			}
+			return v, nil
+		}
 		return t.text, nil
 	case Int:
 		if t.kind == tString {

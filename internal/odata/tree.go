@@ -53,9 +53,15 @@ type Fields map[string]Field
 // values are a closed set (a status, a species), those values. A literal
 // outside the set is refused: a misspelt 'Sucess' would otherwise match
 // nothing, and the empty page would look like an answer.
+//
+// Read, when set, reads a String field's literal into the form stored (a
+// holding's CPH in its normal form), or says why it cannot be one, for
+// the same reason. An Unordered field is compared with eq and ne only.
 type Field struct {
-	Kind   Kind
-	Values []string
+	Kind      Kind
+	Values    []string
+	Read      func(string) (string, error)
+	Unordered bool
 }
 
 // Query is the query options of one collection request.

@@ -79,6 +79,9 @@ var RequestFilterFields = odata.Fields{
 	"trackingId":    {Kind: odata.String},
 	"userName":      {Kind: odata.String},
 	"requestId":     {Kind: odata.Int},
+	// holding: the requests that concern a holding (its source or
+	// destination), eq or ne only; what an inspector tracing a holding asks.
+	"holding": {Kind: odata.String, Read: livestock.NormalCPH, Unordered: true},
 }
 
 // MovementState is where an applied transfer is in its life.

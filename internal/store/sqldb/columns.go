@@ -23,6 +23,7 @@ const (
 	colInt             // compared with an int64
 	colInstant         // compared with a time.Time, bound by the dialect
 	colDate            // a date, compared as the instant 00:00Z of that date
+	colHolding         // a CPH among the request's holdings (request_holdings), eq or ne
 )
 
 // requestFields are the fields of store.RequestFilterFields.
@@ -34,6 +35,7 @@ var requestFields = map[string]column{
 	"trackingId":    {"tracking_id", colText, true},
 	"userName":      {"user_name", colText, false},
 	"requestId":     {"id", colInt, false},
+	"holding":       {"id", colHolding, false}, // the request's id, looked up in request_holdings
 }
 
 // reviewFields are the fields of store.ReviewFilterFields.

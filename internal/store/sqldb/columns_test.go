@@ -15,7 +15,7 @@ import (
 // package publishes, kind for kind.
 func TestFieldsMatchStore(t *testing.T) {
 	compatible := map[odata.Kind][]colKind{
-		odata.String: {colText}, odata.Int: {colInt}, odata.DateTime: {colInstant, colDate},
+		odata.String: {colText, colHolding}, odata.Int: {colInt}, odata.DateTime: {colInstant, colDate},
 	}
 	for name, tt := range map[string]struct {
 		fields odata.Fields

@@ -68,6 +68,9 @@ func (f *filter) comparison(c *odata.Comparison) (string, error) {
 	var v any
 	switch x := c.Value.(type) {
 	case string:
+		if col.kind == colHolding {
+			return f.holding(col, c, x)
+		}
 		ok, v = col.kind == colText, x
 	case int64:
 		ok, v = col.kind == colInt, x
@@ -84,6 +87,21 @@ func (f *filter) comparison(c *odata.Comparison) (string, error) {
 		return "", badFilter(fmt.Sprintf("$filter compares %s with a value of the wrong type", c.Field))
 	}
 	return f.leaf(col, op, v), nil
+}
+
+// holding is whether the request is one of those that concern the CPH
+// cph: its (cph, request_id) is in request_holdings, the primary key.
+// Holdings have no order, so only eq and ne compare them.
+func (f *filter) holding(col column, c *odata.Comparison, cph string) (string, error) {
+	if c.Op != odata.Eq && c.Op != odata.Ne {
+		return "", badFilter(fmt.Sprintf("$filter compares %s with %s: a holding takes eq or ne", c.Field, c.Op))
+	}
+	f.args = append(f.args, cph)
+	cond := fmt.Sprintf("EXISTS (SELECT 1 FROM request_holdings fh WHERE fh.cph = $%d AND fh.request_id = %s%s)", len(f.args), f.prefix, col.name)
+	if c.Op == odata.Ne {
+		cond = "NOT " + cond
+	}
+	return "(" + cond + ")", nil
 }
 
 // leaf is `column op $N`, made two-valued on a nullable column.

@@ -105,6 +105,63 @@ func testRequestFilter(t *testing.T, s store.Store) {
 	}
 }
 
+// testHoldingFilter: `holding eq` keeps the requests that concern a
+// holding, as an inspector tracing it asks; `ne` and `not` keep the rest.
+// A keeper filtering on a holding sees no more than without the filter.
+func testHoldingFilter(t *testing.T, s store.Store) {
+	r := func(user string, movement time.Time, holdings ...string) store.Request {
+		q := transfer(user, holdings...)
+		q.Species, q.MovementDate = "Sheep", movement
+		return q
+	}
+	a, b, m, ab := farmA.String(), farmB.String(), market.String(), abattoir.String()
+	got := addRequests(t, s,
+		r("keeper1", ymd(2026, 11, 2), a, b),
+		r("keeper2", ymd(2026, 11, 3), b, m),
+		r("keeper2", ymd(2026, 12, 4), m, ab),
+		r("keeper1", ymd(2026, 11, 5)),
+		r("keeper2", ymd(2026, 10, 6), b, ab),
+	)
+	other := transfer("keeper1", b)
+	other.Type = store.RequestReview
+	addRequests(t, s, other) // never listed with the transfers
+	holding := func(op odata.Op, cph string) odata.Expr { return cmpf("holding", op, cph) }
+	november := and(cmpf("movementDate", odata.Ge, at("2026-11-01T00:00:00Z")), cmpf("movementDate", odata.Le, at("2026-11-30T23:59:59Z")))
+	for _, tt := range []struct {
+		name   string
+		q      store.RequestQuery
+		filter odata.Expr
+		want   []int
+	}{
+		{"inspector, eq", inspectorQuery, holding(odata.Eq, b), []int{0, 1, 4}},
+		{"inspector, eq and a user", inspectorQuery, and(cmpf("userName", odata.Eq, "keeper2"), holding(odata.Eq, m)), []int{1, 2}},
+		{"inspector, eq in a month", inspectorQuery, and(november, holding(odata.Eq, b)), []int{0, 1}},
+		{"inspector, ne", inspectorQuery, holding(odata.Ne, b), []int{2, 3}},
+		{"inspector, not eq", inspectorQuery, not(holding(odata.Eq, b)), []int{2, 3}},
+		{"inspector, eq or eq", inspectorQuery, or(holding(odata.Eq, a), holding(odata.Eq, ab)), []int{0, 2, 4}},
+		{"inspector, eq and eq", inspectorQuery, and(holding(odata.Eq, b), holding(odata.Eq, ab)), []int{4}},
+		{"inspector, a holding nothing concerns", inspectorQuery, holding(odata.Eq, "99/999/9999"), nil},
+		{"keeper2, a holding not theirs", keeper2Query, holding(odata.Eq, b), []int{1, 4}},
+		{"keeper2, one of theirs", keeper2Query, holding(odata.Eq, m), []int{1, 2}},
+		{"keeper1, a market seen through their farm and abattoir", keeper1Query, holding(odata.Eq, m), []int{1, 2}},
+		{"keeper2, a farm only keeper1's requests concern", keeper2Query, holding(odata.Eq, a), nil},
+		{"stranger", strangerQuery, holding(odata.Eq, b), nil},
+	} {
+		q := tt.q
+		q.Filter = tt.filter
+		wantIDs(t, tt.name, ids(requests(t, s, q)), pick(got, tt.want...))
+	}
+	// Paged, the inspector's trace keeps its order and its end.
+	q := inspectorQuery
+	q.Filter, q.Limit = holding(odata.Eq, b), 2
+	wantIDs(t, "inspector, first page", ids(requests(t, s, q)), pick(got, 0, 1))
+	q.AfterID = got[1]
+	wantIDs(t, "inspector, after the first page", ids(requests(t, s, q)), pick(got, 4))
+	q.Filter = cmpf("holding", odata.Gt, b)
+	_, err := s.Requests(ctx(t), q)
+	wantCode(t, "holding gt", err, livestock.CodeFilterSyntax)
+}
+
 // testFilterErrors checks that a field outside the allow-list, or a value
 // of the wrong type, is the caller's mistake.
 func testFilterErrors(t *testing.T, s store.Store) {

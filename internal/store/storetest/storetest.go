@@ -61,6 +61,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"OffsetLimit", testOffsetLimit},
 		{"DateListing", testDateListing},
 		{"RequestFilter", testRequestFilter},
+		{"HoldingFilter", testHoldingFilter},
 		{"FilterErrors", testFilterErrors},
 		{"MovementRoundTrip", testMovementRoundTrip},
 		{"PendingReviews", testPendingReviews},
