@@ -25,3 +25,11 @@ const AuditSQL = auditSQL
 // MaxBackground is how many job calls a group with requests in it takes
 // at least (as many as its requests when they are more).
 const MaxBackground = maxBackground
+
+// Analyze refreshes the planner's statistics, as autovacuum (PostgreSQL)
+// or an operator's ANALYZE (SQLite) would on a database in service, so
+// that a benchmark measures the plan a served database gets.
+func Analyze(s *Store) error {
+	_, err := s.w.Exec("ANALYZE")
+	return err
+}

@@ -102,13 +102,21 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 // end. When the filter bounds the movement date to a few months
 // (dateBounds), each branch is read once per month, on the month indexes.
 func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
-	if h, ok := tracedHolding(q.Filter); ok && q.All {
+	term, traced := tracedHolding(q.Filter)
+	if traced = traced && q.All; traced {
 		// An inspector tracing a holding: its requests are all the
 		// inspector may see that the filter keeps, and its index finds
-		// them without reading every request of the type.
-		q.All, q.UserName, q.Holdings = false, "", []string{h}
+		// them without reading every request of the type. The branch
+		// then says what the term did (and PostgreSQL, asked both, joined
+		// the holdings' index to itself).
+		q.All, q.UserName, q.Holdings = false, "", []string{term.Value.(string)}
+		q.Filter = without(q.Filter, term)
 	}
 	bounds, buckets, onlyDates := dateBounds(q.Filter)
+	// With no branch of the user's own, the filter's compiled condition
+	// must be in the holding's branch, or its parameters would be bound to
+	// nothing, which PostgreSQL refuses.
+	onlyDates = onlyDates && !traced
 	hs := holdingSet(q.Holdings)
 	keys := 1 // the branches before months: everything, or the user's own and each holding's
 	if !q.All {
@@ -197,21 +205,40 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	return page.Replace(fmt.Sprintf(listVisibleSQL, strings.Join(branches, " UNION "))), args, nil
 }
 
-// tracedHolding is the CPH of a `holding eq` that the whole of filter e
-// requires (itself, or a term of its top-level ands).
-func tracedHolding(e odata.Expr) (string, bool) {
+// tracedHolding is a `holding eq` that the whole of filter e requires
+// (e itself, or a term of its top-level ands).
+func tracedHolding(e odata.Expr) (*odata.Comparison, bool) {
 	switch e := e.(type) {
 	case *odata.Comparison:
-		if h, ok := e.Value.(string); ok && e.Field == "holding" && e.Op == odata.Eq {
-			return h, true
+		if _, ok := e.Value.(string); ok && e.Field == "holding" && e.Op == odata.Eq {
+			return e, true
 		}
 	case *odata.And:
-		if h, ok := tracedHolding(e.Left); ok {
-			return h, true
+		if c, ok := tracedHolding(e.Left); ok {
+			return c, true
 		}
 		return tracedHolding(e.Right)
 	}
-	return "", false
+	return nil, false
+}
+
+// without is filter e with its top-level term c taken out (nil: no
+// filter left).
+func without(e odata.Expr, c *odata.Comparison) odata.Expr {
+	if and, ok := e.(*odata.And); ok {
+		l, r := without(and.Left, c), without(and.Right, c)
+		switch {
+		case l == nil:
+			return r
+		case r == nil:
+			return l
+		}
+		return &odata.And{Left: l, Right: r}
+	}
+	if e == odata.Expr(c) {
+		return nil
+	}
+	return e
 }
 
 // paging writes a page's window into a query: {limit}, {offset} and {end}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
@@ -35,6 +37,57 @@ func BenchmarkRequests(b *testing.B) {
 				if err != nil || len(list) != 21 {
 					b.Fatalf("%d requests, %v", len(list), err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkTraceHolding is an inspector's first page of the requests that
+// concern one holding, among 20,000 of which one in a hundred do:
+// `holding eq` reads the holding's index; `not (holding ne …)`, the same
+// requests, is not traced and reads requests in id order until the page
+// is full.
+func BenchmarkTraceHolding(b *testing.B) {
+	for _, d := range storetest.Openers {
+		b.Run(d.Name, func(b *testing.B) {
+			st := d.Open(b)
+			ctx := context.Background()
+			const n, traced = 20_000, "01/100/0999"
+			for start := 0; start < n; start += 1000 {
+				if err := st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+					for i := start; i < start+1000; i++ {
+						h := []string{fmt.Sprintf("02/%03d/%04d", i%500, i%7000), "03/100/0001"}
+						if i%100 == 99 {
+							h[1] = traced
+						}
+						r := store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
+							CorrelationID: fmt.Sprintf("c-%d", i), Holdings: h, Content: []byte(`{}`)}
+						if _, err := tx.InsertRequest(ctx, r); err != nil {
+							return err
+						}
+					}
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := sqldb.Analyze(unwrap(b, st)); err != nil {
+				b.Fatal(err)
+			}
+			eq := &odata.Comparison{Field: "holding", Op: odata.Eq, Value: traced}
+			for _, f := range []struct {
+				name   string
+				filter odata.Expr
+			}{{"traced", eq}, {"scanned", &odata.Not{Expr: &odata.Comparison{Field: "holding", Op: odata.Ne, Value: traced}}}} {
+				b.Run(f.name, func(b *testing.B) {
+					q := store.RequestQuery{Type: store.RequestTransfer, All: true, Filter: f.filter, Limit: 21}
+					for b.Loop() {
+						list, err := st.Requests(ctx, q)
+						if err != nil || len(list) != 21 {
+							b.Fatalf("%d requests, %v", len(list), err)
+						}
+					}
+				})
 			}
 		})
 	}
