@@ -65,43 +65,42 @@ func newMetrics(st store.Store) *metrics {
 // commits) are where a slow disk or an overloaded writer shows first; and
 // the histograms of commit and group times, where its stalls show.
 func (m *metrics) watchGroupCommit(st store.Store) {
-	for _, c := range []struct {
-		name, help string
-		value      func(store.GroupStats) float64
-	}{
-		{"drover_store_group_commits_total", "Shared transactions (group commits) committed.",
-			func(g store.GroupStats) float64 { return float64(g.Commits) }},
-		{"drover_store_group_calls_total", "Writes (submissions, job runs and retries) kept by those commits.",
-			func(g store.GroupStats) float64 { return float64(g.Calls) }},
-		{"drover_store_group_commit_seconds_total", "Time spent committing shared transactions (the sum of drover_store_group_commit_duration_seconds, kept for the dashboards that read it).",
-			func(g store.GroupStats) float64 { return g.Commit.Sum.Seconds() }},
-		{"drover_store_group_commit_failures_total", "Shared transactions whose COMMIT failed.",
-			func(g store.GroupStats) float64 { return float64(g.Failed) }},
-	} {
-		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
-			func() float64 { return c.value(st.GroupStats()) }))
+	desc := func(name, help string) *prometheus.Desc { return prometheus.NewDesc(name, help, nil, nil) }
+	m.reg.MustRegister(groupCollector{st: st,
+		commits: desc("drover_store_group_commits_total", "Shared transactions (group commits) committed."),
+		calls:   desc("drover_store_group_calls_total", "Writes (submissions, job runs and retries) kept by those commits."),
+		seconds: desc("drover_store_group_commit_seconds_total", "Time spent committing shared transactions "+
+			"(the sum of drover_store_group_commit_duration_seconds, kept for the dashboards that read it)."),
+		failures: desc("drover_store_group_commit_failures_total", "Shared transactions whose COMMIT failed."),
+		commit:   desc("drover_store_group_commit_duration_seconds", "Group commits by the time their COMMIT took (the disk's fsync on SQLite)."),
+		group:    desc("drover_store_group_duration_seconds", "Group commits by the time they held the writer, from BEGIN to the end of COMMIT."),
+	})
+}
+
+// groupCollector exposes store.GroupStats, which the store keeps itself
+// (it knows nothing of Prometheus). It reads them once a scrape, so that
+// the figures of one scrape agree: read one metric at a time, a scrape
+// could count a commit and not yet its calls.
+type groupCollector struct {
+	st                                               store.Store
+	commits, calls, seconds, failures, commit, group *prometheus.Desc
+}
+
+func (g groupCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{g.commits, g.calls, g.seconds, g.failures, g.commit, g.group} {
+		ch <- d
 	}
-	m.reg.MustRegister(groupHistograms{st: st,
-		commit: prometheus.NewDesc("drover_store_group_commit_duration_seconds",
-			"Group commits by the time their COMMIT took (the disk's fsync on SQLite).", nil, nil),
-		group: prometheus.NewDesc("drover_store_group_duration_seconds",
-			"Group commits by the time they held the writer, from BEGIN to the end of COMMIT.", nil, nil)})
 }
 
-// groupHistograms exposes the histograms of store.GroupStats, which the
-// store keeps itself (it knows nothing of Prometheus).
-type groupHistograms struct {
-	st            store.Store
-	commit, group *prometheus.Desc
-}
-
-func (g groupHistograms) Describe(ch chan<- *prometheus.Desc) {
-	ch <- g.commit
-	ch <- g.group
-}
-
-func (g groupHistograms) Collect(ch chan<- prometheus.Metric) {
+func (g groupCollector) Collect(ch chan<- prometheus.Metric) {
 	s := g.st.GroupStats()
+	counter := func(d *prometheus.Desc, v float64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v)
+	}
+	counter(g.commits, float64(s.Commits))
+	counter(g.calls, float64(s.Calls))
+	counter(g.seconds, s.Commit.Sum.Seconds())
+	counter(g.failures, float64(s.Failed))
 	ch <- constHistogram(g.commit, s.Commit)
 	ch <- constHistogram(g.group, s.Group)
 }

@@ -110,7 +110,10 @@ func (s *Store) stopGroup() {
 func (s *Store) GroupStats() store.GroupStats {
 	g := &s.group
 	commit := g.commitTime.snapshot()
-	return store.GroupStats{Commits: g.commits.Load(), Calls: g.kept.Load(),
+	// The commits before the calls: a group adds its calls first
+	// (runGroup), so no commit is counted without them.
+	commits := g.commits.Load()
+	return store.GroupStats{Commits: commits, Calls: g.kept.Load(),
 		Failed: g.failed.Load(), Commit: commit, Group: g.groupTime.snapshot()}
 }
 
