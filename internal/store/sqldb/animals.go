@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -19,7 +20,7 @@ const (
 	// animalsSQL and moveAnimalsSQL take a chunk of identifiers' marks at
 	// %s (eachOf; MoveAnimals); moveAnimalsSQL's first two parameters are
 	// the holding and the date.
-	animalsSQL      = `SELECT ` + animalColumns + ` FROM animals WHERE identifier IN (%s)`
+	animalsSQL      = `SELECT ` + animalColumns + ` FROM animals WHERE identifier IN (%s) ORDER BY identifier`
 	moveAnimalsSQL  = `UPDATE animals SET cph = $1, on_since = $2 WHERE identifier IN (%s)`
 	notFoundAnimal  = "no animal wears %q"
 	notFoundFlock   = "no flock or herd %q"
@@ -71,11 +72,21 @@ func (t *tx) Holding(ctx context.Context, cph livestock.CPH) (h livestock.Holdin
 }
 
 // Animals returns, by identifier, the animals wearing identifiers, as this
-// transaction sees them.
+// transaction sees them, and locks them until it ends (the dialect's row
+// lock: FOR UPDATE on PostgreSQL; SQLite has one writer). A job reads the
+// animals to check a move against where they are, then moves them: two
+// jobs of the same sheep on two of PostgreSQL's committers had both read
+// it on the same holding and both moved it, the second from where it no
+// longer was (the crash test found a sheep whose place no movement
+// explained). Locked, the second waits and reads where the first put it.
+// They are locked in identifier order, so that two jobs of the same
+// animals cannot each hold what the other waits for.
 func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[string]store.Animal, err error) {
 	defer t.s.wrap(&err, "Animals")
 	found = make(map[string]store.Animal, len(identifiers))
-	err = t.s.eachOf(ctx, t.tx, animalsSQL, distinct(identifiers), func(rows *sql.Rows) error {
+	ids := distinct(identifiers)
+	slices.SortFunc(ids, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+	err = t.s.eachOf(ctx, t.tx, animalsSQL+t.s.d.RowLock, ids, func(rows *sql.Rows) error {
 		a, err := scanAnimal(rows)
 		found[a.Identifier] = a
 		return err

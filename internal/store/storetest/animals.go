@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,4 +73,59 @@ func testAnimalsTogether(t *testing.T, s store.Store) {
 		}
 		return tx.MoveAnimals(c, nil, farmA.String(), time.Time{})
 	})
+}
+
+// testAnimalsLocked: a transaction that has read an animal, to check a
+// move against where it is, holds it until it ends; another that reads it
+// meanwhile waits, and then sees where the first put it. On PostgreSQL two
+// jobs of one sheep, on two committers, had both read it on the same
+// holding and both moved it (the crash test found a sheep whose place no
+// movement explained). SQLite has one writer, so its second transaction
+// waits anyway.
+func testAnimalsLocked(t *testing.T, s store.Store) {
+	c := ctx(t)
+	_, err := s.Seed(c, fixture())
+	must(t, "Seed", err)
+	const sheep = "UK0100001 00001" // on farm A
+	var readOnce sync.Once
+	read, release, first := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		first <- s.InTx(c, func(c context.Context, tx store.Tx) error {
+			if _, err := tx.Animals(c, []string{sheep}); err != nil {
+				return err
+			}
+			readOnce.Do(func() { close(read) })
+			<-release
+			return tx.MoveAnimals(c, []string{sheep}, farmB.String(), ymd(2026, 6, 1))
+		})
+	}()
+	select {
+	case <-read:
+	case err := <-first:
+		t.Fatalf("the first transaction ended before it read: %v", err)
+	}
+	var mu sync.Mutex
+	var seen store.Animal
+	second := make(chan error, 1)
+	go func() {
+		second <- s.InTx(c, func(c context.Context, tx store.Tx) error {
+			found, err := tx.Animals(c, []string{sheep})
+			mu.Lock()
+			seen = found[sheep]
+			mu.Unlock()
+			return err
+		})
+	}()
+	// Time for the second to read, were it not held back: without the
+	// lock it reads farm A now, and the test fails; with it, it passes
+	// whatever the timing.
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	must(t, "the first transaction", <-first)
+	must(t, "the second transaction", <-second)
+	mu.Lock()
+	defer mu.Unlock()
+	if seen.CPH != farmB {
+		t.Errorf("the second transaction read the sheep on %s; want %s, where the first moved it", seen.CPH, farmB)
+	}
 }

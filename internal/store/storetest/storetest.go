@@ -73,6 +73,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"JobRetention", testJobRetention},
 		{"Animals", testAnimals},
 		{"AnimalsTogether", testAnimalsTogether},
+		{"AnimalsLocked", testAnimalsLocked},
 		{"LockRequest", testLockRequest},
 		{"RegistrationRoundTrip", testRegistrationRoundTrip},
 		{"RegistrationConflict", testRegistrationConflict},
