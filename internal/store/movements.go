@@ -227,9 +227,10 @@ type MovementTx interface {
 	// identifier; those no animal wears are absent. A movement's devices
 	// are looked up together: one at a time, a transfer of 2,000 sheep
 	// spent half of its job in look-ups, on the writer every other write
-	// waits for. The animals are locked until the transaction ends, so
-	// that another transaction checking a move of them waits for this
-	// one's, and then sees it (storetest AnimalsLocked).
+	// waits for. It queues behind any other transaction that has read
+	// animals this way or moved them, until that one ends, so that a
+	// move checked here sees every move made before it (storetest
+	// AnimalsLocked); MoveAnimals queues alike.
 	Animals(ctx context.Context, identifiers []string) (map[string]Animal, error)
 	// MoveAnimals records that the animals wearing identifiers are all on
 	// holding cph since onSince. An identifier no animal wears is

@@ -26,6 +26,9 @@ const (
 	// seedLock queues seeders of one schema behind each other until commit,
 	// so that exactly one finds the users table empty.
 	seedLock = `SELECT pg_advisory_xact_lock(hashtext('drover.seed.' || coalesce(current_schema(), '')))`
+	// animalsLock queues the transactions of one schema that check or
+	// make a move of animals (sqldb.Dialect.AnimalsLock).
+	animalsLock = `SELECT pg_advisory_xact_lock(hashtext('drover.animals.' || coalesce(current_schema(), '')))`
 )
 
 // maxParams bounds a multi-row insert, well under the protocol's 65535.
@@ -38,7 +41,9 @@ var dialect = sqldb.Dialect{
 	ClaimLock: claimLock,
 	RowLock:   rowLock,
 	SeedLock:  seedLock,
-	MaxParams: maxParams,
+	// Two jobs of one sheep on two committers had both moved it.
+	AnimalsLock: animalsLock,
+	MaxParams:   maxParams,
 	// A statement with a list of values is planned each time it runs,
 	// for the table's size now (see sqldb.Dialect).
 	PlanEachTime: pgx.QueryExecModeExec,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -20,7 +19,7 @@ const (
 	// animalsSQL and moveAnimalsSQL take a chunk of identifiers' marks at
 	// %s (eachOf; MoveAnimals); moveAnimalsSQL's first two parameters are
 	// the holding and the date.
-	animalsSQL      = `SELECT ` + animalColumns + ` FROM animals WHERE identifier IN (%s) ORDER BY identifier`
+	animalsSQL      = `SELECT ` + animalColumns + ` FROM animals WHERE identifier IN (%s)`
 	moveAnimalsSQL  = `UPDATE animals SET cph = $1, on_since = $2 WHERE identifier IN (%s)`
 	notFoundAnimal  = "no animal wears %q"
 	notFoundFlock   = "no flock or herd %q"
@@ -72,21 +71,19 @@ func (t *tx) Holding(ctx context.Context, cph livestock.CPH) (h livestock.Holdin
 }
 
 // Animals returns, by identifier, the animals wearing identifiers, as this
-// transaction sees them, and locks them until it ends (the dialect's row
-// lock: FOR UPDATE on PostgreSQL; SQLite has one writer). A job reads the
-// animals to check a move against where they are, then moves them: two
-// jobs of the same sheep on two of PostgreSQL's committers had both read
-// it on the same holding and both moved it, the second from where it no
-// longer was (the crash test found a sheep whose place no movement
-// explained). Locked, the second waits and reads where the first put it.
-// They are locked in identifier order, so that two jobs of the same
-// animals cannot each hold what the other waits for.
+// transaction sees them, after taking the dialect's AnimalsLock. A job
+// reads the animals to check a move against where they are, then moves
+// them: two jobs of the same sheep on two of PostgreSQL's committers had
+// both read it on the same holding and both moved it, the second from
+// where it no longer was (the crash test found a sheep whose place no
+// movement explained). Queued, the second reads where the first put it.
 func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[string]store.Animal, err error) {
 	defer t.s.wrap(&err, "Animals")
+	if err := t.lockAnimals(ctx); err != nil {
+		return nil, err
+	}
 	found = make(map[string]store.Animal, len(identifiers))
-	ids := distinct(identifiers)
-	slices.SortFunc(ids, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
-	err = t.s.eachOf(ctx, t.tx, animalsSQL+t.s.d.RowLock, ids, func(rows *sql.Rows) error {
+	err = t.s.eachOf(ctx, t.tx, animalsSQL, distinct(identifiers), func(rows *sql.Rows) error {
 		a, err := scanAnimal(rows)
 		found[a.Identifier] = a
 		return err
@@ -98,6 +95,9 @@ func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[strin
 // since onSince.
 func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph string, onSince time.Time) (err error) {
 	defer t.s.wrap(&err, "MoveAnimals")
+	if err := t.lockAnimals(ctx); err != nil {
+		return err
+	}
 	ids := distinct(identifiers)
 	for part := range slices.Chunk(ids, t.s.d.MaxParams-2) {
 		args := t.s.planEachTime(append([]any{cph, date(onSince)}, part...))
@@ -114,6 +114,18 @@ func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph string, 
 		}
 	}
 	return nil
+}
+
+// lockAnimals takes the dialect's AnimalsLock, if it has one. It is taken
+// again at each call rather than remembered: a lock taken after a
+// savepoint (each call of a group commit has one) is let go when the
+// savepoint is rolled back to, and taking it again is cheap.
+func (t *tx) lockAnimals(ctx context.Context) error {
+	if t.s.d.AnimalsLock == "" {
+		return nil
+	}
+	_, err := t.tx.ExecContext(ctx, t.s.d.AnimalsLock)
+	return err
 }
 
 // distinct returns identifiers without repeats, in their first order, as
