@@ -1,6 +1,9 @@
 package crash
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,11 +24,25 @@ func consistent() *snapshot {
 		jobs: []job{{1, "movements.apply", "done", []byte(`{"requestId":1}`)},
 			{2, "registration.apply", "done", []byte(`{"registrationId":"r2"}`)}},
 		movements: map[int64]movement{1: {"01/100/0257", "01/100/0258", "Completed", 1}},
-		devices:   map[int64][]string{1: {sheep}},
+		devices:   map[int64][]device{1: {{sheep, "01/100/0257"}}},
 		holdings:  map[int64]string{1: "01/100/0257 01/100/0258"},
 		animals: map[string]animal{sheep: {cph: "01/100/0258"}, calf1: {"01/100/0257", "keeper1"},
 			calf2: {"01/100/0257", "keeper1"}},
 	}
+}
+
+// moveAgain adds a completed move of the consistent snapshot's sheep,
+// request id, from one holding to another, made when the sheep was on
+// prior: the request, its job, reply, holdings and movement.
+func moveAgain(s *snapshot, id int64, from, to, prior string) {
+	corr := fmt.Sprintf("m%d", id)
+	holdings := strings.Join(slices.Sorted(slices.Values([]string{from, to})), " ")
+	s.requests[corr] = []request{{id: id, status: "Success", user: "keeper1", track: corr, holdings: holdings}}
+	s.replies[corr] = reply{201, fmt.Appendf(nil, `{"requestId":%d}`, id)}
+	s.jobs = append(s.jobs, job{10 + id, "movements.apply", "done", fmt.Appendf(nil, `{"requestId":%d}`, id)})
+	s.holdings[id] = holdings
+	s.movements[id] = movement{from, to, "Completed", 1}
+	s.devices[id] = []device{{"UK0130181 00001", prior}}
 }
 
 // TestInvariants shows that the checks are not vacuous: each way of
@@ -65,11 +82,25 @@ func TestInvariants(t *testing.T) {
 		{"Completed without its animal", func(s *snapshot) { delete(s.animals, "UK442501500151") },
 			[]string{"registration r2 (c2): Completed, yet animal UK442501500151 does not exist"}},
 		{"Success without its movement", func(s *snapshot) { delete(s.movements, 1) },
-			[]string{"request 1 (c1): Success without its movement", "sheep UK0130181 00001 is on 01/100/0258, its last movement says 01/100/0257"}},
+			[]string{"request 1 (c1): Success without its movement", "sheep UK0130181 00001 is on 01/100/0258, its completed moves leave it on 01/100/0257"}},
 		{"Failed with a movement", func(s *snapshot) { s.requests["c1"][0].status = "Failed" },
 			[]string{"request 1 (c1): Failed, yet has a movement"}},
 		{"sheep not moved", func(s *snapshot) { s.animals["UK0130181 00001"] = animal{cph: "01/100/0257"} },
-			[]string{"sheep UK0130181 00001 is on 01/100/0257, its last movement says 01/100/0258"}},
+			[]string{"sheep UK0130181 00001 is on 01/100/0257, its completed moves leave it on 01/100/0258"}},
+		{"sheep moved twice from one place", func(s *snapshot) { moveAgain(s, 4, "01/100/0257", "01/100/0258", "01/100/0257") },
+			[]string{"sheep UK0130181 00001 is on 01/100/0258, its completed moves do not chain (on [], counted [01/100/0257 -1 01/100/0258 +2])"}},
+		{"sheep moved from where it was not", func(s *snapshot) {
+			moveAgain(s, 4, "01/100/0258", "01/100/0257", "01/100/0257")
+			s.animals["UK0130181 00001"] = animal{cph: "01/100/0257"}
+		},
+			[]string{"movement 4: sheep UK0130181 00001 moved from 01/100/0258, yet was on 01/100/0257"}},
+		// Moves that completed in another order than their requests were
+		// made are whole: 1 (0257 to 0258), then 4 (back), then 3 (out
+		// again, its job run last) leave the sheep on 0258.
+		{"sheep's moves completed out of order", func(s *snapshot) {
+			moveAgain(s, 4, "01/100/0258", "01/100/0257", "01/100/0258")
+			moveAgain(s, 3, "01/100/0257", "01/100/0258", "01/100/0257")
+		}, nil},
 		{"reply naming another record", func(s *snapshot) { s.replies["c2"] = reply{202, []byte(`{"id":"r7"}`)} },
 			[]string{"c2: the reply names id r7, the record is r2"}},
 	} {

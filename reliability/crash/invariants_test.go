@@ -3,6 +3,7 @@ package crash
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -23,7 +24,7 @@ import (
 //   - a reply names a request or registration (no reply without its record);
 //   - an animal registered through the API has exactly one Completed
 //     registration;
-//   - each sheep is where its last successful move took it.
+//   - each sheep is where its completed moves leave it (checkSheep).
 func invariants(s *snapshot) []string {
 	var bad []string
 	fail := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
@@ -144,28 +145,59 @@ func checkReply(fail func(string, ...any), s *snapshot, corr, field, id string) 
 	}
 }
 
-// checkSheep: a sheep is on the destination of the last completed
-// movement of it, or on its flock's holding when it never moved.
+// checkSheep: each sheep is where its completed moves leave it.
+//
+// The moves of one sheep need not complete in the order their requests
+// were made: two workers take two jobs at once, or a job cut off by a kill
+// runs again after later ones, and a move that finds the sheep elsewhere
+// fails. So no order is assumed. Each completed move must have found the
+// sheep on its source; and, counted over all of them, the moves must leave
+// the sheep on exactly one holding (its flock's, 01/100/0257, plus every
+// move in, less every move out), the one it is on. Two moves made from
+// the same place, as when two jobs both read the sheep before either moved
+// it, leave it on none and are caught here whatever their order.
 func checkSheep(fail func(string, ...any), s *snapshot) {
-	last := map[string]int64{}
-	for id, tags := range s.devices {
-		if s.movements[id].state != "Completed" {
+	const flock = "01/100/0257"
+	net := map[string]map[string]int{} // tag → holding → times there: start, plus moves in, less moves out
+	for id, ds := range s.devices {
+		m := s.movements[id]
+		if m.state != "Completed" {
 			continue
 		}
-		for _, tag := range tags {
-			last[tag] = max(last[tag], id)
+		for _, d := range ds {
+			if d.prior != m.source {
+				fail("movement %d: sheep %s moved from %s, yet was on %s", id, d.tag, m.source, d.prior)
+			}
+			if net[d.tag] == nil {
+				net[d.tag] = map[string]int{flock: 1}
+			}
+			net[d.tag][m.source]--
+			net[d.tag][m.destination]++
 		}
 	}
 	for tag, a := range s.animals {
 		if a.registeredBy != "" {
 			continue
 		}
-		want := "01/100/0257"
-		if id, ok := last[tag]; ok {
-			want = s.movements[id].destination
+		n := net[tag]
+		if n == nil {
+			n = map[string]int{flock: 1}
 		}
-		if a.cph != want {
-			fail("sheep %s is on %s, its last movement says %s", tag, a.cph, want)
+		var on, off []string
+		for _, h := range slices.Sorted(maps.Keys(n)) {
+			switch n[h] {
+			case 0:
+			case 1:
+				on = append(on, h)
+			default:
+				off = append(off, fmt.Sprintf("%s %+d", h, n[h]))
+			}
+		}
+		switch {
+		case len(on) != 1 || len(off) > 0:
+			fail("sheep %s is on %s, its completed moves do not chain (on %v, counted %v)", tag, a.cph, on, off)
+		case a.cph != on[0]:
+			fail("sheep %s is on %s, its completed moves leave it on %s", tag, a.cph, on[0])
 		}
 	}
 }

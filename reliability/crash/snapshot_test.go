@@ -16,7 +16,7 @@ type snapshot struct {
 	jobs          []job
 	movements     map[int64]movement // by id (a transfer's request id)
 	animals       map[string]animal  // the calves registered through the API, and the sheep
-	devices       map[int64][]string // movement id → the animals it moved
+	devices       map[int64][]device // movement id → the animals it moved
 	holdings      map[int64]string   // request id → its request_holdings rows' CPHs, in order, space-separated
 }
 
@@ -42,6 +42,11 @@ type movement struct {
 	source, destination, state string
 	count                      int
 }
+
+// device is one animal of a movement, and the holding the move found it on.
+type device struct {
+	tag, prior string
+}
 type animal struct {
 	cph, registeredBy string
 }
@@ -49,7 +54,7 @@ type animal struct {
 // load reads a snapshot with plain SELECTs, the same on both dialects.
 func load(ctx context.Context, db *sql.DB) (*snapshot, error) {
 	s := &snapshot{requests: map[string][]request{}, registrations: map[string][]registration{}, replies: map[string]reply{},
-		movements: map[int64]movement{}, animals: map[string]animal{}, devices: map[int64][]string{}, holdings: map[int64]string{}}
+		movements: map[int64]movement{}, animals: map[string]animal{}, devices: map[int64][]device{}, holdings: map[int64]string{}}
 	scan := func(q string, row func(*sql.Rows) error) error {
 		rows, err := db.QueryContext(ctx, q)
 		if err != nil {
@@ -108,11 +113,11 @@ func load(ctx context.Context, db *sql.DB) (*snapshot, error) {
 		})
 	}
 	if err == nil {
-		err = scan(`SELECT movement_id, identifier FROM movement_devices ORDER BY movement_id, position`, func(r *sql.Rows) error {
+		err = scan(`SELECT movement_id, identifier, prior_cph FROM movement_devices ORDER BY movement_id, position`, func(r *sql.Rows) error {
 			var id int64
-			var tag string
-			err := r.Scan(&id, &tag)
-			s.devices[id] = append(s.devices[id], tag)
+			var d device
+			err := r.Scan(&id, &d.tag, &d.prior)
+			s.devices[id] = append(s.devices[id], d)
 			return err
 		})
 	}
