@@ -44,7 +44,8 @@ func TestTinyRun(t *testing.T) {
 			if err := run(context.Background(), o, nil, &out); err != nil {
 				t.Fatalf("run: %v\n%s", err, out.String())
 			}
-			wants := []string{"| figure | value | target | |", "admitted p99 / unloaded p99", "CPU during the overload", "server still up"}
+			wants := []string{"| figure | value | target | |", "admitted p99 / unloaded p99", "CPU during the overload", "server still up",
+				"waits for a CPU (go_sched_latencies_seconds): unloaded | mean ", "… and during the overload | mean "}
 			if tc.client == "raw" {
 				wants = append(wants, "the same on the wire")
 			}

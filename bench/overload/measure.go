@@ -75,12 +75,12 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 		return err
 	}
 	fmt.Fprintf(out, "unloaded: %d requests a second for %s…\n", o.LightRate, o.Phase)
-	from, before := srv.LogSize(), readCPU(srv)
+	from, before, rtBefore := srv.LogSize(), readCPU(srv), readRuntime(ctx, srv)
 	if rep.Unloaded, err = g.openLoop(next, o.LightRate, o.Outstanding, o.Phase); err != nil {
 		return err
 	}
 	until := srv.LogSize()
-	rep.UnloadedCPU = readCPU(srv).Since(before)
+	rep.UnloadedCPU, rep.UnloadedRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
 	fmt.Fprintf(out, "capacity: %d connections for %s…\n", o.Connections, o.Phase)
 	before = readCPU(srv)
 	if rep.Capacity, err = g.closedLoop(next, o.Connections, o.Phase); err != nil {
@@ -93,12 +93,11 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	rep.Offered = int(o.Factor*rep.Capacity.AdmittedRate() + 0.5)
 	fmt.Fprintf(out, "overload: %d requests a second (%.1f× capacity), up to %d outstanding, for %s…\n",
 		rep.Offered, o.Factor, o.Outstanding, o.Duration)
-	overloadFrom, before, gcBefore := srv.LogSize(), readCPU(srv), gcCycles(ctx, srv)
+	overloadFrom, before, rtBefore := srv.LogSize(), readCPU(srv), readRuntime(ctx, srv)
 	if rep.Overload, err = g.openLoop(next, rep.Offered, o.Outstanding, o.Duration); err != nil {
 		return err
 	}
-	rep.OverloadCPU = readCPU(srv).Since(before)
-	rep.GCCycles = gcCycles(ctx, srv) - gcBefore
+	rep.OverloadCPU, rep.OverloadRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
 	rep.RSS, rep.RSSErr = srv.PeakRSS()
 	rep.Up = healthy(ctx, srv.URL)
 	rep.Limits = scrapeLimits(ctx, srv)
@@ -123,16 +122,6 @@ func healthy(ctx context.Context, base string) bool {
 	}
 	res.Body.Close()
 	return res.StatusCode == http.StatusOK
-}
-
-// gcCycles is how many garbage collections the server has finished, from
-// its metrics; 0 when they cannot be read.
-func gcCycles(ctx context.Context, srv *benchserver.Server) int {
-	m, err := srv.Metrics(ctx)
-	if err != nil {
-		return 0
-	}
-	return int(m["go_gc_duration_seconds_count"])
 }
 
 // scrapeLimits reads the adaptive limits from the server's metrics, as

@@ -24,7 +24,10 @@ type results struct {
 	RSSErr    error  // the process is gone
 	Up        bool   // /healthz answered 200 after the overload
 	Limits    string // the adaptive limits after the overload
-	GCCycles  int    // the server's garbage collections during the overload
+
+	// What the server's Go runtime counted during the unloaded load and
+	// the overload: garbage collections, goroutines' waits for a CPU.
+	UnloadedRuntime, OverloadRuntime goRuntime
 
 	// Processor time used during the unloaded load, the capacity load and
 	// the overload.
@@ -86,7 +89,10 @@ func (r *results) print(w io.Writer) {
 				ratio(float64(l.c.Generator), float64(l.s.Elapsed)), 100*l.c.BusyShare()), "")
 	}
 	report.Row(w, true, "… the server's garbage collections during the overload",
-		fmt.Sprintf("%s (%.1f a second)", th(r.GCCycles), ratio(float64(r.GCCycles), v.Elapsed.Seconds())), "")
+		fmt.Sprintf("%s (%.1f a second)", th(r.OverloadRuntime.GCs), ratio(float64(r.OverloadRuntime.GCs), v.Elapsed.Seconds())), "")
+	report.Row(w, true, "… the server's goroutines' waits for a CPU (go_sched_latencies_seconds): unloaded",
+		r.UnloadedRuntime.describeWaits(), "")
+	report.Row(w, true, "… and during the overload", r.OverloadRuntime.describeWaits(), "")
 	if r.Limits != "" {
 		report.Row(w, true, "… adaptive limits after the overload", r.Limits, "")
 	}

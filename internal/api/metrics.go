@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -25,6 +26,13 @@ type metrics struct {
 	shed     prometheus.Counter
 	rejected *prometheus.CounterVec // by the adaptive limit, by class
 }
+
+// schedLatencies adds the runtime's histogram of how long goroutines
+// waited, ready to run, for a CPU (go_sched_latencies_seconds) to the Go
+// collector's defaults. When it climbs while the request latency in the
+// handlers does not, requests are waiting before the handlers start: the
+// server's CPUs are saturated, by it or by a neighbour.
+var schedLatencies = collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/sched/latencies:seconds$`)}
 
 func newMetrics(st store.Store) *metrics {
 	m := &metrics{
@@ -50,7 +58,7 @@ func newMetrics(st store.Store) *metrics {
 		}, []string{"class"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.limited, m.shed, m.rejected,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(schedLatencies)), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&queueCollector{store: st, desc: prometheus.NewDesc("drover_jobs",
 			"Background jobs waiting (available: the queue depth) or given up (failed). Done jobs are not counted.",
 			[]string{"state"}, nil)})
