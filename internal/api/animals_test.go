@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -199,4 +200,42 @@ func checkDigit(t *testing.T, herd string, animal int) string {
 func wrongDigit(t *testing.T, herd string, animal int) string {
 	d, _ := strconv.Atoi(checkDigit(t, herd, animal))
 	return strconv.Itoa(d%7 + 1)
+}
+
+// TestWholeNumbersWithAFraction: an integer of the schema written as
+// 2026.0 or 1e0 is JSON Schema's integer, which the document's validator
+// passes; the handlers read it as the integer it is, in both interfaces,
+// and a number that is not whole is still refused at its pointer.
+func TestWholeNumbersWithAFraction(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	born := day(-3)
+	data, _ := json.Marshal(calf("UK442501600102", "UK442501300001", born))
+	year := `"year":` + born[:4]
+	reg := strings.Replace(string(data), year, `"year":`+born[:1]+"."+born[1:4]+"e3", 1)
+	if reg == string(data) {
+		t.Fatalf("no %s in %s", year, data)
+	}
+	if res := b.do(http.MethodPost, "/v1/animals", k1, strings.NewReader(reg), "Content-Type", "application/json"); res.status != http.StatusOK {
+		t.Fatalf("registration with %s: %d %s", reg, res.status, res.body)
+	}
+	// The year is read, not dropped: another year, written so, is V036.
+	wrong := strings.Replace(strings.Replace(string(data), "UK442501600102", "UK442501700103", 1), year,
+		fmt.Sprintf(`"year":%d.0`, mustYear(born)-1), 1)
+	if res := b.do(http.MethodPost, "/v1/animals", k1, strings.NewReader(wrong), "Content-Type", "application/json"); res.status != http.StatusBadRequest ||
+		res.problem().Errors[0].Code != "V036" || res.problem().Errors[0].Value != strconv.Itoa(mustYear(born)-1) {
+		t.Errorf("registration with last year as a decimal: %d %s", res.status, res.body)
+	}
+	half := strings.Replace(string(data), year, year+".5", 1)
+	if res := b.do(http.MethodPost, "/v1/animals", k1, strings.NewReader(half), "Content-Type", "application/json"); res.status != http.StatusBadRequest ||
+		res.problem().Errors[0].Source != "/birth/year" {
+		t.Errorf("registration with year %s.5: %d %s", born[:4], res.status, res.body)
+	}
+
+	move, _ := json.Marshal(map[string]any{"content": transfer(day(0), farm1, farm2, farm1, sheep("130181", 1), nil)})
+	body := strings.Replace(string(move), `"animalCount":1`, `"animalCount":1.0`, 1)
+	if res := b.do(http.MethodPost, "/v1/TransferRequests", k1, strings.NewReader(body), "Content-Type", "application/json"); res.status != http.StatusCreated {
+		t.Errorf("transfer with animalCount 1.0: %d %s", res.status, res.body)
+	}
 }

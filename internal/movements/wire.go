@@ -9,11 +9,8 @@ package movements
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"reflect"
-	"strconv"
-	"strings"
 
+	"github.com/drover-registry/drover/internal/jsonwire"
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
@@ -81,54 +78,12 @@ func openEnvelope(body []byte) (json.RawMessage, error) {
 
 // decodeStrict decodes a payload, refusing unknown properties.
 func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		source, msg := jsonProblem(err)
+	if err := jsonwire.Decode(data, v); err != nil {
+		source, msg := jsonwire.Problem(err, "/content")
 		return livestock.Invalid("the payload cannot be read", livestock.FieldError{
 			Code: livestock.CodeSchema, Source: source, Message: msg})
 	}
 	return nil
-}
-
-// jsonProblem says where in the payload and what is wrong, in the terms of
-// JSON rather than of the Go types it is read into. encoding/json names
-// the field by its path without array indices, so the pointer of a value
-// inside an array names its property, not its element.
-func jsonProblem(err error) (source, msg string) {
-	switch e := err.(type) {
-	case *json.UnmarshalTypeError:
-		source = "/content"
-		if e.Field != "" {
-			source += "/" + strings.ReplaceAll(e.Field, ".", "/")
-		}
-		return source, fmt.Sprintf("%s must be %s, not %s", source, jsonType(e.Type), e.Value)
-	case *json.SyntaxError:
-		return "/content", "not well-formed JSON at byte " + strconv.FormatInt(e.Offset, 10)
-	}
-	return "/content", err.Error()
-}
-
-// jsonType names the JSON type a Go type is read from.
-func jsonType(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Pointer:
-		return jsonType(t.Elem())
-	}
-	return "a JSON value of another type"
 }
 
 // fieldErrs collects the problems found while reading a payload.

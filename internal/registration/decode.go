@@ -1,12 +1,10 @@
 package registration
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/drover-registry/drover/internal/jsonwire"
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
@@ -30,11 +28,10 @@ func (p *problems) add(at string, err error) {
 // returned body has identifiers in normal form, for storing.
 func decode(data []byte) (livestock.Registration, body, error) {
 	var w body
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
+	if err := jsonwire.Decode(data, &w); err != nil {
+		source, msg := jsonwire.Problem(err, "")
 		return livestock.Registration{}, w, livestock.Invalid("the body cannot be read", livestock.FieldError{
-			Code: livestock.CodeSchema, Source: jsonPointer(err), Message: err.Error()})
+			Code: livestock.CodeSchema, Source: source, Message: msg})
 	}
 	var r livestock.Registration
 	var p problems
@@ -152,16 +149,6 @@ func parent(sp livestock.Species, x *ref, at, category string, p *problems) stri
 	}
 	x.Identifier = t.String()
 	return t.String()
-}
-
-// jsonPointer is the JSON pointer of the member a decoding error is about:
-// the field of a type mismatch, else "" (the body as a whole).
-func jsonPointer(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return "/" + strings.ReplaceAll(te.Field, ".", "/")
-	}
-	return ""
 }
 
 // earliest is the first date a registration may give: birth.year's
