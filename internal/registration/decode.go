@@ -1,8 +1,10 @@
 package registration
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/drover-registry/drover/internal/jsonwire"
 	"github.com/drover-registry/drover/internal/livestock"
@@ -46,6 +48,10 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	r.Name, r.Sex, r.ProductionType = w.Animal.Name, w.Animal.Sex, w.Animal.ProductionType
 	if w.Breed != nil {
 		r.Breed = w.Breed.Code
+		if strings.TrimSpace(r.Breed) == "" { // no code is not in the list either; leaving breed out is how to give none
+			p = append(p, livestock.FieldError{Code: livestock.CodeBreedUnknown, Source: "/breed/code", Value: r.Breed,
+				Message: "is empty: give a code from the breed list of the species (see /v1/StandingData), or leave breed out"})
+		}
 	}
 	r.OriginalIdentifier = w.OriginalIdentifier
 	if ip := w.ImportParents; ip != nil {
@@ -75,6 +81,8 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	}
 	if w.Death != nil {
 		r.DeathDate = date("/death/date", w.Death.Date, true)
+		timestamp("/death/createdDateTime", w.Death.CreatedDateTime, &p)
+		timestamp("/death/updatedDateTime", w.Death.UpdatedDateTime, &p)
 		if w.Death.Site != nil {
 			r.DeathSites = sites("/death/site", w.Death.Site, &p)
 		}
@@ -83,14 +91,19 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	r.RegistrationDate = date("/registration/date", reg.Date, true)
 	r.IdentificationDate = date("/registration/identificationDate", reg.IdentificationDate, false)
 	r.Category = reg.Category
-	regSites := sites("/registration/site", &reg.Site, &p)
+	sites("/registration/site", &reg.Site, &p) // defaults each type, writes holdings in normal form
+	ids := reg.Site.Identifiers
+	var first error
+	if len(ids) > 0 {
+		r.RegistrationSite, first = livestock.ParseCPH(ids[0].Identifier)
+	}
 	switch {
-	case len(regSites) == 0:
-	case regSites[0].Type != livestock.SiteHolding:
+	case len(ids) == 0:
+	case ids[0].Type != livestock.SiteHolding:
 		p = append(p, livestock.FieldError{Code: livestock.CodeRegistrationHolder, Source: "/registration/site/identifiers/0/type",
-			Value: regSites[0].Type, Message: "an animal is registered at a holding: the type must be holdingNumber"})
+			Value: ids[0].Type, Message: "an animal is registered at a holding: the type must be holdingNumber"})
+	case first != nil: // reported by sites
 	default:
-		r.RegistrationSite, _ = livestock.ParseCPH(regSites[0].Identifier)
 		// The identifiers are one site's: an FSA or port number may stand
 		// beside its holding number, but a second holding would be a
 		// second site, stored and shown with the animal yet never checked.
@@ -109,6 +122,24 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		return r, w, livestock.Invalid("the body breaks the interface's formats", p...)
 	}
 	return r, w, nil
+}
+
+// timestamp checks a date-time the body gives (RFC 3339, such as
+// 2026-11-03T10:15:00.000Z), if it gives one. The document's validator
+// checks only its shape; a 30 February or an offset of +25:00 would be
+// stored and shown as sent.
+func timestamp(at, s string, p *problems) {
+	if s == "" {
+		return
+	}
+	_, err := time.Parse(time.RFC3339, s)
+	if err == nil && len(s) >= 6 && (s[len(s)-6] == '+' || s[len(s)-6] == '-') && s[len(s)-2:] > "59" {
+		err = errors.New("the offset's minutes are out of range")
+	}
+	if err != nil {
+		*p = append(*p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: at, Value: s,
+			Message: "must be a date and time of RFC 3339, such as 2026-11-03T10:15:00.000Z"})
+	}
 }
 
 // sites reads a site's identifiers; a holding number must be a CPH, and

@@ -23,7 +23,8 @@ func TestRefusals(t *testing.T) {
 		bull, buffalo, deadCow := tag(t, "442501", 110), tag(t, "442501", 111), tag(t, "442501", 112)
 		b.mustSubmit(k1, other(bull, "cattle", "male"), false, "", 200)
 		b.mustSubmit(k1, other(buffalo, "buffalo", "female"), false, "", 200)
-		b.mustSubmit(k1, other(deadCow, "cattle", "female").set("death", map[string]any{"date": "2026-05-01", "site": holdingSite(farm1)}), false, "", 200)
+		b.mustSubmit(k1, other(deadCow, "cattle", "female").set("death", map[string]any{"date": "2026-05-01", "site": holdingSite(farm1),
+			"createdDateTime": "2026-05-02T09:00:00.000Z", "updatedDateTime": "2026-05-02T10:00:00+01:00"}), false, "", 200)
 		youngCow := tag(t, "442501", 113) // born 2025-01-15
 		b.mustSubmit(k1, other(youngCow, "cattle", "female"), false, "", 200)
 		// A registration site's identifiers may add an FSA number to its
@@ -53,6 +54,16 @@ func TestRefusals(t *testing.T) {
 			{"issued to another holding", k1, calf(tag(t, "442502", 120), cow, born), livestock.KindInvalid, p("V031", "/animal/identifier"), false},
 			{"unknown breed", k1, calf(id, cow, born).set("breed.code", "ZZZ"), livestock.KindInvalid, p("V033", "/breed/code"), false},
 			{"breed of another species", k1, calf(id, cow, born).set("breed.code", "WBF"), livestock.KindInvalid, p("V033", "/breed/code"), false},
+			{"death created on 30 February", k1, other(id, "cattle", "male").set("death", map[string]any{"date": "2026-06-01", "createdDateTime": "2026-02-30T10:15:00Z"}),
+				livestock.KindInvalid, p("S008", "/death/createdDateTime"), true},
+			{"death updated at an offset of +01:60", k1, other(id, "cattle", "male").set("death", map[string]any{"date": "2026-06-01", "updatedDateTime": "2026-06-03T10:15:00+01:60"}),
+				livestock.KindInvalid, p("S008", "/death/updatedDateTime"), true},
+			// Only the malformed holding is blamed, not the FSA number after it.
+			{"malformed registration holding", k1, calf(id, cow, born).set("registration.site.identifiers", []any{
+				map[string]any{"identifier": "bad"}, map[string]any{"identifier": "X1", "type": "fsaNumber"}}),
+				livestock.KindInvalid, p("S008", "/registration/site/identifiers/0/identifier"), true},
+			{"empty breed", k1, calf(id, cow, born).set("breed.code", ""), livestock.KindInvalid, p("V033", "/breed/code"), true},
+			{"blank breed", k1, calf(id, cow, born).set("breed.code", "  "), livestock.KindInvalid, p("V033", "/breed/code"), true},
 			{"unknown birth site", k1, other(id, "cattle", "male").set("birth.site", holdingSite(unknownCPH)), livestock.KindInvalid,
 				p("V038", "/birth/site/identifiers/0/identifier"), false},
 			{"unknown death site", k1, other(id, "cattle", "male").set("death", map[string]any{"date": "2026-06-01", "site": holdingSite(unknownCPH)}),
