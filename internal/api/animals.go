@@ -35,9 +35,9 @@ func (s *Server) registerAnimal(w http.ResponseWriter, r *http.Request) error {
 		mode = "async"
 	}
 	sum := sha256.Sum256([]byte(r.Method + " " + r.URL.Path + " " + mode + "\n" + string(body)))
-	id, chosen := callerCorrelation(r.Context())
+	id, chosen, source := callerCorrelation(r.Context())
 	a, err := s.registration.Submit(r.Context(), registration.Posted{
-		User: u, Body: body, Async: async, CorrelationID: id, Replayable: chosen, Hash: hex.EncodeToString(sum[:]),
+		User: u, Body: body, Async: async, CorrelationID: id, CorrelationSource: source, Replayable: chosen, Hash: hex.EncodeToString(sum[:]),
 		StatusURL: func(id string) string { return "/v1/requeststatus/" + id },
 	})
 	if err != nil {

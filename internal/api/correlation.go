@@ -19,7 +19,8 @@ type correlationKey struct{}
 
 type correlation struct {
 	id     string
-	chosen bool // the caller sent it (rather than the service allocating it)
+	chosen bool   // the caller sent it (rather than the service allocating it)
+	source string // where it was sent, "header:X-Correlation-ID" or "header:LI-Correlation-Id", for errors to name
 }
 
 // correlationID returns the request's correlation id.
@@ -28,11 +29,12 @@ func correlationID(ctx context.Context) string {
 	return c.id
 }
 
-// callerCorrelation returns the correlation id and whether the caller
-// chose it: only then can it mark a retry of the same request.
-func callerCorrelation(ctx context.Context) (string, bool) {
+// callerCorrelation returns the correlation id, whether the caller chose
+// it (only then can it mark a retry of the same request) and the header
+// it came in, as an error's source names it.
+func callerCorrelation(ctx context.Context) (id string, chosen bool, source string) {
 	c, _ := ctx.Value(correlationKey{}).(correlation)
-	return c.id, c.chosen
+	return c.id, c.chosen, c.source
 }
 
 // correlate echoes the caller's correlation id (X-Correlation-ID, or its
@@ -46,7 +48,7 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 		if id == "" {
 			id, source = r.Header.Get(headerCorrelationLI), "header:"+headerCorrelationLI
 		}
-		bad := ""
+		bad, sent := "", id
 		switch {
 		case len(id) > maxCorrelationLen:
 			bad = "must be at most 128 characters"
@@ -61,10 +63,10 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 		w.Header().Set(headerCorrelationLI, id)
 		if bad != "" {
 			writeProblem(w, livestock.Invalid("the correlation id cannot be used",
-				livestock.FieldError{Code: livestock.CodeBadFormat, Message: bad, Source: source, Value: truncate(r.Header.Get(headerCorrelation)+r.Header.Get(headerCorrelationLI), 64)}))
+				livestock.FieldError{Code: livestock.CodeBadFormat, Message: bad, Source: source, Value: truncate(sent, 64)}))
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), correlationKey{}, correlation{id, chosen})))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), correlationKey{}, correlation{id, chosen, source})))
 	})
 }
 

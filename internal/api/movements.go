@@ -35,10 +35,10 @@ func (s *Server) submitRequest(typ store.RequestType) handlerFunc {
 			return err
 		}
 		sum := sha256.Sum256([]byte(r.Method + " " + r.URL.Path + "\n" + string(body)))
-		id, chosen := callerCorrelation(r.Context())
+		id, chosen, source := callerCorrelation(r.Context())
 		ctxURL := s.baseURL(r) + "/v1/$metadata#" + collectionNames[typ] + "/$entity"
 		a, err := s.movements.Submit(r.Context(), typ, movements.Posted{
-			User: u, Body: body, CorrelationID: id, Replayable: chosen, Hash: hex.EncodeToString(sum[:]),
+			User: u, Body: body, CorrelationID: id, CorrelationSource: source, Replayable: chosen, Hash: hex.EncodeToString(sum[:]),
 			Render: func(req store.Request) (int, []byte, error) {
 				b, err := json.Marshal(record(req, ctxURL, false))
 				return http.StatusCreated, b, err

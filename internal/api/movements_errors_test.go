@@ -140,7 +140,7 @@ func TestCorrelationReplay(t *testing.T) {
 		}
 		other := map[string]any{"content": transfer(day(0), farm1, farm2, farm1, sheep("130181", 2), nil)}
 		res := b.post(k1, "TransferRequests", other, "X-Correlation-ID", "retry-me-1")
-		if res.status != http.StatusBadRequest || res.problem().Errors[0].Code != "V004" {
+		if res.status != http.StatusBadRequest || res.problem().Errors[0].Code != "V004" || res.problem().Errors[0].Source != "header:X-Correlation-ID" {
 			t.Errorf("same id, other body: %d %s", res.status, res.body)
 		}
 		// A reply kept before migration 00008 has no request id beside it:
@@ -176,6 +176,14 @@ func TestCorrelationReplay(t *testing.T) {
 		}
 		if n != 1 {
 			t.Errorf("keeper1 has %d requests after a replay, want 1", n)
+		}
+		// Sent as LI-Correlation-Id, the refusal names that header.
+		k2 := b.token("keeper2")
+		b.post(k2, "TransferRequests", k2body, "LI-Correlation-Id", "retry-me-li")
+		k2other := map[string]any{"content": transfer(day(0), farm2, farm1, farm2, sheep("130186", 2), nil)}
+		if res := b.post(k2, "TransferRequests", k2other, "LI-Correlation-Id", "retry-me-li"); res.status != http.StatusBadRequest ||
+			res.problem().Errors[0].Source != "header:LI-Correlation-Id" {
+			t.Errorf("same LI id, other body: %d %s", res.status, res.body)
 		}
 	})
 }

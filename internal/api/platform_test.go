@@ -138,6 +138,16 @@ func TestCorrelationID(t *testing.T) {
 			t.Errorf("%s: X-Correlation-ID = %q, want %q", tc.name, got, tc.want)
 		}
 	}
+	// A refusal names the header and value that were wrong, not both
+	// headers' values run together.
+	if p := b.do(http.MethodGet, "/healthz", "", nil, "X-Correlation-ID", "bad value", "LI-Correlation-Id", "good").problem(); len(p.Errors) != 1 ||
+		p.Errors[0].Source != "header:X-Correlation-ID" || p.Errors[0].Value != "bad value" {
+		t.Errorf("bad X-Correlation-ID beside a good LI-Correlation-Id: %+v", p)
+	}
+	if p := b.do(http.MethodGet, "/healthz", "", nil, "LI-Correlation-Id", "bad value").problem(); len(p.Errors) != 1 ||
+		p.Errors[0].Source != "header:LI-Correlation-Id" || p.Errors[0].Value != "bad value" {
+		t.Errorf("bad LI-Correlation-Id: %+v", p)
+	}
 	// Even a 404 and a 401 carry one.
 	for _, path := range []string{"/nowhere", "/v1/me"} {
 		if res := b.do(http.MethodGet, path, "", nil); res.header.Get("X-Correlation-ID") == "" {

@@ -16,8 +16,11 @@ type Posted struct {
 	User          livestock.User
 	Body          []byte // the whole body: {"content": …}
 	CorrelationID string // the request's correlation id
-	Replayable    bool   // the caller chose the correlation id: keep the answer for retries
-	Hash          string // SHA-256 of method, path and body, hex
+	// CorrelationSource is where the caller sent it, as an error names it
+	// ("header:X-Correlation-ID" or "header:LI-Correlation-Id").
+	CorrelationSource string
+	Replayable        bool   // the caller chose the correlation id: keep the answer for retries
+	Hash              string // SHA-256 of method, path and body, hex
 	// Render makes the answer to a stored request, inside the transaction
 	// that stores it, so that the answer kept for replays is the one sent.
 	Render func(store.Request) (status int, body []byte, err error)
@@ -107,7 +110,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 
 // replay finds the answer kept for the caller's correlation id.
 func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
-	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.Hash)
+	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.CorrelationSource, p.Hash)
 	if !found || err != nil {
 		return Answer{}, found, err
 	}

@@ -18,9 +18,12 @@ type Posted struct {
 	Body          []byte
 	Async         bool
 	CorrelationID string
-	Replayable    bool   // the caller chose the correlation id: keep the answer for retries
-	Hash          string // SHA-256 of method, path and body, hex
-	StatusURL     func(id string) string
+	// CorrelationSource is where the caller sent it, as an error names it
+	// ("header:X-Correlation-ID" or "header:LI-Correlation-Id").
+	CorrelationSource string
+	Replayable        bool   // the caller chose the correlation id: keep the answer for retries
+	Hash              string // SHA-256 of method, path and body, hex
+	StatusURL         func(id string) string
 }
 
 // Answer is the response to a submission.
@@ -150,7 +153,7 @@ func AnimalPath(identifier string) string { return "/v1/animals/" + url.PathEsca
 
 // replay finds the answer kept for the caller's correlation id.
 func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
-	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.Hash)
+	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.CorrelationSource, p.Hash)
 	if !found || err != nil {
 		return Answer{}, found, err
 	}

@@ -19,7 +19,9 @@ type Replies interface {
 
 // Find returns the answer kept for user's correlation id, when the request
 // (its hash) is the one answered; found is false when none was kept.
-func Find(ctx context.Context, st Replies, user, correlationID, hash string) (r store.Reply, found bool, err error) {
+// source is where the id was sent, for the error to name; "" is
+// "header:X-Correlation-ID".
+func Find(ctx context.Context, st Replies, user, correlationID, source, hash string) (r store.Reply, found bool, err error) {
 	r, err = st.Reply(ctx, user, correlationID)
 	if livestock.IsNotFound(err) {
 		return store.Reply{}, false, nil
@@ -27,9 +29,12 @@ func Find(ctx context.Context, st Replies, user, correlationID, hash string) (r 
 	if err != nil {
 		return store.Reply{}, false, err
 	}
+	if source == "" {
+		source = "header:X-Correlation-ID"
+	}
 	if r.RequestHash != hash {
 		return store.Reply{}, true, livestock.Invalid("the correlation id was used before for a different request", livestock.FieldError{
-			Code: livestock.CodeReplayMismatch, Source: "header:X-Correlation-ID", Value: correlationID,
+			Code: livestock.CodeReplayMismatch, Source: source, Value: correlationID,
 			Message: "this correlation id was sent before with a different request; use a new one for a new request"})
 	}
 	return r, true, nil
