@@ -229,3 +229,53 @@ func TestValidHoldings(t *testing.T) {
 		}
 	})
 }
+
+// TestUndoReviewAfterARejectedAnimalMoved: a review that rejected an
+// animal cannot be undone once that animal has moved on, since the
+// movement would await review again and a second review could accept the
+// animal from a holding it has left (found by an audit: the register then
+// had it on the destination, and its later move could not be undone).
+func TestUndoReviewAfterARejectedAnimalMoved(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		reviewRejecting := func(requestID int64, tag string) record {
+			return b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+				"reviewMovement": map[string]any{"requestId": requestID, "isAccepted": true, "arrivalDate": day(0), "animalTotal": 1,
+					"rejectedDevices": []map[string]any{{"tagNumber": tag}}}})
+		}
+		// While the rejected sheep stays where it was, the review can be undone.
+		stays := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 3, 4), nil))
+		if undo := b.submit(k2, "UndoRequests", map[string]any{"requestToBeUndone_ID": reviewRejecting(stays.RequestID, "UK0130181 00004").RequestID}); undo.RequestStatus != "Success" {
+			t.Fatalf("undoing a review whose rejected sheep stayed: %+v", undo)
+		}
+		// The transfer awaits review again: keeper1 withdraws it.
+		if undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": stays.RequestID}); undo.RequestStatus != "Success" {
+			t.Fatalf("withdrawing the transfer again awaiting review: %+v", undo)
+		}
+
+		sent := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1, 2), nil))
+		review := reviewRejecting(sent.RequestID, "UK0130181 00002")
+		if sent.RequestStatus != "Success" || review.RequestStatus != "Success" {
+			t.Fatalf("transfer %+v, review %+v", sent, review)
+		}
+		// The rejected sheep stayed on farm1; keeper1 sends it to the sale yard.
+		if on := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 2), nil)); on.RequestStatus != "Success" {
+			t.Fatalf("moving the rejected sheep on: %+v", on)
+		}
+		undo := b.submit(k2, "UndoRequests", map[string]any{"requestToBeUndone_ID": review.RequestID})
+		if errs, _ := undo.codes(); undo.RequestStatus != "Failed" || !slices.Equal(errs, []string{"V029"}) {
+			t.Errorf("undoing the review after the rejected sheep moved on: %s %v, want Failed V029", undo.RequestStatus, errs)
+		}
+		// Nothing awaits review again, and the review stands.
+		var pending struct{ Value []any }
+		b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')", k2, nil).decode(&pending)
+		if len(pending.Value) != 0 {
+			t.Errorf("awaiting review after a refused undo: %v", pending.Value)
+		}
+		if after := b.await(k2, "ReviewHoldingMovementRequests", review.RequestID); after.IsFullUndone || !after.UndoSupported {
+			t.Errorf("review after a refused undo: %+v", after)
+		}
+	})
+}

@@ -100,6 +100,9 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	if m.ReviewID != target.ID {
 		return "the movement was not decided by this review", nil
 	}
+	if why, err := stayedRejected(ctx, tx, m); why != "" || err != nil {
+		return why, err
+	}
 	if why, err := s.putBack(ctx, tx, m, false); why != "" || err != nil {
 		return why, err
 	}
@@ -114,6 +117,40 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 		return "", err
 	}
 	return "", setUndoable(ctx, tx, m.RequestID, true)
+}
+
+// stayedRejected says why a review cannot be undone when an animal it
+// rejected has moved since: undone, the movement awaits review again, and
+// a second review could accept the animal onto the destination from a
+// holding it is no longer on. A rejected animal stayed where it was
+// before the movement, so it must still be there, since then.
+func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement) (string, error) {
+	var tags []string
+	for _, d := range m.Devices {
+		if d.Outcome == "rejected" {
+			tags = append(tags, d.Identifier)
+		}
+	}
+	if len(tags) == 0 {
+		return "", nil
+	}
+	animals, err := tx.Animals(ctx, tags)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range m.Devices {
+		if d.Outcome != "rejected" {
+			continue
+		}
+		a, ok := animals[d.Identifier]
+		if !ok {
+			return "", livestock.Errorf(livestock.KindNotFound, "no animal wears %q", d.Identifier)
+		}
+		if a.CPH.String() != d.PriorCPH || !a.OnSince.Equal(d.PriorOnSince) {
+			return fmt.Sprintf("tag %s, which the review rejected, has moved on from %s since; undo that move first", d.Identifier, d.PriorCPH), nil
+		}
+	}
+	return "", nil
 }
 
 // putBack returns a movement's accepted animals to where they were. An
