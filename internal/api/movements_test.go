@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -276,6 +277,31 @@ func TestUndoReviewAfterARejectedAnimalMoved(t *testing.T) {
 		}
 		if after := b.await(k2, "ReviewHoldingMovementRequests", review.RequestID); after.IsFullUndone || !after.UndoSupported {
 			t.Errorf("review after a refused undo: %+v", after)
+		}
+	})
+}
+
+// TestFilterOnTheRequestDateShown: the requestDate a request shows finds
+// it with eq and le, and not with gt (found by an audit: the time kept had
+// a fraction of a second the answer did not show).
+func TestFilterOnTheRequestDateShown(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1 := b.token("keeper1")
+		sent := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 1), nil))
+		var shown struct {
+			RequestDate string `json:"requestDate"`
+		}
+		b.do(http.MethodGet, fmt.Sprintf("/v1/TransferRequests(%d)", sent.RequestID), k1, nil).decode(&shown)
+		for op, want := range map[string]int{"eq": 1, "le": 1, "ge": 1, "gt": 0, "lt": 0} {
+			var page struct{ Value []record }
+			path := "/v1/TransferRequests?$filter=" + url.QueryEscape("requestDate "+op+" "+shown.RequestDate)
+			if res := b.do(http.MethodGet, path, k1, nil); res.status != http.StatusOK {
+				t.Fatalf("GET %s = %d %s", path, res.status, res.body)
+			} else if res.decode(&page); len(page.Value) != want {
+				t.Errorf("requestDate %s %s: %d requests, want %d", op, shown.RequestDate, len(page.Value), want)
+			}
 		}
 	})
 }

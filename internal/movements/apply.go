@@ -61,7 +61,7 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
 		req.Status, req.UndoSupported = store.StatusFailed, false
 	}
 	req.Errors, req.Warnings = out.errs, out.warns
-	req.UpdatedDate = s.now().UTC()
+	req.UpdatedDate = s.stamp()
 	return tx.UpdateRequest(ctx, req)
 }
 

@@ -21,6 +21,12 @@ type Service struct {
 	notify func()
 }
 
+// stamp is the time a request records (requestDate, updatedDate): now, in
+// UTC, to the second, as the API shows it. Kept finer, a request shown as
+// received at 13:23:15Z was not found by $filter=requestDate eq
+// 2026-11-25T13:23:15Z, nor by le.
+func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Second) }
+
 // New makes the service. Exemption codes come from the standing data list
 // processingFlags: an entry whose exemptsStandstill is "true" exempts a
 // move from standstill.

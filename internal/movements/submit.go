@@ -73,7 +73,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 	if err != nil {
 		return Answer{}, err
 	}
-	now := s.now().UTC()
+	now := s.stamp()
 	req.Type, req.Status, req.UserName, req.CorrelationID = typ, store.StatusPending, p.User.Name, p.CorrelationID
 	req.RequestDate, req.UpdatedDate = now, now
 
