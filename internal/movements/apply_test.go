@@ -76,6 +76,12 @@ func TestAppliedExactlyOnce(t *testing.T) {
 // sandbox's keeper1.
 func sandboxService(tb testing.TB, s store.Store, seed *store.Seed) (*movements.Service, *jobs.Runner, livestock.User) {
 	tb.Helper()
+	return sandboxServiceAt(tb, s, seed, time.Now)
+}
+
+// sandboxServiceAt is sandboxService on the clock now.
+func sandboxServiceAt(tb testing.TB, s store.Store, seed *store.Seed, now func() time.Time) (*movements.Service, *jobs.Runner, livestock.User) {
+	tb.Helper()
 	ctx := context.Background()
 	if _, err := sandbox.Ensure(ctx, s, bcrypt.MinCost); err != nil {
 		tb.Fatal(err)
@@ -89,7 +95,7 @@ func sandboxService(tb testing.TB, s store.Store, seed *store.Seed) (*movements.
 	if err != nil {
 		tb.Fatal(err)
 	}
-	svc, err := movements.New(s, lists, time.Now)
+	svc, err := movements.New(s, lists, now)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -155,5 +161,51 @@ func TestUndoPutsBackEach(t *testing.T) {
 				t.Errorf("%s after the undo: on %s since %s (%v); want %s since %s", id, a.CPH, a.OnSince.Format(time.DateOnly), err, source, on.Format(time.DateOnly))
 			}
 		}
+	})
+}
+
+// TestUndoFlagsChangeUpdatedDate: a request's updatedDate is when it last
+// changed, and isFullUndone and undoSupported are part of it (found by an
+// audit: an undone transfer kept the date it was applied).
+func TestUndoFlagsChangeUpdatedDate(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		clock := time.Now().UTC().Truncate(time.Second)
+		svc, r, keeper1 := sandboxServiceAt(t, s, nil, func() time.Time { return clock })
+		submit := func(typ store.RequestType, content string) int64 {
+			t.Helper()
+			var id int64
+			_, err := svc.Submit(ctx, typ, movements.Posted{User: keeper1, Body: []byte(`{"content":` + content + `}`),
+				Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
+				t.Fatalf("RunOne = %v, %v", ran, err)
+			}
+			return id
+		}
+		move := func(to, tag string) string {
+			return fmt.Sprintf(`{"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257", "sourceHolding": "01/100/0257",
+				"destinationHolding": %q, "animalCount": 1, "movementGroups": [{"devices": [{"tagNumber": %q}]}]`, clock.Format(time.DateOnly), to, tag)
+		}
+		check := func(what string, id int64, undone, undoable bool) {
+			t.Helper()
+			req, err := s.Request(ctx, id)
+			if err != nil || !req.UpdatedDate.Equal(clock) || req.IsFullUndone != undone || req.UndoSupported != undoable {
+				t.Errorf("%s: updated %v, undone %v, undoable %v (%v); want %v, %v, %v", what, req.UpdatedDate, req.IsFullUndone, req.UndoSupported, err,
+					clock, undone, undoable)
+			}
+		}
+		undone := submit(store.RequestTransfer, move("01/100/0258", "UK0130181 00001")+"}")
+		clock = clock.Add(time.Hour)
+		submit(store.RequestUndo, fmt.Sprintf(`{"requestToBeUndone_ID": %d}`, undone))
+		check("the undone transfer", undone, true, false)
+
+		corrected := submit(store.RequestTransfer, move("01/100/0264", "UK0130181 00002")+"}")
+		clock = clock.Add(time.Hour)
+		submit(store.RequestCorrection, move("01/100/0264", "UK0130181 00003")+fmt.Sprintf(`, "requestToBeCorrected_ID": %d}`, corrected))
+		check("the corrected transfer", corrected, false, false)
 	})
 }

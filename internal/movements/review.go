@@ -80,7 +80,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	}
 	// Once reviewed, the sender can no longer undo the transfer; the
 	// reviewer can undo the review.
-	if err := setUndoable(ctx, tx, m.RequestID, false); err != nil {
+	if err := s.setUndoable(ctx, tx, m.RequestID, false); err != nil {
 		return outcome{}, err
 	}
 	req.TargetID, req.Species, req.UndoSupported = m.RequestID, m.Species, true
@@ -88,12 +88,13 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	return outcome{}, nil
 }
 
-// setUndoable sets whether a request may be undone.
-func setUndoable(ctx context.Context, tx store.Tx, id int64, undoable bool) error {
+// setUndoable sets whether a request may be undone. That changes the
+// request, so its updatedDate too.
+func (s *Service) setUndoable(ctx context.Context, tx store.Tx, id int64, undoable bool) error {
 	r, err := tx.LockRequest(ctx, id)
 	if err != nil {
 		return err
 	}
-	r.UndoSupported = undoable
+	r.UndoSupported, r.UpdatedDate = undoable, s.stamp()
 	return tx.UpdateRequest(ctx, r)
 }

@@ -66,7 +66,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	if prior != nil {
 		err = tx.UpdateMovement(ctx, m)
 		if err == nil {
-			corrected.UndoSupported = false // the correction carries the movement now
+			corrected.UndoSupported, corrected.UpdatedDate = false, s.stamp() // the correction carries the movement now
 			err = tx.UpdateRequest(ctx, *corrected)
 		}
 	} else {

@@ -47,7 +47,7 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	if why != "" {
 		return refuse(livestock.CodeNotUndoable, why)
 	}
-	target.IsFullUndone, target.UndoSupported = true, false
+	target.IsFullUndone, target.UndoSupported, target.UpdatedDate = true, false, s.stamp()
 	if err := tx.UpdateRequest(ctx, target); err != nil {
 		return outcome{}, err
 	}
@@ -116,7 +116,7 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	if err := tx.UpdateMovement(ctx, m); err != nil {
 		return "", err
 	}
-	return "", setUndoable(ctx, tx, m.RequestID, true)
+	return "", s.setUndoable(ctx, tx, m.RequestID, true)
 }
 
 // stayedRejected says why a review cannot be undone when an animal it
