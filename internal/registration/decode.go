@@ -1,10 +1,8 @@
 package registration
 
 import (
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/drover-registry/drover/internal/jsonwire"
 	"github.com/drover-registry/drover/internal/livestock"
@@ -124,21 +122,16 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	return r, w, nil
 }
 
-// timestamp checks a date-time the body gives (RFC 3339, such as
-// 2026-11-03T10:15:00.000Z), if it gives one. The document's validator
-// checks only its shape; a 30 February or an offset of +25:00 would be
-// stored and shown as sent.
+// timestamp checks a date-time the body gives, if it gives one, by the
+// interfaces' one parser (livestock.ParseDateTime). The document's
+// validator checks only its shape: a 30 February or an offset of +25:00
+// would have been stored and shown as sent.
 func timestamp(at, s string, p *problems) {
 	if s == "" {
 		return
 	}
-	_, err := time.Parse(time.RFC3339, s)
-	if err == nil && len(s) >= 6 && (s[len(s)-6] == '+' || s[len(s)-6] == '-') && s[len(s)-2:] > "59" {
-		err = errors.New("the offset's minutes are out of range")
-	}
-	if err != nil {
-		*p = append(*p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: at, Value: s,
-			Message: "must be a date and time of RFC 3339, such as 2026-11-03T10:15:00.000Z"})
+	if _, err := livestock.ParseDateTime(s); err != nil {
+		p.add(at, err)
 	}
 }
 
