@@ -42,6 +42,11 @@ func TestMovementSubmissionErrors(t *testing.T) {
 			{"rfid of another tag", k1, map[string]any{"content": transfer(day(0), farm1, farm2, farm1,
 				[]map[string]any{{"tagNumber": "UK0130181 00001", "rfid": "0826013018100002"}}, nil)}, 400, "S008", "/content/movementGroups/0/devices/0/tagNumber"},
 			{"date without a day", k1, map[string]any{"content": with("transferDate", "2026-11")}, 400, "S008", "/content/transferDate"},
+			// Go's zero time, which was stored and then shown as no date.
+			{"year 1", k1, map[string]any{"content": with("transferDate", "0001-01-01")}, 400, "S008", "/content/transferDate"},
+			{"sold in 1899", k1, map[string]any{"content": with("saleDate", "1899-12-31")}, 400, "S008", "/content/saleDate"},
+			{"born on 30 February", k1, map[string]any{"content": with("movementGroups", []map[string]any{{"devicesWithDetail": []map[string]any{
+				{"tagNumber": "UK0130181 00001", "dateOfBirth": "2026-02-30"}}}})}, 400, "S008", "/content/movementGroups/0/devicesWithDetail/0/dateOfBirth"},
 			{"trackingId too long", k1, map[string]any{"content": with("trackingId", strings.Repeat("x", 37))}, 400, "S007", "/content/trackingId"},
 			{"not your holding", k2, map[string]any{"content": good()}, 403, "A002", "/content/userHolding"},
 			{"userHolding not in the move", k1, map[string]any{"content": with("userHolding", "01/100/0253")}, 400, "V002", "/content/userHolding"},

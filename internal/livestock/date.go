@@ -21,6 +21,22 @@ func ParseDate(s string) (Date, error) {
 	return Date{s}, nil
 }
 
+// EarliestDate is the first date the register holds: the registration
+// interface's birth.year starts at 1900, and no animal alive or moved can
+// have a date before it.
+var EarliestDate = Date{"1900-01-01"}
+
+// ParseRecordDate is ParseDate for a date the register keeps: one before
+// EarliestDate is refused too. Go's zero time is 0001-01-01, so a record
+// dated then was shown as no date at all.
+func ParseRecordDate(s string) (Date, error) {
+	d, err := ParseDate(s)
+	if err == nil && d.Before(EarliestDate) {
+		return Date{}, ruleError(CodeBadFormat, "date", s, "must be "+EarliestDate.String()+" or later: the register holds no earlier date")
+	}
+	return d, err
+}
+
 // parseDateParts reads YYYY-MM-DD and returns midnight UTC of that date, or
 // why the text is not a date (a message naming the rule).
 func parseDateParts(s string) (time.Time, string) {

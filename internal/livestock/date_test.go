@@ -162,3 +162,11 @@ func FuzzParseDate(f *testing.F) {
 		}
 	})
 }
+
+func TestParseRecordDate(t *testing.T) {
+	for s, ok := range map[string]bool{"1900-01-01": true, "2026-11-25": true, "1899-12-31": false, "0001-01-01": false, "2026-02-30": false} {
+		if _, err := ParseRecordDate(s); (err == nil) != ok {
+			t.Errorf("ParseRecordDate(%q) = %v, want ok %v", s, err, ok)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func decodeTransfer(content []byte) (livestock.Transfer, transferContent, error)
 	var t livestock.Transfer
 	var errs fieldErrs
 	var err error
-	if t.TransferDate, err = livestock.ParseDate(w.TransferDate); err != nil {
+	if t.TransferDate, err = livestock.ParseRecordDate(w.TransferDate); err != nil {
 		errs.add("/content/transferDate", err)
 	}
 	if t.Species, err = livestock.ParseMovementSpecies(w.Species); err != nil {
@@ -36,7 +36,7 @@ func decodeTransfer(content []byte) (livestock.Transfer, transferContent, error)
 		errs.add("/content/destinationHolding", err)
 	}
 	if w.SaleDate != nil {
-		if t.SaleDate, err = livestock.ParseDate(*w.SaleDate); err != nil {
+		if t.SaleDate, err = livestock.ParseRecordDate(*w.SaleDate); err != nil {
 			errs.add("/content/saleDate", err)
 		}
 	}
@@ -68,6 +68,11 @@ func decodeTransfer(content []byte) (livestock.Transfer, transferContent, error)
 				d, err := normaliseDevice(t.Species, &devices[i])
 				if err != nil {
 					errs.add(fmt.Sprintf("/content/movementGroups/%d/%s/%d/tagNumber", g, list, i), err)
+				}
+				if born := devices[i].DateOfBirth; born != nil {
+					if _, err := livestock.ParseRecordDate(*born); err != nil {
+						errs.add(fmt.Sprintf("/content/movementGroups/%d/%s/%d/dateOfBirth", g, list, i), err)
+					}
 				}
 				mg.Devices = append(mg.Devices, d)
 			}

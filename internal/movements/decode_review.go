@@ -50,7 +50,7 @@ func decodeReview(content []byte) (livestock.Review, reviewContent, error) {
 	if r.RequestID < 1 {
 		errs = append(errs, livestock.FieldError{Code: livestock.CodeMissing, Source: at + "/requestId", Message: "the request to review is required"})
 	}
-	if r.ArrivalDate, err = livestock.ParseDate(rm.ArrivalDate); err != nil {
+	if r.ArrivalDate, err = livestock.ParseRecordDate(rm.ArrivalDate); err != nil {
 		errs.add(at+"/arrivalDate", err)
 	}
 	tags := func(list string, in []tagWire) []livestock.Tag {

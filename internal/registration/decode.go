@@ -59,6 +59,9 @@ func decode(data []byte) (livestock.Registration, body, error) {
 			}
 		}
 	}
+	// Every date of a registration is on or after the birth (V035), but
+	// each is held to livestock.EarliestDate here, so that a date of
+	// 0000-01-01 is a format error at its own field.
 	date := func(at, s string, required bool) livestock.Date {
 		if s == "" && !required {
 			return livestock.Date{}
@@ -66,9 +69,9 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		d, err := livestock.ParseDate(s)
 		if err != nil {
 			p.add(at, err)
-		} else if d.Before(earliest) {
+		} else if d.Before(livestock.EarliestDate) {
 			p = append(p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: at, Value: s,
-				Message: "must be " + earliest.String() + " or later: the register holds no earlier date (birth.year too starts at 1900)"})
+				Message: "must be " + livestock.EarliestDate.String() + " or later: the register holds no earlier date (birth.year too starts at 1900)"})
 		}
 		return d
 	}
@@ -174,9 +177,3 @@ func parent(sp livestock.Species, x *ref, at, category string, p *problems) stri
 	x.Identifier = t.String()
 	return t.String()
 }
-
-// earliest is the first date a registration may give: birth.year's
-// minimum in the interface. Every other date of a registration is on or
-// after the birth (V035), but each is checked here, so that a date of
-// 0000-01-01 is a format error at its own field.
-var earliest, _ = livestock.ParseDate("1900-01-01")
