@@ -305,3 +305,20 @@ func TestFilterOnTheRequestDateShown(t *testing.T) {
 		}
 	})
 }
+
+// TestReviewWithoutATotal: animalTotal is optional in a review; left out,
+// it is not taken as 0 (which failed every review that accepted anything)
+// nor shown in the request's content, which is what was sent.
+func TestReviewWithoutATotal(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		sent := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1, 2), nil))
+		review := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+			"reviewMovement": map[string]any{"requestId": sent.RequestID, "isAccepted": true, "arrivalDate": day(0)}})
+		if review.RequestStatus != "Success" || strings.Contains(string(review.Content), "animalTotal") {
+			t.Errorf("review without animalTotal: %s %v, content %s", review.RequestStatus, review.Errors, review.Content)
+		}
+	})
+}

@@ -8,7 +8,8 @@ type Review struct {
 	RequestID       int64 // the transfer request reviewed
 	IsAccepted      bool  // false rejects the whole movement
 	ArrivalDate     Date
-	AnimalTotal     int // the number of animals accepted
+	AnimalTotal     int  // the number of animals accepted
+	TotalGiven      bool // the review gave AnimalTotal; the interface does not require it
 	AcceptedDevices []Tag
 	RejectedDevices []Tag
 	AcceptedBatches []BatchLine
@@ -97,7 +98,7 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 		out.BatchAccepted = append(out.BatchAccepted, n)
 		out.AnimalsIn += n
 	}
-	if r.AnimalTotal != out.AnimalsIn {
+	if r.TotalGiven && r.AnimalTotal != out.AnimalsIn {
 		bad(CodeReviewTotal, at+"/animalTotal", itoa(r.AnimalTotal),
 			"animalTotal is %d but the review accepts %d animals", r.AnimalTotal, out.AnimalsIn)
 	}

@@ -21,7 +21,7 @@ func TestCheckReview(t *testing.T) {
 	}
 	today := mustDate(t, "2026-11-22")
 	ok := func(n int) Review {
-		return Review{IsAccepted: true, ArrivalDate: mustDate(t, "2026-11-21"), AnimalTotal: n}
+		return Review{IsAccepted: true, ArrivalDate: mustDate(t, "2026-11-21"), AnimalTotal: n, TotalGiven: true}
 	}
 	for _, tc := range []struct {
 		name   string
@@ -39,6 +39,12 @@ func TestCheckReview(t *testing.T) {
 			return r
 		}(), nil, 9, ""},
 		{"wrong total", ok(12), []Code{CodeReviewTotal}, 0, ""},
+		{"no total", func() Review {
+			r := ok(0)
+			r.TotalGiven = false
+			r.RejectedDevices = []Tag{tag("UK0130181 00002")}
+			return r
+		}(), nil, 12, "UK0130181 00002"},
 		{"tag not in movement", func() Review { r := ok(13); r.RejectedDevices = []Tag{tag("UK0130181 00009")}; return r }(), []Code{CodeReviewDevice}, 0, ""},
 		{"batch not in movement", func() Review {
 			r := ok(13)

@@ -13,7 +13,7 @@ type reviewContent struct {
 		RequestID       int64       `json:"requestId"`
 		IsAccepted      bool        `json:"isAccepted"`
 		ArrivalDate     string      `json:"arrivalDate"`
-		AnimalTotal     int         `json:"animalTotal"`
+		AnimalTotal     *int        `json:"animalTotal,omitempty"`
 		AcceptedDevices []tagWire   `json:"acceptedDevices,omitempty"`
 		RejectedDevices []tagWire   `json:"rejectedDevices,omitempty"`
 		AcceptedBatches []batchWire `json:"acceptedBatches,omitempty"`
@@ -46,7 +46,10 @@ func decodeReview(content []byte) (livestock.Review, reviewContent, error) {
 	}
 	rm := &w.ReviewMovement
 	const at = "/content/reviewMovement"
-	r.RequestID, r.IsAccepted, r.AnimalTotal = rm.RequestID, rm.IsAccepted, rm.AnimalTotal
+	r.RequestID, r.IsAccepted = rm.RequestID, rm.IsAccepted
+	if rm.AnimalTotal != nil {
+		r.AnimalTotal, r.TotalGiven = *rm.AnimalTotal, true
+	}
 	if r.RequestID < 1 {
 		errs = append(errs, livestock.FieldError{Code: livestock.CodeMissing, Source: at + "/requestId", Message: "the request to review is required"})
 	}
