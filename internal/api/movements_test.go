@@ -322,3 +322,23 @@ func TestReviewWithoutATotal(t *testing.T) {
 		}
 	})
 }
+
+// TestRepeatedTagPointsAtItsList: a tag given twice is V017 at the second
+// one, in the list it was given in (devicesWithDetail had been reported
+// as devices, at an index that list did not have).
+func TestRepeatedTagPointsAtItsList(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	tag := func(n int) map[string]any { return map[string]any{"tagNumber": fmt.Sprintf("UK0130181 %05d", n)} }
+	move := transfer(day(0), farm1, "01/100/0258", farm1, nil, nil)
+	move["animalCount"] = 4
+	move["movementGroups"] = []map[string]any{
+		{"devicesWithDetail": []map[string]any{tag(3)}},
+		{"devices": []map[string]any{tag(4)}, "devicesWithDetail": []map[string]any{tag(5), tag(3)}},
+	}
+	rec := b.submit(k1, "TransferRequests", move)
+	if len(rec.Errors) != 1 || rec.Errors[0].Code != "V017" || rec.Errors[0].Source != "/content/movementGroups/1/devicesWithDetail/1/tagNumber" {
+		t.Errorf("a tag twice: %s %+v, want V017 at /content/movementGroups/1/devicesWithDetail/1/tagNumber", rec.RequestStatus, rec.Errors)
+	}
+}

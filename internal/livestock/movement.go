@@ -42,6 +42,9 @@ type MovementGroup struct {
 	FromSubLocation, ToSubLocation, VendorHolding string
 	Batches                                       []BatchLine
 	Devices                                       []Device
+	// Detailed is how many of Devices, at the end, the body listed in
+	// devicesWithDetail rather than devices: their pointers name that list.
+	Detailed int
 }
 
 // Transfer is a reported movement of animals from one holding to another,
@@ -63,8 +66,13 @@ type Transfer struct {
 func (t Transfer) Devices() []Located[Device] {
 	var out []Located[Device]
 	for g, grp := range t.Groups {
+		plain := len(grp.Devices) - grp.Detailed
 		for i, d := range grp.Devices {
-			out = append(out, Located[Device]{d, pointer("movementGroups", g, "devices", i)})
+			if i < plain {
+				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devices", i)})
+			} else {
+				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devicesWithDetail", i-plain)})
+			}
 		}
 	}
 	return out

@@ -77,6 +77,7 @@ func decodeTransfer(content []byte) (livestock.Transfer, transferContent, error)
 				mg.Devices = append(mg.Devices, d)
 			}
 		}
+		mg.Detailed = len(grp.DevicesWithDetail)
 		t.Groups = append(t.Groups, mg)
 	}
 	return t, w, errs.err()
