@@ -36,6 +36,14 @@ func TestMovementLifecycle(t *testing.T) {
 		if sent.RequestStatus != "Success" || sent.MovementDocument == nil || !sent.UndoSupported {
 			t.Fatalf("transfer = %+v", sent)
 		}
+		// Drover's own document, by its code in standing data documentType
+		// (it had been eAML2, the English pig licence).
+		if doc := sent.MovementDocument; doc.DocumentType != "Drover" || doc.MovementDocumentRef != fmt.Sprintf("DRV-%010d", sent.RequestID) {
+			t.Errorf("movementDocument = %+v", doc)
+		}
+		if res := b.do(http.MethodGet, "/v1/StandingData/documentType", k1, nil); !strings.Contains(string(res.body), `"code":"Drover"`) {
+			t.Errorf("standing data documentType = %d %s, want the code Drover", res.status, res.body)
+		}
 		if !strings.Contains(string(sent.Content), `"tagNumber":"UK0130181 00001","rfid":"0826013018100001"`) {
 			t.Errorf("content not normalised: %s", sent.Content)
 		}

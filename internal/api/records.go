@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -50,7 +51,7 @@ func record(r store.Request, context string, content bool) requestRecord {
 		Errors: wireErrors(r.Errors), Warnings: wireErrors(r.Warnings),
 	}
 	if r.DocumentRef != "" {
-		rec.MovementDocument = &movementDoc{DocumentType: "eAML2", MovementDocumentRef: r.DocumentRef}
+		rec.MovementDocument = &movementDoc{DocumentType: movements.DocumentType, MovementDocumentRef: r.DocumentRef}
 	}
 	if r.TargetID != 0 {
 		id := r.TargetID

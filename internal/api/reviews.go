@@ -63,7 +63,7 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 		item := reviewItem{RequestID: m.RequestID, MovementDate: instant(m.TransferDate), TransferDate: m.TransferDate.Format(time.DateOnly),
 			Species: m.Species, SourceHolding: m.Source, DestinationHolding: m.Destination, UserName: m.UserName,
 			AnimalCount: m.AnimalCount, Devices: []reviewTag{}, Batches: []reviewLot{}, ProcessingFlags: m.Flags,
-			MovementDocument: &movementDoc{DocumentType: "eAML2", MovementDocumentRef: movements.DocumentRef(m.ID)}}
+			MovementDocument: &movementDoc{DocumentType: movements.DocumentType, MovementDocumentRef: movements.DocumentRef(m.ID)}}
 		if item.ProcessingFlags == nil {
 			item.ProcessingFlags = []string{}
 		}

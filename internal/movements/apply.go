@@ -83,5 +83,12 @@ func movementOf(ctx context.Context, tx store.Tx, r store.Request) (int64, error
 	return 0, livestock.Errorf(livestock.KindNotFound, "correction chain too long")
 }
 
-// DocumentRef is the reference of a movement's document.
-func DocumentRef(movementID int64) string { return fmt.Sprintf("DRV-eAML2-%010d", movementID) }
+// DocumentType is the code, in standing data documentType, of the
+// movement document Drover issues. (Until the eighth session of
+// 2026-11-25 it was eAML2, the English pig licence, on every movement.)
+const DocumentType = "Drover"
+
+// DocumentRef is the reference of a movement's document. References
+// issued before DocumentType changed read DRV-eAML2-…; they still name
+// their movements.
+func DocumentRef(movementID int64) string { return fmt.Sprintf("DRV-%010d", movementID) }
