@@ -57,7 +57,7 @@ func TestMovementLifecycle(t *testing.T) {
 		for _, tc := range []struct {
 			token, mhs string
 			status     int
-		}{{k1, "0035", 200}, {k2, "0035", 403}, {k1, "0099", 403}} {
+		}{{k1, "0035", 200}, {k2, "0035", 403}, {k1, "0099", 403}, {b.token("inspector"), "0035", 200}, {b.token("inspector"), "0099", 200}} {
 			res := b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='"+tc.mhs+"')", tc.token, nil)
 			if res.status != tc.status || tc.status == 200 && !strings.Contains(string(res.body), `"value":[]`) {
 				t.Errorf("look-up by MHS %s = %d %s, want %d", tc.mhs, res.status, res.body, tc.status)
