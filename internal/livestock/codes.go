@@ -98,6 +98,7 @@ const (
 	CodeDamRequired        Code = "V046" // a birth registration without a birth dam
 	CodeRegistrationHolder Code = "V047" // the registration site is not a holding (CPH) the keeper acts for
 	CodeDamTooYoung        Code = "V048" // the birth dam was not born before the calf
+	CodeBornHere           Code = "V049" // category registration for an animal born on the registering holding
 
 	// Warnings: the request succeeds and records them.
 	CodeStandstill  Code = "W001" // the move breaches the standstill on the source holding
@@ -180,6 +181,7 @@ var Codes = []CodeInfo{
 	{CodeDamRequired, KindInvalid, "A birth registration needs a birth dam"},
 	{CodeRegistrationHolder, KindInvalid, "The registration site must be a holding number"},
 	{CodeDamTooYoung, KindInvalid, "The birth dam was not born before the calf"},
+	{CodeBornHere, KindInvalid, "A calf born on the registering holding is registered as birthRegistration"},
 	{CodeStandstill, KindInvalid, "Warning: the move breaches the standstill on the source holding"},
 	{CodeLateReport, KindInvalid, "Warning: the move was reported after the 3-day deadline"},
 	{CodeLateBirth, KindInvalid, "Warning: registered after the statutory limit; no passport, the animal may not move"},

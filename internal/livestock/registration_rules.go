@@ -43,6 +43,16 @@ func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome
 	case CategoryOther:
 		// Imports and other cases: parents not on the system are recorded
 		// as given, without validation (the interface document says so).
+		// But a calf born here is a birth registration, late or not
+		// (domain-notes §4): as category registration it escaped the
+		// birth-registration deadline, W003 and the movement restriction.
+		for i, s := range r.BirthSite {
+			if s.Type == SiteHolding && s.Identifier == r.RegistrationSite.String() {
+				bad(CodeBornHere, fmt.Sprintf("/birth/site/identifiers/%d/identifier", i), s.Identifier,
+					"the animal was born on the registering holding %s: register it with category birthRegistration", s.Identifier)
+				break
+			}
+		}
 	}
 	if len(errs) > 0 {
 		return RegistrationOutcome{}, errs, nil

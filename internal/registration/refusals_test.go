@@ -62,6 +62,10 @@ func TestRefusals(t *testing.T) {
 			{"malformed registration holding", k1, calf(id, cow, born).set("registration.site.identifiers", []any{
 				map[string]any{"identifier": "bad"}, map[string]any{"identifier": "X1", "type": "fsaNumber"}}),
 				livestock.KindInvalid, p("S008", "/registration/site/identifiers/0/identifier"), true},
+			// Born here: as category registration it would escape
+			// the deadline, W003 and the movement restriction.
+			{"born here, registered as an import", k1, other(id, "cattle", "male").set("birth.site", holdingSite(farm1)),
+				livestock.KindInvalid, p("V049", "/birth/site/identifiers/0/identifier"), false},
 			{"empty breed", k1, calf(id, cow, born).set("breed.code", ""), livestock.KindInvalid, p("V033", "/breed/code"), true},
 			{"blank breed", k1, calf(id, cow, born).set("breed.code", "  "), livestock.KindInvalid, p("V033", "/breed/code"), true},
 			{"unknown birth site", k1, other(id, "cattle", "male").set("birth.site", holdingSite(unknownCPH)), livestock.KindInvalid,
