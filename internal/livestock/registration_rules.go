@@ -135,7 +135,7 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 	case dam.Sex != "female":
 		bad(CodeDamNotFemale, at, r.BirthDam, "%s is not female", r.BirthDam)
 	case dam.Species != r.Species:
-		bad(CodeDamSpecies, at, r.BirthDam, "%s is a %s, not a %s", r.BirthDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
+		bad(CodeDamSpecies, at, r.BirthDam, "%s is of species %s, not %s", r.BirthDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
 	case dam.State != "registered":
 		bad(CodeDamNotAlive, at, r.BirthDam, "%s is recorded %s", r.BirthDam, dam.State)
 	case !dam.Born.IsZero() && !dam.Born.Before(r.BirthDate):
