@@ -57,6 +57,8 @@ func TestHostileRequests(t *testing.T) {
 		{"10,001 query parameters", "GET", "/v1/TransferRequests?$top=0&" + manyParams(10_000), "", nil, 400, "S009"},
 		{"a query escape that cannot be decoded", "GET", "/v1/TransferRequests?$top=1%zz", "", nil, 400, "S009"},
 		{"a ';' between parameters", "GET", "/v1/TransferRequests?$top=1;$skip=2", "", nil, 400, "S009"},
+		{"a body declared gzip", "POST", "/v1/TransferRequests", `{"content":{` + transfer + `}}`,
+			[]string{"Content-Type", "application/json", "Content-Encoding", "gzip"}, 400, "S012"},
 		{"invalid UTF-8 in $filter", "GET", "/v1/TransferRequests?$filter=species%20eq%20%27%ff%27", "", nil, 400, "S009"},
 		{"invalid UTF-8 in a parameter no operation takes", "GET", "/v1/TransferRequests?x=%c3%28", "", nil, 400, "S009"},
 		{"invalid UTF-8 in a parameter name", "GET", "/v1/me?%ff=1", "", nil, 400, "S009"},

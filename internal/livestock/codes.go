@@ -27,7 +27,7 @@ const (
 	CodeBadQuery        Code = "S009" // a query parameter that cannot be used
 	CodeBadPath         Code = "S010" // a path that cannot be decoded
 	CodeTooLarge        Code = "S011" // the body is over the size limit
-	CodeUnsupportedType Code = "S012" // a Content-Type the endpoint does not take
+	CodeUnsupportedType Code = "S012" // a Content-Type (or Content-Encoding) the endpoint does not take
 	CodeSchema          Code = "S013" // any other rule of the OpenAPI schema
 
 	CodeUnauthenticated Code = "A001" // no token, or one that cannot be trusted
@@ -119,7 +119,7 @@ var Codes = []CodeInfo{
 	{CodeBadQuery, KindInvalid, "A query parameter cannot be used"},
 	{CodeBadPath, KindInvalid, "The path cannot be decoded"},
 	{CodeTooLarge, KindTooLarge, "The body is over the size limit"},
-	{CodeUnsupportedType, KindInvalid, "The Content-Type is not accepted"},
+	{CodeUnsupportedType, KindInvalid, "The Content-Type or Content-Encoding is not accepted"},
 	{CodeSchema, KindInvalid, "The request breaks a rule of the OpenAPI document"},
 	{CodeUnauthenticated, KindUnauthenticated, "No valid bearer token"},
 	{CodeForbidden, KindForbidden, "Not permitted for this user"},

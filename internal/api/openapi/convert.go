@@ -195,6 +195,22 @@ func notUTF8(ct string) (livestock.FieldError, bool) {
 		Message: "JSON is UTF-8: the charset, if given, must be utf-8", Value: valueText(ct)}, true
 }
 
+// encoded refuses a body sent compressed, or in any coding but identity:
+// Drover reads bodies as sent, so a gzip body would be refused as
+// malformed JSON, and one declared gzip but sent plain was read as if the
+// header were not there.
+func encoded(codings []string) (livestock.FieldError, bool) {
+	for _, v := range codings {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return livestock.FieldError{Code: livestock.CodeUnsupportedType, Source: "header:Content-Encoding",
+					Message: "bodies are taken as sent: leave Content-Encoding out (or identity)", Value: valueText(strings.Join(codings, ", "))}, true
+			}
+		}
+	}
+	return livestock.FieldError{}, false
+}
+
 func isJSON(ct string) bool {
 	mt := mediaType(ct)
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")

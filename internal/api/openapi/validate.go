@@ -89,6 +89,9 @@ func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams m
 		if f, ok := notUTF8(r.Header.Get("Content-Type")); ok {
 			return []livestock.FieldError{f}
 		}
+		if f, ok := encoded(r.Header.Values("Content-Encoding")); ok {
+			return []livestock.FieldError{f}
+		}
 	}
 	opts := validateOptions
 	if route.Operation.RequestBody != nil && isJSON(r.Header.Get("Content-Type")) {
