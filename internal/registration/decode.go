@@ -79,6 +79,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	r.BirthYear, r.BirthMark = w.Birth.Year, w.Birth.Mark
 	if w.Birth.Site != nil {
 		r.BirthSite = sites("/birth/site", w.Birth.Site, &p)
+		oneHolding("/birth/site", w.Birth.Site, &p)
 	}
 	if w.Death != nil {
 		r.DeathDate = date("/death/date", w.Death.Date, true)
@@ -86,6 +87,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		timestamp("/death/updatedDateTime", w.Death.UpdatedDateTime, &p)
 		if w.Death.Site != nil {
 			r.DeathSites = sites("/death/site", w.Death.Site, &p)
+			oneHolding("/death/site", w.Death.Site, &p)
 		}
 	}
 	reg := &w.Registration
@@ -123,6 +125,30 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		return r, w, livestock.Invalid("the body breaks the interface's formats", p...)
 	}
 	return r, w, nil
+}
+
+// oneHolding refuses a birth or death site whose identifiers name two
+// different holdings. A site is one place: an FSA, port or LIP number may
+// stand beside its holding number, but a second holding would be stored
+// with the animal and never checked (a birth site naming another keeper's
+// holding first, then the registration holding, passed V039). The
+// registration site's second holding is V047 instead.
+func oneHolding(at string, s *site, p *problems) {
+	first := ""
+	for i, id := range s.Identifiers {
+		if id.Type != livestock.SiteHolding {
+			continue
+		}
+		c, err := livestock.ParseCPH(id.Identifier)
+		switch {
+		case err != nil: // reported by sites
+		case first == "":
+			first = c.String()
+		case c.String() != first:
+			*p = append(*p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: fmt.Sprintf("%s/identifiers/%d/identifier", at, i),
+				Value: id.Identifier, Message: "names a second holding: a site is one place, whose holding number is " + first})
+		}
+	}
 }
 
 // timestamp checks a date-time the body gives, if it gives one, by the
