@@ -34,6 +34,7 @@ type Registration struct {
 	Breed              string // a standing-data code, or ""
 	OriginalIdentifier string
 	ImportParents      []string // sire, genetic dam, birth dam of an import, as given
+	ImportParentsGiven bool     // the body had importParents, even with no parent in it
 	BirthSite          []SiteID
 	BirthDate          Date
 	BirthYear          int // 0 when not given

@@ -108,7 +108,7 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 	if r.OriginalIdentifier != "" {
 		bad(CodeImportOnly, "/OriginalIdentifier", r.OriginalIdentifier, "OriginalIdentifier belongs to category registration (imports)")
 	}
-	if len(r.ImportParents) > 0 {
+	if r.ImportParentsGiven || len(r.ImportParents) > 0 {
 		bad(CodeImportOnly, "/importParents", "", "importParents belong to category registration (imports)")
 	}
 	born := false

@@ -53,6 +53,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	}
 	r.OriginalIdentifier = w.OriginalIdentifier
 	if ip := w.ImportParents; ip != nil {
+		r.ImportParentsGiven = true
 		for _, x := range []*ref{ip.Sire, ip.GeneticDam, ip.BirthDam} {
 			if x != nil {
 				r.ImportParents = append(r.ImportParents, x.Identifier)

@@ -69,6 +69,8 @@ func TestRefusals(t *testing.T) {
 			{"born on two holdings", k1, calf(id, cow, born).set("birth.site.identifiers", []any{
 				map[string]any{"identifier": "01/100/0264"}, map[string]any{"identifier": farm1}}),
 				livestock.KindInvalid, p("S008", "/birth/site/identifiers/1/identifier"), true},
+			{"empty importParents on a birth registration", k1, calf(id, cow, born).set("importParents", map[string]any{}),
+				livestock.KindInvalid, p("V045", "/importParents"), false},
 			{"empty breed", k1, calf(id, cow, born).set("breed.code", ""), livestock.KindInvalid, p("V033", "/breed/code"), true},
 			{"blank breed", k1, calf(id, cow, born).set("breed.code", "  "), livestock.KindInvalid, p("V033", "/breed/code"), true},
 			{"unknown birth site", k1, other(id, "cattle", "male").set("birth.site", holdingSite(unknownCPH)), livestock.KindInvalid,
