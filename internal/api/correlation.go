@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -49,7 +50,13 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 			id, source = r.Header.Get(headerCorrelationLI), "header:"+headerCorrelationLI
 		}
 		bad, sent := "", id
+		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
+			if vs := r.Header.Values(h); len(vs) > 1 { // which one would mark the retry?
+				bad, source, sent = "is given more than once; give it once", "header:"+h, strings.Join(vs, ", ")
+			}
+		}
 		switch {
+		case bad != "":
 		case len(id) > maxCorrelationLen:
 			bad = "must be at most 128 characters"
 		case !visibleASCII(id):

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -143,6 +144,19 @@ func TestCorrelationID(t *testing.T) {
 	if p := b.do(http.MethodGet, "/healthz", "", nil, "X-Correlation-ID", "bad value", "LI-Correlation-Id", "good").problem(); len(p.Errors) != 1 ||
 		p.Errors[0].Source != "header:X-Correlation-ID" || p.Errors[0].Value != "bad value" {
 		t.Errorf("bad X-Correlation-ID beside a good LI-Correlation-Id: %+v", p)
+	}
+	// Given twice, neither is taken: which would mark a retry?
+	twice, _ := http.NewRequest(http.MethodGet, b.url+"/healthz", nil)
+	twice.Header.Add("X-Correlation-ID", "one")
+	twice.Header.Add("X-Correlation-ID", "two")
+	res, err := http.DefaultClient.Do(twice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(data), `"source":"header:X-Correlation-ID"`) {
+		t.Errorf("X-Correlation-ID twice: %d %s, want 400 naming the header", res.StatusCode, data)
 	}
 	if p := b.do(http.MethodGet, "/healthz", "", nil, "LI-Correlation-Id", "bad value").problem(); len(p.Errors) != 1 ||
 		p.Errors[0].Source != "header:LI-Correlation-Id" || p.Errors[0].Value != "bad value" {
