@@ -350,3 +350,32 @@ func TestRepeatedTagPointsAtItsList(t *testing.T) {
 		t.Errorf("a tag twice: %s %+v, want V017 at /content/movementGroups/1/devicesWithDetail/1/tagNumber", rec.RequestStatus, rec.Errors)
 	}
 }
+
+// TestReviewShowsItsSpecies: a review, and an undo of it, show the species
+// of the movement reviewed, and $filter on species finds them (the review's
+// job learnt it, but it was never stored: every review showed null).
+func TestReviewShowsItsSpecies(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		sent := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil))
+		review := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+			"reviewMovement": map[string]any{"requestId": sent.RequestID, "isAccepted": true, "arrivalDate": day(0)}})
+		undo := b.submit(k2, "UndoRequests", map[string]any{"requestToBeUndone_ID": review.RequestID})
+		for _, c := range []struct {
+			collection string
+			id         int64
+		}{{"ReviewHoldingMovementRequests", review.RequestID}, {"UndoRequests", undo.RequestID}} {
+			var rec struct {
+				Species *string `json:"species"`
+			}
+			b.do(http.MethodGet, fmt.Sprintf("/v1/%s(%d)", c.collection, c.id), k2, nil).decode(&rec)
+			var page struct{ Value []record }
+			b.do(http.MethodGet, "/v1/"+c.collection+"?$filter="+url.QueryEscape("species eq 'Sheep'"), k2, nil).decode(&page)
+			if rec.Species == nil || *rec.Species != "Sheep" || len(page.Value) != 1 {
+				t.Errorf("%s(%d): species %v, %d found by species eq 'Sheep'", c.collection, c.id, rec.Species, len(page.Value))
+			}
+		}
+	})
+}

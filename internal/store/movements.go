@@ -217,7 +217,8 @@ type MovementTx interface {
 	InsertRequest(ctx context.Context, r Request) (int64, error)
 	LockRequest(ctx context.Context, id int64) (Request, error)
 	// UpdateRequest writes Status, UpdatedDate, Errors, Warnings,
-	// IsFullUndone, UndoSupported, DocumentRef and Holdings of r.
+	// IsFullUndone, UndoSupported, DocumentRef, Species and Holdings of r.
+	// (A review learns its species only when its job finds the movement.)
 	UpdateRequest(ctx context.Context, r Request) error
 	InsertMovement(ctx context.Context, m Movement) error
 	LockMovement(ctx context.Context, id int64) (Movement, error)

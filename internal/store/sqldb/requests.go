@@ -28,7 +28,7 @@ const (
 		$17, $18)
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
 	updateRequestSet = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
-		is_full_undone = $6, undo_supported = $7, document_ref = $8`
+		is_full_undone = $6, undo_supported = $7, document_ref = $8, species = $10`
 	updateRequestSQL = updateRequestSet + `, holdings = $9 WHERE id = $1`
 	// updateRequestSameHoldingsSQL is updateRequestSQL for a request whose
 	// holdings are $9 already, and changes nothing otherwise.
@@ -120,7 +120,7 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 		return err
 	}
 	args := []any{r.ID, string(r.Status), t.s.at(r.UpdatedDate), errs, warns, r.IsFullUndone, r.UndoSupported,
-		r.DocumentRef, joined}
+		r.DocumentRef, joined, r.Species}
 	// Most jobs leave a request's holdings as they were: then one
 	// statement does, where reading the old ones first took two.
 	res, err := t.tx.ExecContext(ctx, updateRequestSameHoldingsSQL, args...)
