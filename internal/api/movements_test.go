@@ -170,6 +170,15 @@ func TestMovementLifecycle(t *testing.T) {
 		if len(pending.Value) != 1 || pending.Value[0].Devices[0].TagNumber != "UK0130181 00006" {
 			t.Errorf("after correction, awaiting review: %+v", pending.Value)
 		}
+		// $filter's requestId is the one the item shows: the correction's.
+		for id, want := range map[int64]int{corrected.RequestID: 1, first.RequestID: 0} {
+			var found struct{ Value []any }
+			b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')?$filter="+
+				url.QueryEscape(fmt.Sprintf("requestId eq %d", id)), k2, nil).decode(&found)
+			if len(found.Value) != want {
+				t.Errorf("awaiting review with requestId eq %d: %d, want %d", id, len(found.Value), want)
+			}
+		}
 		// A second correction of the old version is refused.
 		again := b.submit(k1, "CorrectTransferRequests", correction)
 		if errs, _ := again.codes(); !slices.Equal(errs, []string{"V028"}) {

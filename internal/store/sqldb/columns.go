@@ -41,7 +41,9 @@ var requestFields = map[string]column{
 // reviewFields are the fields of store.ReviewFilterFields.
 var reviewFields = map[string]column{
 	"movementDate": {"transfer_date", colDate, false},
-	"requestId":    {"id", colInt, false},
+	// The requestId an item shows: after a correction, the correction's
+	// (the movement's id stays its first transfer's).
+	"requestId": {"request_id", colInt, false},
 }
 
 var sqlOps = map[odata.Op]string{
