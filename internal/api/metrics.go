@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -141,8 +143,21 @@ func (m *metrics) observe(method, route string, status int, d time.Duration) {
 	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
 }
 
+// handler serves the metrics. A series that cannot be read (drover_jobs,
+// while the database is down) is left out and logged, and the rest are
+// served: an outage is when an operator most needs them, and the error,
+// which names the database's user and address, is not for an endpoint
+// without a token.
 func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg, ErrorHandling: promhttp.ContinueOnError,
+		ErrorLog: scrapeLog{}})
+}
+
+// scrapeLog logs what a scrape could not read.
+type scrapeLog struct{}
+
+func (scrapeLog) Println(v ...any) {
+	slog.Warn("metrics: a series could not be read", "error", fmt.Sprint(v...))
 }
 
 // routePattern is the route the request matched, or "unmatched", so that

@@ -400,3 +400,22 @@ func metricValue(t *testing.T, scrape, name string) float64 {
 	t.Fatalf("the scrape has no %s", name)
 	return 0
 }
+
+// TestMetricsWhileTheDatabaseIsDown: a series the store cannot give
+// (drover_jobs) is left out, and the rest are served, with no word of the
+// database's error (it was a 500 carrying the database's user and address).
+func TestMetricsWhileTheDatabaseIsDown(t *testing.T) {
+	t.Parallel()
+	s := storetest.OpenSQLite(t)
+	b := setup(t, s, api.Config{})
+	b.do(http.MethodGet, "/healthz", "", nil)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res := b.do(http.MethodGet, "/metrics", "", nil)
+	body := string(res.body)
+	if res.status != http.StatusOK || !strings.Contains(body, `drover_http_requests_total{method="GET",route="/healthz",status="200"}`) ||
+		strings.Contains(body, "drover_jobs{") || strings.Contains(body, "database") {
+		t.Errorf("GET /metrics with the store closed = %d:\n%.2000s", res.status, body)
+	}
+}
