@@ -29,6 +29,7 @@ type SandboxStore interface {
 	TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (store.AuthCode, error)
 	AddRefreshToken(ctx context.Context, r store.RefreshToken) error
 	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
+	RefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
 }
 
 // Sandbox is the sandbox's OpenID provider. It signs ES256 access tokens

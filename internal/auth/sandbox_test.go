@@ -60,6 +60,19 @@ func TestRefreshRotation(t *testing.T) {
 		if diff := cmp.Diff(spent, codesOf(t, err, livestock.KindInvalid)); diff != "" {
 			t.Errorf("refresh after 91 days: (-want +got):\n%s", diff)
 		}
+
+		// A refresh refused for its client or scope leaves the token to
+		// its client: it had been spent by whoever sent it.
+		fifth := passwordToken(t, sb)
+		for field, v := range map[string]string{"client_id": "attacker", "scope": "admin"} {
+			_, err := post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {fifth.RefreshToken}, field: {v}})
+			if diff := cmp.Diff(fields(livestock.CodeBadGrant, "form:"+field), codesOf(t, err, livestock.KindInvalid)); diff != "" {
+				t.Errorf("refresh with %s %s: (-want +got):\n%s", field, v, diff)
+			}
+		}
+		if _, err := refresh(sb, fifth.RefreshToken); err != nil {
+			t.Errorf("refresh after two refused: %v", err)
+		}
 	})
 }
 

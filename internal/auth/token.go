@@ -114,12 +114,15 @@ func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error)
 	if err := require(f, "form:", "refresh_token"); err != nil {
 		return grant{}, err
 	}
-	rt, err := s.store.TakeRefreshToken(ctx, hashSecret(f.Get("refresh_token")), s.now())
+	// Checked before it is spent: else anyone holding the token could
+	// spend the client's by naming another client or a wider scope.
+	hash := hashSecret(f.Get("refresh_token"))
+	rt, err := s.store.RefreshToken(ctx, hash, s.now())
 	if livestock.IsNotFound(err) {
 		return grant{}, badGrant("refresh_token", "the refresh token is unknown, used or expired")
 	}
 	if err != nil {
-		return grant{}, fmt.Errorf("auth: taking refresh token: %w", err)
+		return grant{}, fmt.Errorf("auth: reading refresh token: %w", err)
 	}
 	if cid := f.Get("client_id"); cid != "" && cid != rt.ClientID {
 		return grant{}, badGrant("client_id", "client_id is not the one the refresh token was issued to")
@@ -133,6 +136,12 @@ func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error)
 			}
 		}
 		scope = strings.Join(asked, " ")
+	}
+	// Spent once: of two refreshes with one token, one gets not found.
+	if rt, err = s.store.TakeRefreshToken(ctx, hash, s.now()); livestock.IsNotFound(err) {
+		return grant{}, badGrant("refresh_token", "the refresh token is unknown, used or expired")
+	} else if err != nil {
+		return grant{}, fmt.Errorf("auth: taking refresh token: %w", err)
 	}
 	u, err := s.grantUser(ctx, rt.UserName, "refresh_token")
 	return grant{user: u, clientID: rt.ClientID, scope: scope}, err

@@ -87,6 +87,10 @@ type Store interface {
 	TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (AuthCode, error)
 	AddRefreshToken(ctx context.Context, r RefreshToken) error
 	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (RefreshToken, error)
+	// RefreshToken reads a refresh token TakeRefreshToken would take,
+	// leaving it unused, or KindNotFound: a refresh is checked before its
+	// token is spent.
+	RefreshToken(ctx context.Context, tokenHash string, now time.Time) (RefreshToken, error)
 
 	// InTx runs fn in one write transaction, committed when fn returns nil.
 	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error

@@ -25,6 +25,8 @@ const (
 	takeRefreshTokenSQL = `UPDATE refresh_tokens SET used_at = $2
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
 		RETURNING token_hash, user_name, client_id, scope, expires_at`
+	refreshTokenSQL = `SELECT token_hash, user_name, client_id, scope, expires_at FROM refresh_tokens
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`
 )
 
 // SigningKeys lists the issuer's keys, oldest first.
@@ -82,6 +84,17 @@ func (s *Store) AddRefreshToken(ctx context.Context, r store.RefreshToken) (err 
 	defer s.wrap(&err, "AddRefreshToken")
 	_, err = s.w.ExecContext(ctx, addRefreshTokenSQL, r.TokenHash, r.UserName, r.ClientID, r.Scope, s.at(r.ExpiresAt))
 	return err
+}
+
+// RefreshToken reads a refresh token that is unused and unexpired at now.
+func (s *Store) RefreshToken(ctx context.Context, tokenHash string, now time.Time) (r store.RefreshToken, err error) {
+	defer s.wrap(&err, "RefreshToken")
+	err = s.r.QueryRowContext(ctx, refreshTokenSQL, tokenHash, s.at(now)).Scan(&r.TokenHash, &r.UserName,
+		&r.ClientID, &r.Scope, instant{&r.ExpiresAt})
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.RefreshToken{}, notFound("unknown, used or expired refresh token")
+	}
+	return r, err
 }
 
 // TakeRefreshToken marks a refresh token used and returns it.
