@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 )
@@ -105,4 +106,38 @@ func parse(fs *flag.FlagSet, args []string, getenv func(string) string, out io.W
 
 func envName(flagName string) string {
 	return "DROVER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// check refuses a setting that would quietly mean something else: a
+// negative bound read as "none", a page or body of 0 replaced by the
+// default, a retry-after that overflows, workers by the million. Each
+// error names the flag and its range. It runs before anything is opened.
+func (c config) check() error {
+	type bound struct {
+		flag     string
+		ok       bool
+		expected string
+	}
+	for _, b := range []bound{
+		{"--max-page", c.MaxPage >= 1 && c.MaxPage <= 10_000, "1 to 10000"},
+		{"--max-body", c.MaxBody >= 1024 && c.MaxBody <= 1<<30, "1024 to 1073741824 bytes"},
+		{"--max-in-flight", c.MaxInFlight >= 0, "0 (no limit) or more"},
+		{"--rate-limit", c.RateLimit >= 0 && !math.IsInf(c.RateLimit, 0), "0 (off) or a positive number of requests a second"},
+		{"--rate-burst", c.RateBurst >= 1, "1 or more"},
+		{"--workers", c.Workers >= 1 && c.Workers <= 1024, "1 to 1024"},
+		{"--retry-after", c.RetryAfter >= 1 && c.RetryAfter <= 3600, "1 to 3600 seconds"},
+		{"--read-timeout", c.ReadTimeout > 0, "more than 0"},
+		{"--write-timeout", c.WriteTimeout > 0, "more than 0"},
+		{"--request-timeout", c.RequestTimeout > 0, "more than 0"},
+		{"--shutdown-timeout", c.ShutdownTimeout > 0, "more than 0"},
+		{"--reply-retention", c.ReplyRetention >= 0, "0 (keep replies for ever) or more; it must not be negative"},
+		{"--job-retention", c.JobRetention >= 0, "0 (keep jobs for ever) or more; it must not be negative"},
+		{"--max-queued-jobs", c.MaxQueuedJobs >= 0, "0 (no bound) or more; it must not be negative"},
+		{"--audience", strings.TrimSpace(c.Audience) != "", "not empty"},
+	} {
+		if !b.ok {
+			return fmt.Errorf("%s must be %s", b.flag, b.expected)
+		}
+	}
+	return nil
 }

@@ -192,23 +192,29 @@ func TestMigrateAndVersion(t *testing.T) {
 	}
 }
 
-// TestServeRefusesNegativeBounds: a negative setting that would silently
-// mean "no bound" is refused before anything is opened, naming the flag.
-func TestServeRefusesNegativeBounds(t *testing.T) {
+// TestServeRefusesBadSettings: a setting that would silently mean
+// something else (a negative bound read as "no bound", a page or body of 0
+// replaced by the default, a retry-after that overflows) is refused before
+// anything is opened, naming the flag.
+func TestServeRefusesBadSettings(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "never.db")
 	// Cancelled: were a setting taken, serve would stop at once instead
 	// of serving until the test's timeout.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, flag := range []string{"--max-queued-jobs", "--reply-retention", "--job-retention"} {
-		value := "-1"
-		if flag != "--max-queued-jobs" {
-			value = "-1h"
-		}
-		err := run(ctx, []string{"serve", "--database", db, flag, value}, func(string) string { return "" }, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), flag+" must not be negative") {
-			t.Errorf("serve %s %s = %v; want an error naming %s", flag, value, err, flag)
+	for _, tc := range [][2]string{
+		{"--max-queued-jobs", "-1"}, {"--reply-retention", "-1h"}, {"--job-retention", "-1h"},
+		{"--max-page", "0"}, {"--max-page", "-5"}, {"--max-body", "0"}, {"--max-in-flight", "-3"},
+		{"--rate-limit", "-1"}, {"--rate-limit", "NaN"}, {"--rate-limit", "+Inf"}, {"--rate-burst", "0"},
+		{"--workers", "0"}, {"--workers", "10000000"}, {"--retry-after", "0"}, {"--retry-after", "99999999999"},
+		{"--read-timeout", "-1s"}, {"--write-timeout", "0s"}, {"--request-timeout", "0s"}, {"--shutdown-timeout", "-5s"},
+		{"--audience", ""},
+	} {
+		flag, value := tc[0], tc[1]
+		err := run(ctx, []string{"serve", "--database", db, flag + "=" + value}, func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), flag+" must be ") {
+			t.Errorf("serve %s=%s = %v; want an error naming %s", flag, value, err, flag)
 		}
 	}
 	if _, err := os.Stat(db); err == nil {

@@ -39,14 +39,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	tuneGC(getenv, log)
-	if c.ReplyRetention < 0 {
-		return fmt.Errorf("--reply-retention must not be negative (0 keeps replies for ever)")
-	}
-	if c.JobRetention < 0 {
-		return fmt.Errorf("--job-retention must not be negative (0 keeps jobs for ever)")
-	}
-	if c.MaxQueuedJobs < 0 {
-		return fmt.Errorf("--max-queued-jobs must not be negative (0 means no bound)")
+	if err := c.check(); err != nil {
+		return err
 	}
 
 	st, err := openStore(ctx, c.Database)
@@ -93,9 +87,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	deps.Movement.Register(runner)
-	if c.RetryAfter < 1 {
-		return fmt.Errorf("--retry-after must be at least 1 second")
-	}
 	if deps.Register, err = registration.New(st, lists, time.Now, time.Duration(c.RetryAfter)*time.Second); err != nil {
 		return err
 	}
