@@ -239,3 +239,37 @@ func TestWholeNumbersWithAFraction(t *testing.T) {
 		t.Errorf("transfer with animalCount 1.0: %d %s", res.status, res.body)
 	}
 }
+
+// TestRegistrationExamplesWork: every example body of POST /v1/animals in
+// the document registers its animal in a new sandbox, as keeper1. Vendors
+// try them first from /docs; they had used tags the sandbox never issued
+// (V031, found by an audit).
+func TestRegistrationExamplesWork(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	var doc struct {
+		Paths map[string]struct {
+			Post struct {
+				RequestBody struct {
+					Content map[string]struct {
+						Examples map[string]struct{ Value json.RawMessage }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b.doc.JSON(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	examples := doc.Paths["/v1/animals"].Post.RequestBody.Content["application/json"].Examples
+	if len(examples) == 0 {
+		t.Fatal("no examples of POST /v1/animals in the document")
+	}
+	k1 := b.token("keeper1")
+	for name, ex := range examples {
+		res := b.do(http.MethodPost, "/v1/animals", k1, strings.NewReader(string(ex.Value)), "Content-Type", "application/json")
+		if res.status != http.StatusOK {
+			t.Errorf("example %s: %d %s", name, res.status, res.body)
+		}
+	}
+}
