@@ -50,8 +50,9 @@
 //	movementDate ge 2026-11-01T00:00:00Z        DateTime: the time and the
 //	movementDate lt 2026-11-01T09:30:00.5-05:00 offset are mandatory
 //
-// A date-time is yyyy-MM-ddTHH:mm:ss[.fffffffff] then Z or ±hh:mm, as
-// livestock.ParseDateTime reads it; the value is the instant in UTC.
+// A date-time is yyyy-MM-ddTHH:mm:ss[.ffffff] then Z or ±hh:mm, as
+// livestock.ParseDateTime reads it, with at most microseconds (what the
+// stores keep); the value is the instant in UTC.
 // Because the movements document tells callers to write ":" as %3b, which
 // decodes to ";", a ";" is read as ":" inside a date-time literal (and
 // nowhere else). A "+" in a URL query decodes to a space, so a space where

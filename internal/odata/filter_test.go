@@ -108,6 +108,10 @@ func TestParseFilterErrors(t *testing.T) {
 			filterErr(syntax, "2026-11-01T24:00:00Z", "at character 17: "+needsDateTime+" (the hour must be 00 to 23)")},
 		{"not a day", "movementDate ge 2026-02-29T00:00:00Z",
 			filterErr(syntax, "2026-02-29T00:00:00Z", "at character 17: "+needsDateTime+" (2026-02-29 is not a day of the calendar)")},
+		// The stores keep microseconds: a finer literal was cut before
+		// it was compared, and eq, ne, lt and ge went wrong between.
+		{"finer than a microsecond", "movementDate eq 2026-11-01T00:00:00.0000001Z",
+			filterErr(syntax, "2026-11-01T00:00:00.0000001Z", "at character 17: movementDate takes at most 6 digits of a second's fraction (microseconds)")},
 		{"space instead of +", "movementDate ge 2026-11-01T00:00:00 01:00",
 			filterErr(syntax, "2026-11-01T00:00:00 01:00", "at character 36: movementDate has a space where the offset's sign should be: in a URL query + is read as a space, so write + as %2b, e.g. 2026-11-01T00:00:00%2b01:00")},
 		{"space instead of +, with semicolons", "movementDate ge 2026-11-01T00;00;00 01;00",
