@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,6 +63,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer ln.Close()
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/") // links append /v1/…: a trailing slash doubled it
 	publicURL := c.PublicURL
 	if publicURL == "" {
 		publicURL = "http://" + ln.Addr().String()
