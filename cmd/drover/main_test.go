@@ -209,7 +209,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{"--rate-limit", "-1"}, {"--rate-limit", "NaN"}, {"--rate-limit", "+Inf"}, {"--rate-burst", "0"},
 		{"--workers", "0"}, {"--workers", "10000000"}, {"--retry-after", "0"}, {"--retry-after", "99999999999"},
 		{"--read-timeout", "-1s"}, {"--write-timeout", "0s"}, {"--request-timeout", "0s"}, {"--shutdown-timeout", "-5s"},
-		{"--audience", ""},
+		{"--audience", ""}, {"--database", ""}, {"--database", ":memory:"}, {"--database", "postgresql:/bad"},
+		{"--database", "mysql://foo"},
 	} {
 		flag, value := tc[0], tc[1]
 		err := run(ctx, []string{"serve", "--database", db, flag + "=" + value}, func(string) string { return "" }, io.Discard, io.Discard)
