@@ -80,6 +80,8 @@ func (k tracingKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte,
 func (v *Verifier) explain(err error, tr *trace) error {
 	var expired *oidc.TokenExpiredError
 	switch {
+	case errors.As(err, &expired) && expired.Expiry.IsZero(): // go-oidc reads a missing exp as long expired
+		return unauthenticated(livestock.CodeUnauthenticated, reasonNoExpiry, err)
 	case errors.As(err, &expired):
 		return unauthenticated(livestock.CodeUnauthenticated, reasonExpired, err)
 	case !tr.called:

@@ -19,6 +19,7 @@ const (
 	reasonAlgorithm    = "token algorithm not supported"
 	reasonSignature    = "token signature invalid or signing key unknown"
 	reasonExpired      = "token expired"
+	reasonNoExpiry     = "token has no exp (expiry); every access token must carry one"
 	reasonNotYetValid  = "token not yet valid"
 	reasonIssuer       = "token issued by another issuer"
 	reasonAudience     = "token intended for another audience"

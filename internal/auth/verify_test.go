@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -34,6 +35,16 @@ func TestVerifySandboxTokens(t *testing.T) {
 			Expiry: jwt.NewNumericDate(now.Add(time.Hour)), IssuedAt: jwt.NewNumericDate(now),
 		}
 		good := passwordToken(t, sb).AccessToken
+		signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: signing}, (&jose.SignerOptions{}).WithType("JWT"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		timeless := claims
+		timeless.Expiry = nil
+		noExpiry, err := jwt.Signed(signer).Claims(timeless).Serialize()
+		if err != nil {
+			t.Fatal(err)
+		}
 		noneToken := b64(`{"alg":"none","typ":"JWT"}`) + "." + segmentRaw(good, 1) + "."
 
 		tests := []struct {
@@ -45,6 +56,7 @@ func TestVerifySandboxTokens(t *testing.T) {
 			{"expired", mint(newSandbox(t, s, testIssuer, fixed(now.Add(-2*time.Hour))), "keeper1", now.Add(-2*time.Hour)),
 				refused(livestock.CodeUnauthenticated, reasonExpired)},
 			{"not yet valid", mint(sb, "keeper1", now.Add(time.Hour)), refused(livestock.CodeUnauthenticated, reasonNotYetValid)},
+			{"no expiry", noExpiry, refused(livestock.CodeUnauthenticated, reasonNoExpiry)},
 			{"wrongly signed, same kid", forge(t, signing.KeyID, claims), refused(livestock.CodeUnauthenticated, reasonSignature)},
 			{"unknown kid", forge(t, "not-a-stored-kid", claims), refused(livestock.CodeUnauthenticated, reasonSignature)},
 			{"alg none", noneToken, refused(livestock.CodeUnauthenticated, reasonAlgNone)},
