@@ -64,6 +64,11 @@ func newMetrics(st store.Store) *metrics {
 		&queueCollector{store: st, desc: prometheus.NewDesc("drover_jobs",
 			"Background jobs waiting (available: the queue depth) or given up (failed). Done jobs are not counted.",
 			[]string{"state"}, nil)})
+	// Every class from the start, at 0: a dashboard's rate() of a series
+	// that appears only with the first refusal misses that refusal.
+	for _, class := range []string{"read", "write", "queue"} {
+		m.rejected.WithLabelValues(class)
+	}
 	if st != nil {
 		m.watchGroupCommit(st)
 	}

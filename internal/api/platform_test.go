@@ -357,6 +357,7 @@ func TestOperationsEndpoints(t *testing.T) {
 			`drover_http_request_duration_seconds_bucket{method="GET",route="/v1/me"`,
 			`drover_jobs{state="available"} 0`,
 			`drover_store_group_commit_failures_total 0`,
+			`drover_http_admission_rejected_total{class="queue"} 0`,
 		} {
 			if !strings.Contains(before, want) {
 				t.Errorf("metrics lack %s", want)
