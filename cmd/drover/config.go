@@ -154,8 +154,8 @@ func databaseOK(dsn string) bool {
 		return false
 	case strings.HasPrefix(d, "postgres://"), strings.HasPrefix(d, "postgresql://"):
 		return true
-	case strings.HasPrefix(d, "postgres"), strings.Contains(d, "://"):
-		return false
+	case strings.HasPrefix(d, "postgres:"), strings.HasPrefix(d, "postgresql:"), strings.Contains(d, "://"):
+		return false // a file may well be called postgres.db
 	}
 	return true
 }

@@ -221,6 +221,11 @@ func TestServeRefusesBadSettings(t *testing.T) {
 	if _, err := os.Stat(db); err == nil {
 		t.Error("a refused serve created its database")
 	}
+	for _, ok := range []string{"postgres.db", "./data/drover.db", "postgres://u@h/db", "postgresql://u@h/db", "file:drover.db?_fk=1"} {
+		if !databaseOK(ok) {
+			t.Errorf("databaseOK(%q) = false, want true", ok)
+		}
+	}
 }
 
 // postgresURL is a fresh schema's URL on the server named by
