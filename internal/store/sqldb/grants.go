@@ -89,19 +89,18 @@ func (s *Store) AddRefreshToken(ctx context.Context, r store.RefreshToken) (err 
 // RefreshToken reads a refresh token that is unused and unexpired at now.
 func (s *Store) RefreshToken(ctx context.Context, tokenHash string, now time.Time) (r store.RefreshToken, err error) {
 	defer s.wrap(&err, "RefreshToken")
-	err = s.r.QueryRowContext(ctx, refreshTokenSQL, tokenHash, s.at(now)).Scan(&r.TokenHash, &r.UserName,
-		&r.ClientID, &r.Scope, instant{&r.ExpiresAt})
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.RefreshToken{}, notFound("unknown, used or expired refresh token")
-	}
-	return r, err
+	return scanRefreshToken(s.r.QueryRowContext(ctx, refreshTokenSQL, tokenHash, s.at(now)))
 }
 
 // TakeRefreshToken marks a refresh token used and returns it.
 func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (r store.RefreshToken, err error) {
 	defer s.wrap(&err, "TakeRefreshToken")
-	err = s.w.QueryRowContext(ctx, takeRefreshTokenSQL, tokenHash, s.at(now)).Scan(&r.TokenHash, &r.UserName,
-		&r.ClientID, &r.Scope, instant{&r.ExpiresAt})
+	return scanRefreshToken(s.w.QueryRowContext(ctx, takeRefreshTokenSQL, tokenHash, s.at(now)))
+}
+
+// scanRefreshToken reads the row RefreshToken and TakeRefreshToken return.
+func scanRefreshToken(row *sql.Row) (r store.RefreshToken, err error) {
+	err = row.Scan(&r.TokenHash, &r.UserName, &r.ClientID, &r.Scope, instant{&r.ExpiresAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.RefreshToken{}, notFound("unknown, used or expired refresh token")
 	}
