@@ -76,6 +76,10 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case livestock.KindUnauthenticated:
 		w.Header().Set("WWW-Authenticate", auth.WWWAuthenticate(err))
 	}
+	if r.URL.Path == "/oauth2/token" {
+		writeProblemWith(w, e, oauthError)
+		return
+	}
 	writeProblem(w, e)
 }
 

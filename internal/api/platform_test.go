@@ -420,3 +420,32 @@ func TestMetricsWhileTheDatabaseIsDown(t *testing.T) {
 		t.Errorf("GET /metrics with the store closed = %d:\n%.2000s", res.status, body)
 	}
 }
+
+// TestTokenErrorsForOAuthClients: the token endpoint's 400s carry RFC
+// 6749 §5.2's error and error_description beside the problem's members,
+// which OAuth client libraries read (found missing by an audit).
+func TestTokenErrorsForOAuthClients(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	for form, want := range map[string]string{
+		"grant_type=password&username=keeper1&password=wrong": "invalid_grant",
+		"grant_type=client_credentials":                       "unsupported_grant_type",
+		"grant_type=password&password=keeper1":                "invalid_request",
+		"grant_type=refresh_token&refresh_token=nonsense":     "invalid_grant",
+	} {
+		res := b.do(http.MethodPost, "/oauth2/token", "", strings.NewReader(form), "Content-Type", "application/x-www-form-urlencoded")
+		var body struct {
+			Status           int
+			Error            string `json:"error"`
+			ErrorDescription string `json:"error_description"`
+		}
+		res.decode(&body)
+		if res.status != http.StatusBadRequest || body.Error != want || body.ErrorDescription == "" {
+			t.Errorf("POST /oauth2/token %s = %d %s, want 400 with error %s", form, res.status, res.body, want)
+		}
+	}
+	// Elsewhere a problem has no such members.
+	if res := b.do(http.MethodGet, "/v1/TransferRequests?$top=0", b.token("keeper1"), nil); strings.Contains(string(res.body), `"error"`) {
+		t.Errorf("a 400 elsewhere carries error: %s", res.body)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -18,6 +19,12 @@ type problem struct {
 	Status int            `json:"status"`
 	Detail string         `json:"detail,omitempty"`
 	Errors []problemError `json:"errors"`
+	// OAuthError and OAuthDescription are RFC 6749 §5.2's members, on the
+	// token endpoint's 400s only (oauthError), for the OAuth client
+	// libraries that read them. The document lets a problem carry more
+	// members than it names.
+	OAuthError       string `json:"error,omitempty"`
+	OAuthDescription string `json:"error_description,omitempty"`
 }
 
 type problemError struct {
@@ -77,7 +84,11 @@ func asDomainError(err error) *livestock.Error {
 
 // writeProblem writes err as the problem body. A timeout answers 504, as
 // the movements document lists; every other kind maps through kindStatus.
-func writeProblem(w http.ResponseWriter, err error) {
+func writeProblem(w http.ResponseWriter, err error) { writeProblemWith(w, err, nil) }
+
+// writeProblemWith is writeProblem, with extend given the body to add to
+// before it is written.
+func writeProblemWith(w http.ResponseWriter, err error, extend func(*problem)) {
 	e := asDomainError(err)
 	status, ok := kindStatus[e.Kind]
 	if !ok {
@@ -102,6 +113,9 @@ func writeProblem(w http.ResponseWriter, err error) {
 		}
 		p.Errors = []problemError{{Code: kindCode[e.Kind], Message: msg}}
 	}
+	if extend != nil {
+		extend(&p)
+	}
 	h := w.Header()
 	if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
 		if h.Get("Retry-After") == "" {
@@ -113,6 +127,26 @@ func writeProblem(w http.ResponseWriter, err error) {
 	h.Del("Content-Length")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(p)
+}
+
+// oauthError adds RFC 6749 §5.2's error and error_description to a 400 of
+// the token endpoint, from its first error: a refused grant is
+// invalid_grant (invalid_scope when the scope is at fault), an unknown
+// grant type unsupported_grant_type, anything else invalid_request.
+func oauthError(p *problem) {
+	if p.Status != http.StatusBadRequest || len(p.Errors) == 0 {
+		return
+	}
+	first := p.Errors[0]
+	p.OAuthError, p.OAuthDescription = "invalid_request", first.Message
+	switch {
+	case first.Code == livestock.CodeBadGrant && strings.HasSuffix(first.Source, "scope"):
+		p.OAuthError = "invalid_scope"
+	case first.Code == livestock.CodeBadGrant:
+		p.OAuthError = "invalid_grant"
+	case first.Code == livestock.CodeBadEnum && strings.HasSuffix(first.Source, "grant_type"):
+		p.OAuthError = "unsupported_grant_type"
+	}
 }
 
 // retryAfter sets Retry-After to d rounded up to whole seconds, at least 1.
