@@ -61,18 +61,15 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		}
 	}
 	// Every date of a registration is on or after the birth (V035), but
-	// each is held to livestock.EarliestDate here, so that a date of
-	// 0000-01-01 is a format error at its own field.
+	// each is held to livestock.EarliestDate here, as a movement's are,
+	// so that a date of 0000-01-01 is a format error at its own field.
 	date := func(at, s string, required bool) livestock.Date {
 		if s == "" && !required {
 			return livestock.Date{}
 		}
-		d, err := livestock.ParseDate(s)
+		d, err := livestock.ParseRecordDate(s)
 		if err != nil {
 			p.add(at, err)
-		} else if d.Before(livestock.EarliestDate) {
-			p = append(p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: at, Value: s,
-				Message: "must be " + livestock.EarliestDate.String() + " or later: the register holds no earlier date (birth.year too starts at 1900)"})
 		}
 		return d
 	}
