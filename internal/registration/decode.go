@@ -77,7 +77,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	r.BirthYear, r.BirthMark = w.Birth.Year, w.Birth.Mark
 	if w.Birth.Site != nil {
 		r.BirthSite = sites("/birth/site", w.Birth.Site, &p)
-		oneHolding("/birth/site", w.Birth.Site, &p)
+		oneHolding("/birth/site", w.Birth.Site, livestock.CodeBadFormat, &p)
 	}
 	if w.Death != nil {
 		r.DeathDate = date("/death/date", w.Death.Date, true)
@@ -85,7 +85,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		timestamp("/death/updatedDateTime", w.Death.UpdatedDateTime, &p)
 		if w.Death.Site != nil {
 			r.DeathSites = sites("/death/site", w.Death.Site, &p)
-			oneHolding("/death/site", w.Death.Site, &p)
+			oneHolding("/death/site", w.Death.Site, livestock.CodeBadFormat, &p)
 		}
 	}
 	reg := &w.Registration
@@ -105,16 +105,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 			Value: ids[0].Type, Message: "an animal is registered at a holding: the type must be holdingNumber"})
 	case first != nil: // reported by sites
 	default:
-		// The identifiers are one site's: an FSA or port number may stand
-		// beside its holding number, but a second holding would be a
-		// second site, stored and shown with the animal yet never checked.
-		for i, id := range reg.Site.Identifiers[1:] {
-			if c, err := livestock.ParseCPH(id.Identifier); id.Type == livestock.SiteHolding && err == nil && c != r.RegistrationSite { // a bad one is reported by sites
-				p = append(p, livestock.FieldError{Code: livestock.CodeRegistrationHolder, Value: id.Identifier,
-					Source:  fmt.Sprintf("/registration/site/identifiers/%d/identifier", i+1),
-					Message: "names a second holding: the identifiers are of one site, whose holding number (identifiers/0) is " + r.RegistrationSite.String()})
-			}
-		}
+		oneHolding("/registration/site", &reg.Site, livestock.CodeRegistrationHolder, &p)
 	}
 	r.BirthDam = parent(r.Species, reg.BirthDam, "/registration/birthDam/identifier", r.Category, &p)
 	r.GeneticDam = parent(r.Species, reg.GeneticDam, "/registration/geneticDam/identifier", r.Category, &p)
@@ -125,13 +116,14 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	return r, w, nil
 }
 
-// oneHolding refuses a birth or death site whose identifiers name two
+// oneHolding refuses, with code, a site whose identifiers name two
 // different holdings. A site is one place: an FSA, port or LIP number may
 // stand beside its holding number, but a second holding would be stored
 // with the animal and never checked (a birth site naming another keeper's
 // holding first, then the registration holding, passed V039). The
-// registration site's second holding is V047 instead.
-func oneHolding(at string, s *site, p *problems) {
+// registration site's second holding is V047, a birth or death site's
+// S008.
+func oneHolding(at string, s *site, code livestock.Code, p *problems) {
 	first := ""
 	for i, id := range s.Identifiers {
 		if id.Type != livestock.SiteHolding {
@@ -143,7 +135,7 @@ func oneHolding(at string, s *site, p *problems) {
 		case first == "":
 			first = c.String()
 		case c.String() != first:
-			*p = append(*p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: fmt.Sprintf("%s/identifiers/%d/identifier", at, i),
+			*p = append(*p, livestock.FieldError{Code: code, Source: fmt.Sprintf("%s/identifiers/%d/identifier", at, i),
 				Value: id.Identifier, Message: "names a second holding: a site is one place, whose holding number is " + first})
 		}
 	}
