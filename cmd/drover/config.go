@@ -134,28 +134,11 @@ func (c config) check() error {
 		{"--job-retention", c.JobRetention >= 0, "0 (keep jobs for ever) or more; it must not be negative"},
 		{"--max-queued-jobs", c.MaxQueuedJobs >= 0, "0 (no bound) or more; it must not be negative"},
 		{"--audience", strings.TrimSpace(c.Audience) != "", "not empty"},
-		{"--database", databaseOK(c.Database), "an SQLite file path or a postgres:// URL (not empty, not :memory:, which would lose every record at exit)"},
+		{"--database", databaseKind(c.Database) != "", databaseRule},
 	} {
 		if !b.ok {
 			return fmt.Errorf("%s must be %s", b.flag, b.expected)
 		}
 	}
 	return nil
-}
-
-// databaseOK reports whether dsn names a database serve can keep records
-// in: a postgres:// or postgresql:// URL, or an SQLite file. A URL of
-// another scheme (or a PostgreSQL one missing its //) had been taken for
-// a file name, and failed later as "unable to open database file".
-func databaseOK(dsn string) bool {
-	d := strings.ToLower(strings.TrimSpace(dsn))
-	switch {
-	case d == "", strings.Contains(d, ":memory:"), strings.Contains(d, "mode=memory"):
-		return false
-	case strings.HasPrefix(d, "postgres://"), strings.HasPrefix(d, "postgresql://"):
-		return true
-	case strings.HasPrefix(d, "postgres:"), strings.HasPrefix(d, "postgresql:"), strings.Contains(d, "://"):
-		return false // a file may well be called postgres.db
-	}
-	return true
 }
