@@ -67,11 +67,9 @@ func requestMode(r *http.Request) (bool, error) {
 	if v == "" {
 		name, v = "LI-Request-Mode", r.Header.Get("LI-Request-Mode")
 	}
-	for _, other := range r.Header.Values(name) {
-		if !strings.EqualFold(strings.TrimSpace(other), strings.TrimSpace(v)) {
-			return false, livestock.Invalid("the request mode is given twice", livestock.FieldError{Code: livestock.CodeBadEnum,
-				Source: "header:" + name, Value: v + ", " + other, Message: "given more than once, with different values: send one"})
-		}
+	if all, ok := conflicting(r.Header, name, func(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }); ok {
+		return false, livestock.Invalid("the request mode is given twice", livestock.FieldError{Code: livestock.CodeBadEnum,
+			Source: "header:" + name, Value: all, Message: "given more than once, with different values: send one"})
 	}
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "", "sync":

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -51,8 +50,8 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 		}
 		bad, sent := "", id
 		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
-			if vs := r.Header.Values(h); len(vs) > 1 { // which one would mark the retry?
-				bad, source, sent = "is given more than once; give it once", "header:"+h, strings.Join(vs, ", ")
+			if all, ok := conflicting(r.Header, h, func(a, b string) bool { return a == b }); ok { // which would mark the retry?
+				bad, source, sent = "is given more than once, with different values; give it once", "header:"+h, all
 			}
 		}
 		switch {

@@ -158,6 +158,15 @@ func TestCorrelationID(t *testing.T) {
 	if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(data), `"source":"header:X-Correlation-ID"`) {
 		t.Errorf("X-Correlation-ID twice: %d %s, want 400 naming the header", res.StatusCode, data)
 	}
+	// The same value twice, as a proxy may repeat it, is that value.
+	same, _ := http.NewRequest(http.MethodGet, b.url+"/healthz", nil)
+	same.Header.Add("X-Correlation-ID", "one")
+	same.Header.Add("X-Correlation-ID", "one")
+	if res, err := http.DefaultClient.Do(same); err != nil {
+		t.Fatal(err)
+	} else if res.Body.Close(); res.StatusCode != http.StatusOK || res.Header.Get("X-Correlation-ID") != "one" {
+		t.Errorf("X-Correlation-ID twice, the same: %d %q, want 200 echoing one", res.StatusCode, res.Header.Get("X-Correlation-ID"))
+	}
 	if p := b.do(http.MethodGet, "/healthz", "", nil, "LI-Correlation-Id", "bad value").problem(); len(p.Errors) != 1 ||
 		p.Errors[0].Source != "header:LI-Correlation-Id" || p.Errors[0].Value != "bad value" {
 		t.Errorf("bad LI-Correlation-Id: %+v", p)
