@@ -25,10 +25,14 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // for what net/url would silently drop (checkQuery), then the request
 // against the OpenAPI operation for it (every failing field listed in one 400), then the
 // handler runs, and a returned error becomes the problem body.
-func (s *Server) handle(h handlerFunc) http.HandlerFunc {
+func (s *Server) handle(h handlerFunc) http.HandlerFunc { return s.handleWith(h, nil) }
+
+// handleWith is handle for a route whose problem bodies extend adds to
+// (the token endpoint's OAuth members: oauthError).
+func (s *Server) handleWith(h handlerFunc, extend func(*problem)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if err := checkQuery(r.URL.RawQuery); err != nil {
-			s.fail(w, r, err)
+			s.failWith(w, r, extend, err)
 			return
 		}
 		if fields := s.validate(r); len(fields) > 0 {
@@ -36,11 +40,11 @@ func (s *Server) handle(h handlerFunc) http.HandlerFunc {
 			if fields[0].Code == livestock.CodeTooLarge {
 				e.Kind, e.Detail = livestock.KindTooLarge, "the request body is over the size limit"
 			}
-			s.fail(w, r, e)
+			s.failWith(w, r, extend, e)
 			return
 		}
 		if err := h(w, r); err != nil {
-			s.fail(w, r, err)
+			s.failWith(w, r, extend, err)
 		}
 	}
 }
@@ -64,7 +68,10 @@ func (s *Server) validate(r *http.Request) []livestock.FieldError {
 
 // fail writes err as a problem body. Internal faults are logged with the
 // correlation id; the caller sees only a generic message.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) { s.failWith(w, r, nil, err) }
+
+// failWith is fail, with extend adding to the body (nil adds nothing).
+func (s *Server) failWith(w http.ResponseWriter, r *http.Request, extend func(*problem), err error) {
 	e := withPathSource(asDomainError(err), r)
 	switch e.Kind {
 	case livestock.KindInternal:
@@ -76,11 +83,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case livestock.KindUnauthenticated:
 		w.Header().Set("WWW-Authenticate", auth.WWWAuthenticate(err))
 	}
-	if r.URL.Path == "/oauth2/token" {
-		writeProblemWith(w, e, oauthError)
-		return
-	}
-	writeProblem(w, e)
+	writeProblemWith(w, e, extend)
 }
 
 // withPathSource names the path parameter a 404 is about, when the route

@@ -44,7 +44,7 @@ func (s *Server) routes() chi.Router {
 			r.Use(s.rateLimit, s.shedLoad)
 			r.Get("/.well-known/openid-configuration", s.handle(s.issuer.Discovery))
 			r.Get("/oauth2/jwks", s.handle(s.issuer.JWKS))
-			r.Post("/oauth2/token", s.handle(s.issuer.Token))
+			r.Post("/oauth2/token", s.handleWith(s.issuer.Token, oauthError))
 			r.Get("/oauth2/authorize", s.handle(s.issuer.AuthorizeForm))
 			r.Post("/oauth2/authorize", s.handle(s.issuer.Authorize))
 		})
