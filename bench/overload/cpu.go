@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/drover-registry/drover/bench/internal/benchserver"
 )
 
 // cpu is processor time used, as read at one moment: by the server, by
@@ -19,7 +17,7 @@ type cpu struct {
 }
 
 // readCPU reads the counters; a counter that cannot be read stays 0.
-func readCPU(srv *benchserver.Server) cpu {
+func readCPU(srv interface{ CPU() (time.Duration, error) }) cpu {
 	var c cpu
 	c.Server, _ = srv.CPU()
 	var ru syscall.Rusage

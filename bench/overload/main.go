@@ -22,11 +22,17 @@
 //	go run ./bench/overload                       # SQLite in a temporary file
 //	go run ./bench/overload --database 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable'
 //	go run ./bench/overload --adaptive=false      # only the fixed --max-in-flight, to compare
+//	go run ./bench/overload --control --control-offered 6900   # the same loads to a server that does nothing
+//
+// The control (control.go) measures what the machine leaves: the same
+// generator and mix against a null server, at the rate an overload
+// offered.
 package main
 
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/drover-registry/drover/bench/internal/cli"
@@ -44,6 +50,9 @@ type options struct {
 	Adaptive    bool          // drover serve --adaptive-limit
 	RateLimit   float64       // drover serve --rate-limit; 0 is off
 	Client      string        // "raw" (rawhttp) or "vegeta": what sends the loads
+
+	Control        bool // send the loads to the null server instead (control.go)
+	ControlOffered int  // requests a second of the control's overload
 }
 
 func parseFlags(args []string, out io.Writer) (options, error) {
@@ -58,12 +67,15 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.Adaptive, "adaptive", true, "run the server with --adaptive-limit (false: only the fixed --max-in-flight)")
 	fs.Float64Var(&o.RateLimit, "rate-limit", 0, "the server's per-user --rate-limit; 0 is off, so that three users are not refused as runaways")
 	fs.StringVar(&o.Client, "client", "raw", `what sends the loads: "raw" (bench/internal/rawhttp, the cheaper) or "vegeta" (vegeta's open loop, net/http's closed loop)`)
+	fs.BoolVar(&o.Control, "control", false, "send the unloaded load and the overload to a null server that does no work, to measure what the machine leaves (no Drover, no database)")
+	fs.IntVar(&o.ControlOffered, "control-offered", 6900, "with --control: requests a second of the overload (the rate a Drover overload offered)")
 	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}
 	switch {
-	case o.Duration <= 0 || o.Phase <= 0 || o.LightRate < 1 || o.Connections < 1 || o.Factor <= 0 || o.Outstanding < 1:
-		return o, fmt.Errorf("--duration, --phase, --light-rate, --connections, --factor and --outstanding must be positive")
+	case o.Duration <= 0 || o.Phase <= 0 || o.LightRate < 1 || o.Connections < 1 || o.Factor <= 0 || o.Outstanding < 1 ||
+		o.ControlOffered < 1:
+		return o, fmt.Errorf("--duration, --phase, --light-rate, --connections, --factor, --outstanding and --control-offered must be positive")
 	case o.RateLimit < 0:
 		return o, fmt.Errorf("--rate-limit must not be negative")
 	case o.Client != "raw" && o.Client != "vegeta":
@@ -72,4 +84,13 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	return o, nil
 }
 
-func main() { cli.Main(parseFlags, run) }
+func main() {
+	if os.Getenv(nullServerEnv) != "" {
+		if err := serveNull(os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "null server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	cli.Main(parseFlags, run)
+}

@@ -18,12 +18,13 @@ import (
 func TestParseFlags(t *testing.T) {
 	t.Parallel()
 	clitest.Parses(t, parseFlags, nil, options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100,
-		Connections: 64, Factor: 3, Outstanding: 2000, Adaptive: true, Client: "raw"})
-	clitest.Parses(t, parseFlags, []string{"--adaptive=false", "--rate-limit", "2.5", "--factor", "1.5", "--client", "vegeta"},
+		Connections: 64, Factor: 3, Outstanding: 2000, Adaptive: true, Client: "raw", ControlOffered: 6900})
+	clitest.Parses(t, parseFlags, []string{"--adaptive=false", "--rate-limit", "2.5", "--factor", "1.5", "--client", "vegeta",
+		"--control", "--control-offered", "5000"},
 		options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100, Connections: 64, Factor: 1.5,
-			Outstanding: 2000, RateLimit: 2.5, Client: "vegeta"})
+			Outstanding: 2000, RateLimit: 2.5, Client: "vegeta", Control: true, ControlOffered: 5000})
 	clitest.Refuses(t, parseFlags, []string{"--factor", "0"}, []string{"--light-rate", "0"}, []string{"--connections", "0"},
-		[]string{"--outstanding", "0"}, []string{"--phase", "0s"}, []string{"--rate-limit", "-1"}, []string{"--client", "curl"},
+		[]string{"--outstanding", "0"}, []string{"--phase", "0s"}, []string{"--rate-limit", "-1"}, []string{"--client", "curl"}, []string{"--control-offered", "0"},
 		[]string{"extra"})
 }
 

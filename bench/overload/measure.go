@@ -18,6 +18,9 @@ import (
 
 // run is the whole benchmark: database, server, loads, report.
 func run(ctx context.Context, o options, args []string, out io.Writer) error {
+	if o.Control {
+		return runControl(ctx, o, args, out)
+	}
 	rep := results{Header: report.Begin("overload", args), Options: o}
 	db, err := database.Open(ctx, "overload", o.Database, false)
 	if err != nil {

@@ -149,8 +149,11 @@ func (s *Server) String() string {
 
 // CPU is the processor time the server has used so far, user and system,
 // all threads.
-func (s *Server) CPU() (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+func (s *Server) CPU() (time.Duration, error) { return ProcessCPU(s.cmd.Process.Pid) }
+
+// ProcessCPU is the processor time process pid has used, user and system.
+func ProcessCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
 	}
