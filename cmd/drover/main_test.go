@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -235,4 +236,24 @@ func postgresURL(t *testing.T) string {
 		return ""
 	}
 	return storetest.PostgresURL(t)
+}
+
+// A second server started on a port that is taken stops before it opens
+// the database: no migration runs against a store another process serves.
+func TestServeOnATakenPortLeavesTheDatabaseAlone(t *testing.T) {
+	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	db := filepath.Join(t.TempDir(), "never.db")
+	err = run(context.Background(), []string{"serve", "--database", db, "--addr", taken.Addr().String()},
+		func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "address already in use") {
+		t.Fatalf("serve on a taken port = %v; want address already in use", err)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("serve on a taken port created its database")
+	}
 }

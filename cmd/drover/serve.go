@@ -44,6 +44,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 
+	// The port first: a second server started on a taken port stops here,
+	// before it opens the database or runs a migration. Connections wait
+	// in the backlog until the store is ready and Serve begins.
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	st, err := openStore(ctx, c.Database)
 	if err != nil {
 		return err
@@ -58,11 +66,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return fmt.Errorf("openapi document: %w", err)
 	}
 
-	ln, err := net.Listen("tcp", c.Addr)
-	if err != nil {
-		return err
-	}
-	defer ln.Close()
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/") // links append /v1/…: a trailing slash doubled it
 	publicURL := c.PublicURL
 	if publicURL == "" {
