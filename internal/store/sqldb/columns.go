@@ -11,10 +11,20 @@ import (
 
 // column is a filterable field as stored: its column and how it compares.
 type column struct {
-	name     string
-	kind     colKind
-	nullable bool
+	name string
+	kind colKind
+	none noneKind // how a value that is not there is stored
 }
+
+type noneKind int
+
+const (
+	alwaysSet noneKind = iota
+	nullNone           // NULL
+	// emptyNone: the empty string, shown as null (the species of a request
+	// whose target was never found).
+	emptyNone
+)
 
 type colKind int
 
@@ -28,22 +38,22 @@ const (
 
 // requestFields are the fields of store.RequestFilterFields.
 var requestFields = map[string]column{
-	"movementDate":  {"movement_date", colInstant, true},
-	"requestDate":   {"request_date", colInstant, false},
-	"species":       {"species", colText, false},
-	"requestStatus": {"status", colText, false},
-	"trackingId":    {"tracking_id", colText, true},
-	"userName":      {"user_name", colText, false},
-	"requestId":     {"id", colInt, false},
-	"holding":       {"id", colHolding, false}, // the request's id, looked up in request_holdings
+	"movementDate":  {"movement_date", colInstant, nullNone},
+	"requestDate":   {"request_date", colInstant, alwaysSet},
+	"species":       {"species", colText, emptyNone},
+	"requestStatus": {"status", colText, alwaysSet},
+	"trackingId":    {"tracking_id", colText, nullNone},
+	"userName":      {"user_name", colText, alwaysSet},
+	"requestId":     {"id", colInt, alwaysSet},
+	"holding":       {"id", colHolding, alwaysSet}, // the request's id, looked up in request_holdings
 }
 
 // reviewFields are the fields of store.ReviewFilterFields.
 var reviewFields = map[string]column{
-	"movementDate": {"transfer_date", colDate, false},
+	"movementDate": {"transfer_date", colDate, alwaysSet},
 	// The requestId an item shows: after a correction, the correction's
 	// (the movement's id stays its first transfer's).
-	"requestId": {"request_id", colInt, false},
+	"requestId": {"request_id", colInt, alwaysSet},
 }
 
 var sqlOps = map[odata.Op]string{

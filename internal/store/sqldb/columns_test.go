@@ -49,7 +49,7 @@ func TestFilterBindsValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "(r.species = $2 OR (NOT (r.tracking_id IS NULL OR r.tracking_id <> $3)))"
+	want := "((length(r.species) > 0 AND r.species = $2) OR (NOT (r.tracking_id IS NULL OR r.tracking_id <> $3)))"
 	if sql != want {
 		t.Errorf("SQL = %s\nwant  %s", sql, want)
 	}

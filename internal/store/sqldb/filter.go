@@ -17,9 +17,10 @@ import (
 // its $N.
 //
 // Every comparison is two-valued, so that `not` means what it says: on a
-// nullable column NULL equals nothing and differs from everything, so
-// `trackingId ne 'x'` and `not (trackingId eq 'x')` both include the
-// requests without one, and an order comparison never includes NULL.
+// column that can hold none (NULL, or the empty species) none equals
+// nothing and differs from everything, so `trackingId ne 'x'` and `not
+// (trackingId eq 'x')` both include the requests without one, and an
+// order comparison never includes none.
 type filter struct {
 	s      *Store
 	cols   map[string]column
@@ -104,18 +105,23 @@ func (f *filter) holding(col column, c *odata.Comparison, cph string) (string, e
 	return "(" + cond + ")", nil
 }
 
-// leaf is `column op $N`, made two-valued on a nullable column.
+// leaf is `column op $N`, made two-valued on a column that can hold none
+// (NULL, or the empty string where that stands for none).
 func (f *filter) leaf(col column, op string, v any) string {
 	f.args = append(f.args, v)
 	name := f.prefix + col.name
 	cond := fmt.Sprintf("%s %s $%d", name, op, len(f.args))
-	switch {
-	case !col.nullable:
+	none, some := name+" IS NULL", name+" IS NOT NULL"
+	switch col.none {
+	case alwaysSet:
 		return cond
-	case op == "<>":
-		return "(" + name + " IS NULL OR " + cond + ")"
+	case emptyNone:
+		none, some = "length("+name+") = 0", "length("+name+") > 0" // no quote in the SQL
 	}
-	return "(" + name + " IS NOT NULL AND " + cond + ")"
+	if op == "<>" {
+		return "(" + none + " OR " + cond + ")"
+	}
+	return "(" + some + " AND " + cond + ")"
 }
 
 func badFilter(detail string) error {

@@ -64,7 +64,11 @@ func testRequestFilter(t *testing.T, s store.Store) {
 		{"species eq", cmpf("species", odata.Eq, "Sheep"), []int{0, 2}},
 		{"species ne", cmpf("species", odata.Ne, "Sheep"), []int{1, 3, 4}},
 		{"species gt", cmpf("species", odata.Gt, "Goats"), []int{0, 2}},
-		{"species lt", cmpf("species", odata.Lt, "Goats"), []int{3, 4}},
+		// Request 4 has no species (shown as null): an order comparison
+		// never includes it, and ne counts it as different.
+		{"species lt", cmpf("species", odata.Lt, "Goats"), []int{3}},
+		{"species eq '' is not the null species", cmpf("species", odata.Eq, ""), nil},
+		{"species ne '' counts none as different", cmpf("species", odata.Ne, ""), []int{0, 1, 2, 3, 4}},
 		{"status eq", cmpf("requestStatus", odata.Eq, "Success"), []int{1, 3}},
 		{"userName eq", cmpf("userName", odata.Eq, "keeper2"), []int{2, 3}},
 		{"trackingId eq", cmpf("trackingId", odata.Eq, "T-0"), []int{0}},
