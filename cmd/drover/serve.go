@@ -103,6 +103,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	srv, err := api.New(api.Config{
 		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
 		MaxInFlight: c.MaxInFlight, AdaptiveLimit: c.AdaptiveLimit, MaxQueuedJobs: c.MaxQueuedJobs, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
+		Issuer: c.Issuer,
 	}, deps)
 	if err != nil {
 		return err

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/drover-registry/drover/internal/api/openapi"
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
@@ -39,11 +38,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) openapiJSON(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-cache")
-	_, err := w.Write(s.doc.JSON())
+	_, err := w.Write(s.docJSON)
 	return err
 }
 
-var docsHandler = openapi.DocsHandler()
-
 // docs serves the document rendered for people, from files in the binary.
-func (s *Server) docs(w http.ResponseWriter, r *http.Request) { docsHandler.ServeHTTP(w, r) }
+func (s *Server) docs(w http.ResponseWriter, r *http.Request) { s.docsPage.ServeHTTP(w, r) }

@@ -458,3 +458,25 @@ func TestTokenErrorsForOAuthClients(t *testing.T) {
 		t.Errorf("a 400 elsewhere carries error: %s", res.body)
 	}
 }
+
+// In production (--issuer) the document served sends vendors' tools to the
+// operator's issuer, not to the sandbox's /oauth2, and the documentation
+// page may fetch from that issuer.
+func TestDocumentForAProductionIssuer(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{Issuer: "https://login.example.gov/realms/livestock"})
+		doc := string(b.do(http.MethodGet, "/openapi.json", "", nil).body)
+		if strings.Contains(doc, `"/oauth2/token"`) ||
+			!strings.Contains(doc, `"openIdConnectUrl":"https://login.example.gov/realms/livestock/.well-known/openid-configuration"`) {
+			t.Errorf("the production document does not point at the issuer:\n%.400s", doc)
+		}
+		csp := b.do(http.MethodGet, "/docs", "", nil).header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "connect-src 'self' https://login.example.gov;") {
+			t.Errorf("docs CSP %q does not let the page reach the issuer", csp)
+		}
+		if sandbox := string(setup(t, s, api.Config{}).do(http.MethodGet, "/openapi.json", "", nil).body); !strings.Contains(sandbox, `"/oauth2/token"`) {
+			t.Error("the sandbox's document lost its issuer")
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -27,6 +28,10 @@ type Config struct {
 	MaxQueuedJobs  int           // refuse submissions while more jobs than this are queued (queuegate.go); 0 means no limit
 	MaxPage        int           // largest results page of a collection
 	PublicURL      string        // where clients reach the service, for links; default from each request
+	// Issuer is the production OpenID Connect issuer's URL; "" when tokens
+	// come from the sandbox's own issuer (Deps.Issuer). The document served
+	// then points at it (openapi.Doc.ForIssuer).
+	Issuer string
 }
 
 // Authenticator turns a request's bearer token into a user.
@@ -63,6 +68,8 @@ type Server struct {
 	auth         Authenticator
 	issuer       Issuer
 	doc          *openapi.Doc
+	docJSON      []byte       // the document as served: for the sandbox, or for Config.Issuer
+	docsPage     http.Handler // the page that renders it
 	standing     *standing.Lists
 	movements    *movements.Service
 	registration *registration.Service
@@ -91,6 +98,15 @@ func New(cfg Config, d Deps) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
 		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store)}
+	s.docJSON, s.docsPage = d.Doc.JSON(), openapi.DocsHandler()
+	if cfg.Issuer != "" {
+		var err error
+		if s.docJSON, err = d.Doc.ForIssuer(cfg.Issuer); err != nil {
+			return nil, err
+		}
+		u, _ := url.Parse(cfg.Issuer) // ForIssuer has checked it
+		s.docsPage = openapi.DocsHandler(u.Scheme + "://" + u.Host)
+	}
 	if cfg.RateLimit > 0 {
 		s.limits = newLimiter(cfg.RateLimit, cfg.RateBurst)
 	}

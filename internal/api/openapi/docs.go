@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
@@ -36,9 +37,11 @@ type docsFile struct {
 }
 
 // docsCSP keeps the page to its own origin: scripts, styles, the document
-// and the token endpoint are all here.
+// and the sandbox's token endpoint are all here. %s is the further origins
+// the page may fetch from: a production issuer's, for its discovery
+// document and token endpoint.
 const docsCSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
-	"script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+	"script-src 'self'; connect-src 'self'%s; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // docsFiles reads the embedded files once. The pages name every asset with
 // ?v=<hash of all the files>, so assets may be cached for a year and an
@@ -84,9 +87,15 @@ var docsFiles = sync.OnceValue(func() map[string]docsFile {
 // DocsHandler serves the documentation page: /docs is the page itself and
 // /docs/{file} its assets. It takes the file name from the last segment of
 // the URL path, so it works whatever router mounts it. An unknown file is a
-// 404 problem.
-func DocsHandler() http.Handler {
+// 404 problem. The page may also fetch from the origins in connect
+// (scheme://host[:port], as an issuer's).
+func DocsHandler(connect ...string) http.Handler {
 	files := docsFiles()
+	extra := ""
+	for _, o := range connect {
+		extra += " " + o
+	}
+	csp := fmt.Sprintf(docsCSP, extra)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/docs"), "/")
 		if name == "" {
@@ -102,7 +111,7 @@ func DocsHandler() http.Handler {
 		h.Set("Cache-Control", f.cache)
 		h.Set("ETag", f.etag)
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Content-Security-Policy", docsCSP)
+		h.Set("Content-Security-Policy", csp)
 		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(f.body))
 	})
 }
