@@ -54,6 +54,7 @@ func authzMatrix() map[string]authzRow {
 		"POST /oauth2/authorize":                {build: formCall("/oauth2/authorize", url.Values{}), public: http.StatusBadRequest},
 		"POST /oauth2/token":                    {build: formCall("/oauth2/token", url.Values{"grant_type": {"password"}, "username": {"keeper1"}, "password": {"keeper1"}}), public: st200},
 		"GET /v1/me":                            {build: getCall("/v1/me"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/$metadata":                     {build: getCall("/v1/$metadata"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/StandingData":                  {build: getCall("/v1/StandingData"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/StandingData/{list}":           {build: getCall("/v1/StandingData/species"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/animals/{identifier}":          {build: getCall("/v1/animals/UK442501300001"), owner: st200, stranger: st403, inspector: st200},

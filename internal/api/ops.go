@@ -44,3 +44,12 @@ func (s *Server) openapiJSON(w http.ResponseWriter, r *http.Request) error {
 
 // docs serves the document rendered for people, from files in the binary.
 func (s *Server) docs(w http.ResponseWriter, r *http.Request) { s.docsPage.ServeHTTP(w, r) }
+
+// odataMetadata serves the CSDL document that @odata.context URLs name.
+func (s *Server) odataMetadata(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Content-Type", "application/xml")
+	w.Header().Set("OData-Version", "4.0")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, err := w.Write(s.metadata)
+	return err
+}

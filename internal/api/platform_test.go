@@ -480,3 +480,32 @@ func TestDocumentForAProductionIssuer(t *testing.T) {
 		}
 	})
 }
+
+// Each answer's @odata.context names a document that is served and has the
+// entity set its fragment names.
+func TestODataContextResolves(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		tok := b.token("keeper1")
+		for _, path := range []string{"/v1/TransferRequests", "/v1/CorrectTransferRequests", "/v1/ReviewHoldingMovementRequests",
+			"/v1/UndoRequests", "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0257')"} {
+			res := b.do(http.MethodGet, path, tok, nil)
+			var page struct {
+				Context string `json:"@odata.context"`
+			}
+			res.decode(&page)
+			doc, fragment, ok := strings.Cut(page.Context, "#")
+			if res.status != http.StatusOK || !ok || !strings.HasPrefix(doc, b.url) {
+				t.Fatalf("GET %s = %d, @odata.context %q", path, res.status, page.Context)
+			}
+			meta := b.do(http.MethodGet, strings.TrimPrefix(doc, b.url), tok, nil)
+			set, _, _ := strings.Cut(fragment, "/")
+			if meta.status != http.StatusOK || meta.header.Get("Content-Type") != "application/xml" ||
+				!strings.Contains(string(meta.body), `<EntitySet Name="`+set+`" EntityType="Drover.`) {
+				t.Errorf("GET %s (the context of %s) = %d %s, without entity set %s:\n%.300s", doc, path, meta.status,
+					meta.header.Get("Content-Type"), set, meta.body)
+			}
+		}
+	})
+}

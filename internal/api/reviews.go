@@ -58,7 +58,7 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := collection{Context: s.baseURL(r) + "/v1/$metadata#HoldingMovementForReviews", Value: make([]any, 0, len(list))}
+	page := collection{Context: s.baseURL(r) + "/v1/$metadata#" + reviewSet, Value: make([]any, 0, len(list))}
 	for _, m := range list {
 		item := reviewItem{RequestID: m.RequestID, MovementDate: instant(m.TransferDate), TransferDate: m.TransferDate.Format(time.DateOnly),
 			Species: m.Species, SourceHolding: m.Source, DestinationHolding: m.Destination, UserName: m.UserName,

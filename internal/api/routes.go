@@ -54,6 +54,7 @@ func (s *Server) routes() chi.Router {
 	r.Group(func(r chi.Router) {
 		r.Use(s.shedLoad, s.admit, s.authenticate, s.rateLimit)
 		r.Get("/v1/me", s.handle(s.me))
+		r.Get("/v1/$metadata", s.handle(s.odataMetadata))
 		r.Get("/v1/StandingData", s.handle(s.standingLists))
 		r.Get("/v1/StandingData/{list}", s.handle(s.standingList))
 

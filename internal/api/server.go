@@ -70,6 +70,7 @@ type Server struct {
 	doc          *openapi.Doc
 	docJSON      []byte       // the document as served: for the sandbox, or for Config.Issuer
 	docsPage     http.Handler // the page that renders it
+	metadata     []byte       // the OData CSDL document, /v1/$metadata
 	standing     *standing.Lists
 	movements    *movements.Service
 	registration *registration.Service
@@ -98,9 +99,12 @@ func New(cfg Config, d Deps) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
 		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store)}
+	var err error
+	if s.metadata, err = d.Doc.Metadata(entitySets()); err != nil {
+		return nil, err
+	}
 	s.docJSON, s.docsPage = d.Doc.JSON(), openapi.DocsHandler()
 	if cfg.Issuer != "" {
-		var err error
 		if s.docJSON, err = d.Doc.ForIssuer(cfg.Issuer); err != nil {
 			return nil, err
 		}

@@ -65,6 +65,7 @@ func TestOperations(t *testing.T) {
 		{"POST", "/oauth2/token"},
 		{"GET", "/openapi.json"},
 		{"GET", "/readyz"},
+		{"GET", "/v1/$metadata"},
 		{"GET", "/v1/CorrectTransferRequests"},
 		{"POST", "/v1/CorrectTransferRequests"},
 		{"GET", "/v1/CorrectTransferRequests({requestId})"},
