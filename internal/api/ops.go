@@ -48,7 +48,7 @@ func (s *Server) docs(w http.ResponseWriter, r *http.Request) { s.docsPage.Serve
 // odataMetadata serves the CSDL document that @odata.context URLs name.
 func (s *Server) odataMetadata(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/xml")
-	w.Header().Set("OData-Version", "4.0")
+	w.Header().Set("OData-Version", "4.01") // Edm.Untyped is 4.01's
 	w.Header().Set("Cache-Control", "no-cache")
 	_, err := w.Write(s.metadata)
 	return err

@@ -48,8 +48,8 @@ func (d *Doc) Metadata(sets map[string]string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !slices.ContainsFunc(t.Properties, func(p csdlProperty) bool { return p.Name == metadataKey }) {
-			return nil, fmt.Errorf("openapi: metadata: %s has no %s to be its key", name, metadataKey)
+		if !slices.ContainsFunc(t.Properties, func(p csdlProperty) bool { return p.Name == metadataKey && p.Nullable == "false" }) {
+			return nil, fmt.Errorf("openapi: metadata: %s has no required, non-null %s to be its key", name, metadataKey)
 		}
 		t.Key = &csdlKey{Ref: csdlRef{Name: metadataKey}}
 		schema.Entities = append(schema.Entities, *t)
@@ -87,7 +87,9 @@ func (m *csdlWriter) object(name string, s *openapi3.Schema) (*csdlType, error) 
 			return nil, err
 		}
 		prop := csdlProperty{Name: p, Type: typ}
-		if !nullable && slices.Contains(s.Required, p) {
+		// On a collection, Nullable is said of its items: a collection
+		// itself is never null (a nullable array is Edm.Untyped).
+		if !nullable && (strings.HasPrefix(typ, "Collection(") || slices.Contains(s.Required, p)) {
 			prop.Nullable = "false"
 		}
 		t.Properties = append(t.Properties, prop)
@@ -96,7 +98,7 @@ func (m *csdlWriter) object(name string, s *openapi3.Schema) (*csdlType, error) 
 }
 
 // typeOf is the CSDL type of a member's schema, and whether it may be
-// null.
+// null; for a collection, whether its items may be.
 func (m *csdlWriter) typeOf(at string, ref *openapi3.SchemaRef) (string, bool, error) {
 	if ref == nil || ref.Value == nil {
 		return "", false, fmt.Errorf("openapi: metadata: %s has no schema", at)
@@ -135,8 +137,11 @@ func (m *csdlWriter) typeOf(at string, ref *openapi3.SchemaRef) (string, bool, e
 	}
 	switch {
 	case s.Type.Includes(openapi3.TypeArray):
-		item, _, err := m.typeOf(at+"[]", s.Items)
-		return "Collection(" + item + ")", nullable, err
+		if nullable { // CSDL has no null collection
+			return "Edm.Untyped", true, nil
+		}
+		item, itemNullable, err := m.typeOf(at+"[]", s.Items)
+		return "Collection(" + item + ")", itemNullable, err
 	case s.Type.Includes(openapi3.TypeString):
 		switch s.Format {
 		case "date-time":

@@ -82,6 +82,7 @@ func TestMetadata(t *testing.T) {
 		"requestId": "Edm.Int64", "requestDate": "Edm.DateTimeOffset", "movementDate": "Edm.DateTimeOffset?",
 		"species": "Edm.String?", "isFullUndone": "Edm.Boolean", "errors": "Collection(Drover.ProblemError)",
 		"movementDocument": "Drover.MovementDocument?", "content": "Edm.Untyped?", "requestToBeUndone_ID": "Edm.Int64?",
+		"validationErrors": "Edm.Untyped?", // CSDL has no null collection
 	} {
 		if got := types["MovementRequest"][prop]; got != want {
 			t.Errorf("MovementRequest.%s is %q, want %q", prop, got, want)
@@ -97,6 +98,44 @@ func TestMetadata(t *testing.T) {
 	for _, bad := range []map[string]string{{"Things": "NoSuchSchema"}, {"Documents": "MovementDocument"}} {
 		if _, err := d.Metadata(bad); err == nil {
 			t.Errorf("Metadata(%v) = nil error; want a refusal (no schema, or no requestId to key it)", bad)
+		}
+	}
+}
+
+// On a collection CSDL's Nullable is said of the items, whether or not the
+// member is required.
+func TestMetadataCollectionsNullItems(t *testing.T) {
+	t.Parallel()
+	d, err := LoadFrom([]byte(`openapi: 3.1.0
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [requestId, names, maybeNames]
+      properties:
+        requestId: {type: integer, format: int64}
+        names: {type: array, items: {type: string}}
+        maybeNames: {type: array, items: {type: [string, 'null']}}
+        optionalNames: {type: array, items: {type: string}}
+        nullableNames: {type: [array, 'null'], items: {type: string}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.Metadata(map[string]string{"Things": "Thing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<Property Name="names" Type="Collection(Edm.String)" Nullable="false">`,
+		`<Property Name="maybeNames" Type="Collection(Edm.String)">`,
+		`<Property Name="optionalNames" Type="Collection(Edm.String)" Nullable="false">`,
+		`<Property Name="nullableNames" Type="Edm.Untyped">`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("metadata lacks %s:\n%s", want, b)
 		}
 	}
 }
