@@ -80,7 +80,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		deps.Issuer, deps.Auth = sb, auth.NewVerifier(sb.Issuer(), c.Audience, sb.Keys(), st)
 	} else {
-		keys, err := auth.NewRemoteKeys(ctx, c.Issuer)
+		keys, err := auth.NewRemoteKeys(ctx, c.Issuer, log)
 		if err != nil {
 			return fmt.Errorf("issuer %s: %w", c.Issuer, err)
 		}

@@ -2,27 +2,59 @@ package auth
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
+	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
+// An external issuer's keys (production mode) are fetched from its JWKS
+// and cached. go-oidc's own remote key set fetched them with no time limit
+// (a stalled issuer held its one fetch, and with it every later key
+// rotation, until a restart), fetched again for every token naming an
+// unknown key, kept a withdrawn key for as long as no token failed, and
+// made an unreachable issuer a 401. This one bounds each fetch, fetches at
+// most once a second, refreshes the cache when it is older than
+// JWKSMaxAge, and answers 503 when a token's key cannot be fetched.
+
+// JWKSMaxAge is how long a fetched JWKS is used before it is fetched
+// again: a key the issuer withdraws stops being trusted within this time.
+const JWKSMaxAge = time.Minute
+
+// jwksStaleLimit is how long the keys last fetched are still used while
+// the issuer cannot be reached: past it, every token is a 503. Tokens
+// last an hour, so keys an hour old still verify the tokens in use.
+const jwksStaleLimit = time.Hour
+
+// issuerTimeout bounds each request to the issuer: discovery and JWKS.
+const issuerTimeout = 5 * time.Second
+
+// maxJWKS is the largest JWKS read.
+const maxJWKS = 1 << 20
+
 // NewRemoteKeys discovers an external issuer (OpenID Connect discovery at
-// {issuer}/.well-known/openid-configuration) and returns its key set. The
-// set caches the issuer's JWKS and fetches it again when a token names a
-// key it does not know, which is how the issuer's key rotation is picked
-// up. Hand it to NewVerifier with the same issuer.
-//
-// The context configures the key set's HTTP client (see
-// oidc.ClientContext); its cancellation ends only the discovery request.
-func NewRemoteKeys(ctx context.Context, issuer string) (oidc.KeySet, error) {
-	p, err := oidc.NewProvider(ctx, issuer)
+// {issuer}/.well-known/openid-configuration), fetches its JWKS once, and
+// returns the key set to hand to NewVerifier with the same issuer. Fetch
+// failures later are logged to log. An issuer that cannot be reached, or
+// does not answer within issuerTimeout, is a KindUnavailable error.
+func NewRemoteKeys(ctx context.Context, issuer string, log *slog.Logger) (oidc.KeySet, error) {
+	client := &http.Client{Timeout: issuerTimeout}
+	dctx, cancel := context.WithTimeout(oidc.ClientContext(ctx, client), issuerTimeout)
+	defer cancel()
+	p, err := oidc.NewProvider(dctx, issuer)
 	if err != nil {
 		return nil, &livestock.Error{
 			Kind:   livestock.KindUnavailable,
-			Detail: "The token issuer cannot be reached.",
+			Detail: "the token issuer's discovery document could not be read",
 			Err:    fmt.Errorf("auth: discovering issuer %q: %w", issuer, err),
 		}
 	}
@@ -32,5 +64,201 @@ func NewRemoteKeys(ctx context.Context, issuer string) (oidc.KeySet, error) {
 	if err := p.Claims(&meta); err != nil || meta.JWKSURI == "" {
 		return nil, fmt.Errorf("auth: issuer %q publishes no jwks_uri (%v)", issuer, err)
 	}
-	return oidc.NewRemoteKeySet(ctx, meta.JWKSURI), nil
+	k := newRemoteKeySet(meta.JWKSURI, client, time.Now, log)
+	if err := k.refresh(ctx); err != nil {
+		return nil, unavailableKeys(err)
+	}
+	return k, nil
+}
+
+// remoteKeySet is an issuer's JWKS, cached; an oidc.KeySet.
+type remoteKeySet struct {
+	url    string
+	client *http.Client
+	now    func() time.Time
+	log    *slog.Logger
+
+	mu        sync.Mutex
+	keys      []jose.JSONWebKey
+	fetchedAt time.Time     // when keys were fetched; zero before the first success
+	tried     time.Time     // when the last fetch began, for the once-a-second limit
+	lastErr   error         // of the last fetch; nil when it succeeded
+	fetching  chan struct{} // closed when the fetch under way ends; nil when none is
+}
+
+func newRemoteKeySet(url string, client *http.Client, now func() time.Time, log *slog.Logger) *remoteKeySet {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &remoteKeySet{url: url, client: client, now: now, log: log}
+}
+
+// VerifySignature checks jwt against the issuer's keys and returns its
+// payload. A token naming a key the cache lacks, or met when the cache is
+// older than JWKSMaxAge, sends the set back to the issuer first (at most
+// once a second). The algorithm has already been checked by the Verifier.
+func (k *remoteKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte, error) {
+	jws, err := jose.ParseSigned(jwt, []jose.SignatureAlgorithm{jose.RS256, jose.PS256, jose.ES256})
+	if err != nil {
+		return nil, fmt.Errorf("auth: parsing token: %w", err)
+	}
+	if len(jws.Signatures) != 1 {
+		return nil, errors.New("auth: token must carry exactly one signature")
+	}
+	kid := jws.Signatures[0].Header.KeyID
+	var fetchErr error // a failed fetch keeps the keys held, up to jwksStaleLimit
+	refreshed := k.age() > JWKSMaxAge
+	if refreshed {
+		fetchErr = k.refresh(ctx)
+	}
+	payload, ok, known := k.verify(jws, kid)
+	if !ok && !known && !refreshed {
+		fetchErr = k.refresh(ctx)
+		payload, ok, _ = k.verify(jws, kid)
+	}
+	switch {
+	case k.age() > jwksStaleLimit: // the issuer has been out of reach too long
+		return nil, unavailableKeys(k.err())
+	case ok:
+		return payload, nil
+	case !known && fetchErr != nil: // its key may be one the issuer could not tell us of
+		return nil, unavailableKeys(fetchErr)
+	}
+	return nil, errUnknownKey
+}
+
+// verify tries the keys that match kid (every key when kid is empty), and
+// reports whether the kid was known.
+func (k *remoteKeySet) verify(jws *jose.JSONWebSignature, kid string) (payload []byte, ok, known bool) {
+	k.mu.Lock()
+	keys := k.keys
+	k.mu.Unlock()
+	for _, key := range keys {
+		if kid != "" && key.KeyID != kid {
+			continue
+		}
+		known = kid != ""
+		if p, err := jws.Verify(key); err == nil {
+			return p, true, true
+		}
+	}
+	return nil, false, known
+}
+
+// age is how long ago the keys held were fetched.
+func (k *remoteKeySet) age() time.Duration {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.fetchedAt.IsZero() {
+		return jwksStaleLimit + 1
+	}
+	return k.now().Sub(k.fetchedAt)
+}
+
+func (k *remoteKeySet) err() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.lastErr
+}
+
+// refresh fetches the JWKS again, or joins the fetch under way, and
+// returns the fetch's error. Fetches begin at least a second apart: within
+// a second of the last one, refresh waits for the second to pass (a key
+// rotated in just after a fetch is then still found), so a stream of
+// tokens naming unknown keys costs the issuer one fetch a second. The
+// fetch itself is not ended by ctx (others may be waiting for it) but by
+// issuerTimeout; ctx ends only this caller's wait.
+func (k *remoteKeySet) refresh(ctx context.Context) error {
+	k.mu.Lock()
+	if k.fetching == nil {
+		if tried, wait := k.tried, reloadEvery-k.now().Sub(k.tried); !tried.IsZero() && wait > 0 {
+			k.mu.Unlock()
+			if err := sleep(ctx, wait); err != nil {
+				return err
+			}
+			k.mu.Lock()
+			if k.tried != tried && k.fetching == nil { // fetched by another while this one waited
+				err := k.lastErr
+				k.mu.Unlock()
+				return err
+			}
+		}
+		if k.fetching == nil {
+			k.tried, k.fetching = k.now(), make(chan struct{})
+			go k.fetch(k.fetching)
+		}
+	}
+	done := k.fetching
+	k.mu.Unlock()
+	select {
+	case <-done:
+		return k.err()
+	case <-ctx.Done():
+		return fmt.Errorf("auth: waiting for the issuer's keys: %w", ctx.Err())
+	}
+}
+
+// sleep waits d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("auth: waiting for the issuer's keys: %w", ctx.Err())
+	}
+}
+
+// fetch gets the JWKS and, if it can be read, replaces the keys held.
+func (k *remoteKeySet) fetch(done chan struct{}) {
+	keys, err := k.get()
+	if err != nil {
+		k.log.Warn("auth: fetching the issuer's keys", slog.String("jwks_uri", k.url), slog.Any("error", err))
+	}
+	k.mu.Lock()
+	if err == nil {
+		k.keys, k.fetchedAt = keys, k.now()
+	}
+	k.lastErr, k.fetching = err, nil
+	k.mu.Unlock()
+	close(done)
+}
+
+// get reads the JWKS: its signing keys, public ones only.
+func (k *remoteKeySet) get() ([]jose.JSONWebKey, error) {
+	req, err := http.NewRequest(http.MethodGet, k.url, nil) // bounded by the client's Timeout
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := k.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("auth: %s answered %s", k.url, res.Status)
+	}
+	var set jose.JSONWebKeySet
+	if err := json.NewDecoder(io.LimitReader(res.Body, maxJWKS)).Decode(&set); err != nil {
+		return nil, fmt.Errorf("auth: reading %s: %w", k.url, err)
+	}
+	var keys []jose.JSONWebKey
+	for _, key := range set.Keys {
+		if key.Use != "enc" && key.IsPublic() && key.Valid() {
+			keys = append(keys, key)
+		}
+	}
+	return keys, nil
+}
+
+// unavailableKeys is the error of a token whose key could not be fetched:
+// the issuer, not the token, is at fault, so the answer is a 503.
+func unavailableKeys(err error) error {
+	return &livestock.Error{
+		Kind:   livestock.KindUnavailable,
+		Detail: "the token issuer's signing keys cannot be fetched",
+		Err:    err,
+	}
 }

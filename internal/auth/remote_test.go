@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -23,22 +24,72 @@ import (
 // keys that the test can rotate.
 type fakeIssuer struct {
 	*httptest.Server
-	mu   sync.Mutex
-	keys []jose.JSONWebKey // private; published as public
+	mu      sync.Mutex
+	keys    []jose.JSONWebKey // private; published as public
+	fetches int               // of the JWKS
+	failing bool              // the JWKS answers 500
+	stalled chan struct{}     // while not nil, every request waits for it to close
+}
+
+// stall makes the issuer accept requests and answer none until the
+// returned function is called.
+func (f *fakeIssuer) stall() (resume func()) {
+	c := make(chan struct{})
+	f.mu.Lock()
+	f.stalled = c
+	f.mu.Unlock()
+	return func() {
+		f.mu.Lock()
+		f.stalled = nil
+		f.mu.Unlock()
+		close(c)
+	}
+}
+
+// wait holds a request while the issuer is stalled.
+func (f *fakeIssuer) wait(r *http.Request) {
+	f.mu.Lock()
+	c := f.stalled
+	f.mu.Unlock()
+	if c != nil {
+		select {
+		case <-c:
+		case <-r.Context().Done():
+		}
+	}
+}
+
+// add publishes one more RSA key beside the others, returned.
+func (f *fakeIssuer) add(t *testing.T, kid string) jose.JSONWebKey {
+	f.mu.Lock()
+	old := f.keys
+	f.mu.Unlock()
+	k := f.rotate(t, kid)
+	f.mu.Lock()
+	f.keys = append(old, k)
+	f.mu.Unlock()
+	return k
 }
 
 func newFakeIssuer(t *testing.T) *fakeIssuer {
 	f := &fakeIssuer{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		f.wait(r)
 		json.NewEncoder(w).Encode(map[string]any{
 			"issuer": f.URL, "jwks_uri": f.URL + "/keys", "authorization_endpoint": f.URL + "/authorize",
 			"token_endpoint": f.URL + "/token", "id_token_signing_alg_values_supported": []string{"RS256"},
 		})
 	})
 	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, r *http.Request) {
+		f.wait(r)
 		f.mu.Lock()
 		defer f.mu.Unlock()
+		f.fetches++
+		if f.failing {
+			http.Error(w, "down", http.StatusInternalServerError)
+			return
+		}
 		var set jose.JSONWebKeySet
 		for _, k := range f.keys {
 			set.Keys = append(set.Keys, k.Public())
@@ -87,7 +138,7 @@ func TestRemoteIssuer(t *testing.T) {
 		seedKeeper(t, s)
 		f := newFakeIssuer(t)
 		k1 := f.rotate(t, "k1")
-		keys, err := NewRemoteKeys(t.Context(), f.URL)
+		keys, err := NewRemoteKeys(t.Context(), f.URL, nil)
 		if err != nil {
 			t.Fatalf("NewRemoteKeys: %v", err)
 		}
@@ -133,9 +184,118 @@ func TestRemoteIssuer(t *testing.T) {
 		t.Parallel()
 		f := newFakeIssuer(t)
 		f.Close()
-		_, err := NewRemoteKeys(t.Context(), f.URL)
+		_, err := NewRemoteKeys(t.Context(), f.URL, nil)
 		if k := livestock.ErrorKind(err); k != livestock.KindUnavailable {
 			t.Errorf("NewRemoteKeys(closed server) kind = %v (%v), want unavailable", k, err)
 		}
 	})
+}
+
+// remoteSet is a key set on f's JWKS with a client that gives up after
+// timeout and the clock now, already holding f's keys.
+func remoteSet(t *testing.T, f *fakeIssuer, timeout time.Duration, now func() time.Time) *remoteKeySet {
+	t.Helper()
+	k := newRemoteKeySet(f.URL+"/keys", &http.Client{Timeout: timeout}, now, nil)
+	if err := k.refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// A stalled issuer costs a token whose key is unknown a bounded wait and a
+// 503, and once the issuer answers again its new keys are found: the
+// stalled fetch does not hold every later one.
+func TestRemoteKeysStalledIssuer(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	k1 := f.rotate(t, "k1")
+	keys := remoteSet(t, f, 200*time.Millisecond, time.Now)
+	resume := f.stall()
+	k3 := f.add(t, "k3")
+	start := time.Now()
+	_, err := keys.VerifySignature(t.Context(), f.sign(t, k3, "keeper1"))
+	if k := livestock.ErrorKind(err); k != livestock.KindUnavailable || time.Since(start) > 3*time.Second {
+		t.Errorf("unknown key while the issuer stalls: %v (kind %v) after %s; want unavailable within 3s", err, k, time.Since(start))
+	}
+	if _, err := keys.VerifySignature(t.Context(), f.sign(t, k1, "keeper1")); err != nil {
+		t.Errorf("a key already held stopped verifying while the issuer stalled: %v", err)
+	}
+	resume()
+	if _, err := keys.VerifySignature(t.Context(), f.sign(t, k3, "keeper1")); err != nil {
+		t.Errorf("the new key once the issuer answers again: %v", err)
+	}
+}
+
+// A key the issuer withdraws stops verifying once the keys held are
+// JWKSMaxAge old, though no token has named an unknown key.
+func TestRemoteKeysWithdrawnKeyExpires(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	k1 := f.rotate(t, "k1")
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	keys := remoteSet(t, f, time.Second, now)
+	f.rotate(t, "k2") // k1 withdrawn
+	tok := f.sign(t, k1, "keeper1")
+	if _, err := keys.VerifySignature(t.Context(), tok); err != nil {
+		t.Fatalf("within JWKSMaxAge the key held still verifies: %v", err)
+	}
+	mu.Lock()
+	clock = clock.Add(JWKSMaxAge + time.Second)
+	mu.Unlock()
+	if _, err := keys.VerifySignature(t.Context(), tok); !errors.Is(err, errUnknownKey) {
+		t.Errorf("a withdrawn key after JWKSMaxAge: %v, want %v", err, errUnknownKey)
+	}
+}
+
+// An issuer that answers 500 makes a token whose key is unknown a 503
+// through the Verifier, not a 401 telling the client its token is bad.
+func TestRemoteKeysIssuerFailing(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	f.rotate(t, "k1")
+	keys := remoteSet(t, f, time.Second, time.Now)
+	k2 := f.add(t, "k2")
+	f.mu.Lock()
+	f.failing = true
+	f.mu.Unlock()
+	v := NewVerifier(f.URL, "drover-api", keys, nil)
+	_, err := v.Verify(t.Context(), f.sign(t, k2, "keeper1"))
+	if k := livestock.ErrorKind(err); k != livestock.KindUnavailable {
+		t.Errorf("unknown key while the JWKS answers 500: %v (kind %v), want unavailable", err, k)
+	}
+}
+
+// Tokens naming unknown keys cost the issuer at most one fetch a second.
+func TestRemoteKeysFetchAtMostOnceASecond(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	f.rotate(t, "k1")
+	keys := remoteSet(t, f, time.Second, time.Now)
+	forged := forge(t, "nobody", jwt.Claims{Subject: "keeper1"})
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 40 {
+		wg.Go(func() { _, _ = keys.VerifySignature(t.Context(), forged) })
+	}
+	wg.Wait()
+	f.mu.Lock()
+	fetches := f.fetches - 1 // the first, by remoteSet
+	f.mu.Unlock()
+	if limit := 1 + int(time.Since(start)/time.Second); fetches > limit {
+		t.Errorf("40 tokens with an unknown key made %d fetches in %s; want at most %d", fetches, time.Since(start), limit)
+	}
+}
+
+// Discovery that never answers fails start-up within the issuer timeout.
+func TestNewRemoteKeysStalledDiscovery(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	defer f.stall()()
+	start := time.Now()
+	_, err := NewRemoteKeys(t.Context(), f.URL, nil)
+	if k := livestock.ErrorKind(err); k != livestock.KindUnavailable || time.Since(start) > issuerTimeout+2*time.Second {
+		t.Errorf("stalled discovery: %v (kind %v) after %s; want unavailable within %s", err, k, time.Since(start), issuerTimeout)
+	}
 }
