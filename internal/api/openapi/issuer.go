@@ -51,6 +51,7 @@ func (d *Doc) ForIssuer(issuer string) ([]byte, error) {
 	if paths == nil || bearer == nil || schemes["oauth2"] == nil {
 		return nil, errors.New("openapi: the document has no paths, bearer or oauth2 scheme to rewrite")
 	}
+	prune(doc, components)
 	bearer["description"] = "An access token from the issuer " + issuer + ", sent as `Authorization: Bearer <token>`."
 	schemes["oauth2"] = map[string]any{
 		"type":             "openIdConnect",
@@ -73,4 +74,51 @@ func (d *Doc) ForIssuer(issuer string) ([]byte, error) {
 		issuer + ", described at " + discovery + "; get them from it as its\n" +
 		"operator directs. This service runs no issuer of its own.\n" + tail
 	return json.Marshal(doc)
+}
+
+// prunable are the kinds of component that are reached only by $ref.
+// (Security schemes are named by security requirements instead.)
+var prunable = []string{"schemas", "parameters", "responses", "headers", "requestBodies", "examples"}
+
+// prune deletes the components no $ref reaches any more from the rest of
+// the document, directly or through other components: what only the
+// sandbox issuer's operations used.
+func prune(doc, components map[string]any) {
+	const prefix = "#/components/"
+	reached := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for key, x := range v {
+				ref, ok := x.(string)
+				if key != "$ref" || !ok || !strings.HasPrefix(ref, prefix) || reached[ref] {
+					walk(x)
+					continue
+				}
+				reached[ref] = true
+				kind, name, _ := strings.Cut(strings.TrimPrefix(ref, prefix), "/")
+				if m, ok := components[kind].(map[string]any); ok {
+					walk(m[name])
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	for key, v := range doc {
+		if key != "components" {
+			walk(v)
+		}
+	}
+	for _, kind := range prunable {
+		m, _ := components[kind].(map[string]any)
+		for name := range m {
+			if !reached[prefix+kind+"/"+name] {
+				delete(m, name)
+			}
+		}
+	}
 }

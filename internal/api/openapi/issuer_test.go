@@ -45,6 +45,16 @@ func TestForIssuer(t *testing.T) {
 	if !strings.Contains(desc, "## Correlation") {
 		t.Error("the description lost the sections after Authentication")
 	}
+	for _, gone := range []string{`"TokenRequest"`, `"AuthorizeForm"`, `"ClientID"`, `"OpenIDConfiguration"`} {
+		if strings.Contains(string(b), gone) {
+			t.Errorf("the production document still has the sandbox issuer's component %s", gone)
+		}
+	}
+	for _, kept := range []string{`"MovementRequest"`, `"ProblemError"`, `"XCorrelationID"`, `"BadRequest"`} {
+		if !strings.Contains(string(b), kept) {
+			t.Errorf("the production document lost the component %s", kept)
+		}
+	}
 	if !strings.Contains(string(b), `"maxLength":2000`) {
 		t.Error("numbers were not kept as written")
 	}
