@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -46,7 +47,18 @@ func (s *Server) openapiJSON(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) docs(w http.ResponseWriter, r *http.Request) { s.docsPage.ServeHTTP(w, r) }
 
 // odataMetadata serves the CSDL document that @odata.context URLs name.
+// It is XML only: a system query option other than $format=xml is a 400
+// rather than ignored.
 func (s *Server) odataMetadata(w http.ResponseWriter, r *http.Request) error {
+	for name, values := range r.URL.Query() {
+		if !strings.HasPrefix(name, "$") || (name == "$format" && len(values) == 1 &&
+			(values[0] == "xml" || values[0] == "application/xml")) {
+			continue
+		}
+		return livestock.Invalid("the query options cannot be used", livestock.FieldError{Code: livestock.CodeBadQuery,
+			Source: "query:" + truncate(name, 100), Value: truncate(strings.Join(values, ", "), 200),
+			Message: name + " is not supported here: $metadata takes no query option but $format=xml"})
+	}
 	w.Header().Set("Content-Type", "application/xml")
 	w.Header().Set("OData-Version", "4.01") // Edm.Untyped is 4.01's
 	w.Header().Set("Cache-Control", "no-cache")

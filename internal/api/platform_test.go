@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -505,6 +506,26 @@ func TestODataContextResolves(t *testing.T) {
 				!strings.Contains(string(meta.body), `<EntitySet Name="`+set+`" EntityType="Drover.`) {
 				t.Errorf("GET %s (the context of %s) = %d %s, without entity set %s:\n%.300s", doc, path, meta.status,
 					meta.header.Get("Content-Type"), set, meta.body)
+			}
+		}
+	})
+}
+
+// $metadata is XML only: a system query option it cannot honour is a 400.
+func TestMetadataQueryOptions(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		tok := b.token("keeper1")
+		for _, q := range []string{"", "?$format=xml", "?$format=application/xml", "?plain=ignored"} {
+			if res := b.do(http.MethodGet, "/v1/$metadata"+q, tok, nil); res.status != http.StatusOK {
+				t.Errorf("GET /v1/$metadata%s = %d, want 200", q, res.status)
+			}
+		}
+		for _, q := range []string{"?$format=json", "?$top=1", "?$filter=requestId%20eq%201", "?$format=xml&$format=xml"} {
+			res := b.do(http.MethodGet, "/v1/$metadata"+q, tok, nil)
+			if res.status != http.StatusBadRequest || !slices.Contains(res.problem().codes(), "S009") {
+				t.Errorf("GET /v1/$metadata%s = %d %s, want 400 S009", q, res.status, res.body)
 			}
 		}
 	})
