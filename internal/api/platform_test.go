@@ -3,6 +3,7 @@ package api_test
 import (
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -527,6 +528,33 @@ func TestMetadataQueryOptions(t *testing.T) {
 			if res.status != http.StatusBadRequest || !slices.Contains(res.problem().codes(), "S009") {
 				t.Errorf("GET /v1/$metadata%s = %d %s, want 400 S009", q, res.status, res.body)
 			}
+		}
+	})
+}
+
+// The sandbox's sign-in page has a Cancel button, and the document lets
+// its post (no user name or password) through to the issuer, which sends
+// the browser back with error=access_denied.
+func TestSignInCancel(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		q := url.Values{"response_type": {"code"}, "client_id": {"herd-app"}, "redirect_uri": {"https://app.test/cb"},
+			"code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"}, "code_challenge_method": {"S256"}, "state": {"s1"}}
+		if page := b.do(http.MethodGet, "/oauth2/authorize?"+q.Encode(), "", nil); !strings.Contains(string(page.body), `name="cancel"`) {
+			t.Errorf("the sign-in page (%d) has no Cancel button", page.status)
+		}
+		q.Set("cancel", "1")
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := client.PostForm(b.url+"/oauth2/authorize", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		loc, _ := url.Parse(res.Header.Get("Location"))
+		if res.StatusCode != http.StatusFound || loc == nil || loc.Host != "app.test" ||
+			loc.Query().Get("error") != "access_denied" || loc.Query().Get("state") != "s1" {
+			t.Errorf("cancel = %d, Location %q; want 302 to https://app.test/cb?error=access_denied&state=s1", res.StatusCode, res.Header.Get("Location"))
 		}
 	})
 }

@@ -27,7 +27,8 @@ func (s *Sandbox) AuthorizeForm(w http.ResponseWriter, r *http.Request) error {
 
 // Authorize serves POST /oauth2/authorize: the login form's submission. A
 // good user name and password redirect (302) to redirect_uri with a code
-// and the state; a bad one shows the page again with a message.
+// and the state; a bad one shows the page again with a message; Cancel
+// redirects with error=access_denied and the state.
 func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
 	form, err := readForm(w, r)
 	if err != nil {
@@ -36,6 +37,14 @@ func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
 	ar, err := parseAuthRequest(form, "form:")
 	if err != nil {
 		return err
+	}
+	if form.Get("cancel") != "" {
+		// The user declined (RFC 6749 §4.1.2.1): the client learns it at its
+		// redirect_uri, as it would from the live service's sign-in page.
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, withParams(ar.RedirectURI, ar.State, "error", "access_denied",
+			"error_description", "The user declined to sign in."), http.StatusFound)
+		return nil
 	}
 	name, password := form.Get("username"), form.Get("password")
 	if name == "" || password == "" {
@@ -62,6 +71,6 @@ func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("auth: storing authorization code: %w", err)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, withCode(ar.RedirectURI, code, ar.State), http.StatusFound)
+	http.Redirect(w, r, withParams(ar.RedirectURI, ar.State, "code", code), http.StatusFound)
 	return nil
 }

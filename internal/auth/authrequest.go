@@ -77,11 +77,14 @@ func redirectAllowed(uri string) bool {
 	return !strings.Contains(uri, "#") && u.User == nil
 }
 
-// withCode appends code and state to the redirect URI, keeping its own
-// query as it was.
-func withCode(redirectURI, code, state string) string {
+// withParams appends the name-value pairs kv and state to the redirect
+// URI, keeping its own query as it was.
+func withParams(redirectURI, state string, kv ...string) string {
 	u, _ := url.Parse(redirectURI) // checked by parseAuthRequest
-	add := url.Values{"code": {code}}
+	add := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		add.Set(kv[i], kv[i+1])
+	}
 	if state != "" {
 		add.Set("state", state)
 	}

@@ -66,7 +66,7 @@ func TestParseAuthRequest(t *testing.T) {
 	}
 }
 
-func TestWithCode(t *testing.T) {
+func TestWithParams(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ uri, state, want string }{
 		{"https://app.test/cb", "s1", "https://app.test/cb?code=C&state=s1"},
@@ -74,8 +74,8 @@ func TestWithCode(t *testing.T) {
 		{"http://127.0.0.1:9000/cb", "", "http://127.0.0.1:9000/cb?code=C"},
 	}
 	for _, tt := range tests {
-		if got := withCode(tt.uri, "C", tt.state); got != tt.want {
-			t.Errorf("withCode(%q, C, %q) = %q, want %q", tt.uri, tt.state, got, tt.want)
+		if got := withParams(tt.uri, tt.state, "code", "C"); got != tt.want {
+			t.Errorf("withParams(%q, %q, code, C) = %q, want %q", tt.uri, tt.state, got, tt.want)
 		}
 	}
 }

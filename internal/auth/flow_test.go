@@ -73,6 +73,15 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 				w.Code, err, w.Header().Get("Location"))
 		}
 
+		// Cancel sends the browser back with access_denied and the state.
+		w, err = post(sb.Authorize, PathAuthorize, cloneWith(q, "cancel", "1"))
+		loc, _ := url.Parse(w.Header().Get("Location"))
+		if err != nil || w.Code != http.StatusFound || loc == nil || loc.Query().Get("error") != "access_denied" ||
+			loc.Query().Get("state") != q.Get("state") || loc.Query().Get("code") != "" || loc.Query().Get("tenant") != "7" {
+			t.Errorf("Authorize(cancel) = %d %v, Location %q; want 302 to the redirect_uri with error=access_denied and the state",
+				w.Code, err, w.Header().Get("Location"))
+		}
+
 		exchange := func(code string, change ...string) error {
 			form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
 				"redirect_uri": {q.Get("redirect_uri")}, "client_id": {q.Get("client_id")}}

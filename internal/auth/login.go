@@ -26,7 +26,7 @@ var loginTemplate = template.Must(template.New("login").Parse(`<!DOCTYPE html>
 body { font-family: system-ui, sans-serif; max-width: 24rem; margin: 4rem auto; padding: 0 1rem; }
 label, input, button { display: block; width: 100%; box-sizing: border-box; }
 input { margin: .25rem 0 1rem; padding: .5rem; }
-button { padding: .6rem; }
+button { padding: .6rem; margin-bottom: .5rem; }
 .error { color: #b00020; border-left: 4px solid #b00020; padding-left: .5rem; }
 </style>
 </head>
@@ -47,6 +47,7 @@ button { padding: .6rem; }
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
+<button type="submit" name="cancel" value="1" formnovalidate>Cancel</button>
 </form>
 </body>
 </html>

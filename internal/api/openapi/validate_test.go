@@ -122,9 +122,12 @@ func TestValidateRequestDocument(t *testing.T) {
 			[]fe{{"S012", "must be application/x-www-form-urlencoded", "header:Content-Type", "application/json"}}},
 		{"token without a body", request{method: "POST", target: "/oauth2/token", ctype: form},
 			[]fe{{"S002", "a request body is required", "", ""}}},
+		// Cancel posts no credentials, and the page itself asks for missing ones.
 		{"sign-in without credentials", request{method: "POST", target: "/oauth2/authorize", ctype: form,
-			body: "response_type=code&redirect_uri=x&code_challenge=" + challenge + "&code_challenge_method=S256"},
-			[]fe{{"S002", "is required", "/password", ""}, {"S002", "is required", "/username", ""}}},
+			body: "response_type=code&redirect_uri=x&code_challenge=" + challenge + "&code_challenge_method=S256"}, nil},
+		{"sign-in without a challenge", request{method: "POST", target: "/oauth2/authorize", ctype: form,
+			body: "response_type=code&redirect_uri=x&username=a&password=b"},
+			[]fe{{"S002", "is required", "/code_challenge", ""}}},
 		{"undocumented route", request{target: "/v1/nothing"}, nil},
 		{"undocumented method", request{method: "DELETE", target: "/v1/me"}, nil},
 	}
