@@ -40,12 +40,18 @@ func (k storeKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte, e
 	return payload, nil
 }
 
-// verify tries the keys that match kid (every key when kid is empty). It
-// reports whether the kid was known, so that a bad signature under a known
-// kid does not cost a trip to the store.
+// verify tries the stored keys that match kid.
 func (k storeKeySet) verify(jws *jose.JSONWebSignature, kid string) (payload []byte, ok, known bool) {
 	public, _ := k.ring.current()
-	for _, key := range public {
+	return verifyWith(public, jws, kid)
+}
+
+// verifyWith tries the keys that match kid (every key when kid is empty).
+// It reports whether the kid was known, so that a bad signature under a
+// known kid does not send the key set to fetch its keys again (from the
+// store, or from an external issuer).
+func verifyWith(keys []jose.JSONWebKey, jws *jose.JSONWebSignature, kid string) (payload []byte, ok, known bool) {
+	for _, key := range keys {
 		if kid != "" && key.KeyID != kid {
 			continue
 		}

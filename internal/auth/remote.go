@@ -127,22 +127,12 @@ func (k *remoteKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte,
 	return nil, errUnknownKey
 }
 
-// verify tries the keys that match kid (every key when kid is empty), and
-// reports whether the kid was known.
+// verify tries the keys held that match kid.
 func (k *remoteKeySet) verify(jws *jose.JSONWebSignature, kid string) (payload []byte, ok, known bool) {
 	k.mu.Lock()
 	keys := k.keys
 	k.mu.Unlock()
-	for _, key := range keys {
-		if kid != "" && key.KeyID != kid {
-			continue
-		}
-		known = kid != ""
-		if p, err := jws.Verify(key); err == nil {
-			return p, true, true
-		}
-	}
-	return nil, false, known
+	return verifyWith(keys, jws, kid)
 }
 
 // age is how long ago the keys held were fetched.
