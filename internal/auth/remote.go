@@ -94,9 +94,10 @@ func newRemoteKeySet(url string, client *http.Client, now func() time.Time, log 
 }
 
 // VerifySignature checks jwt against the issuer's keys and returns its
-// payload. A token naming a key the cache lacks, or met when the cache is
-// older than JWKSMaxAge, sends the set back to the issuer first (at most
-// once a second). The algorithm has already been checked by the Verifier.
+// payload. A token naming a key the cache lacks waits for the set to go
+// back to the issuer (at most once a second); one met when the cache is
+// older than JWKSMaxAge starts a fetch that no token waits for. The
+// algorithm has already been checked by the Verifier.
 func (k *remoteKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte, error) {
 	jws, err := jose.ParseSigned(jwt, []jose.SignatureAlgorithm{jose.RS256, jose.PS256, jose.ES256})
 	if err != nil {
@@ -106,13 +107,15 @@ func (k *remoteKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte,
 		return nil, errors.New("auth: token must carry exactly one signature")
 	}
 	kid := jws.Signatures[0].Header.KeyID
-	var fetchErr error // a failed fetch keeps the keys held, up to jwksStaleLimit
-	refreshed := k.age() > JWKSMaxAge
-	if refreshed {
-		fetchErr = k.refresh(ctx)
+	if k.age() > JWKSMaxAge {
+		// In the background: no token waits for it, and while the issuer
+		// is out of reach the keys held keep verifying (up to
+		// jwksStaleLimit).
+		k.startFetch()
 	}
+	var fetchErr error
 	payload, ok, known := k.verify(jws, kid)
-	if !ok && !known && !refreshed {
+	if !ok && !known {
 		fetchErr = k.refresh(ctx)
 		payload, ok, _ = k.verify(jws, kid)
 	}
@@ -157,35 +160,54 @@ func (k *remoteKeySet) err() error {
 // rotated in just after a fetch is then still found), so a stream of
 // tokens naming unknown keys costs the issuer one fetch a second. The
 // fetch itself is not ended by ctx (others may be waiting for it) but by
-// issuerTimeout; ctx ends only this caller's wait.
+// the client's timeout; ctx ends only this caller's wait.
 func (k *remoteKeySet) refresh(ctx context.Context) error {
 	k.mu.Lock()
-	if k.fetching == nil {
-		if tried, wait := k.tried, reloadEvery-k.now().Sub(k.tried); !tried.IsZero() && wait > 0 {
-			k.mu.Unlock()
+	done, tried := k.fetching, k.tried
+	k.mu.Unlock()
+	if done == nil {
+		if wait := reloadEvery - k.now().Sub(tried); !tried.IsZero() && wait > 0 {
 			if err := sleep(ctx, wait); err != nil {
 				return err
 			}
-			k.mu.Lock()
-			if k.tried != tried && k.fetching == nil { // fetched by another while this one waited
-				err := k.lastErr
-				k.mu.Unlock()
-				return err
-			}
 		}
-		if k.fetching == nil {
-			k.tried, k.fetching = k.now(), make(chan struct{})
-			go k.fetch(k.fetching)
+		k.mu.Lock()
+		switch {
+		case k.fetching != nil: // begun by another while this one waited
+			done = k.fetching
+		case k.tried != tried: // begun and ended by another meanwhile
+			err := k.lastErr
+			k.mu.Unlock()
+			return err
+		default:
+			done = k.begin()
 		}
+		k.mu.Unlock()
 	}
-	done := k.fetching
-	k.mu.Unlock()
 	select {
 	case <-done:
 		return k.err()
 	case <-ctx.Done():
 		return fmt.Errorf("auth: waiting for the issuer's keys: %w", ctx.Err())
 	}
+}
+
+// startFetch begins a fetch without waiting for it, unless one is under
+// way or the last began less than a second ago.
+func (k *remoteKeySet) startFetch() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.fetching == nil && (k.tried.IsZero() || k.now().Sub(k.tried) >= reloadEvery) {
+		k.begin()
+	}
+}
+
+// begin starts a fetch and returns the channel closed when it ends. k.mu
+// is held.
+func (k *remoteKeySet) begin() chan struct{} {
+	k.tried, k.fetching = k.now(), make(chan struct{})
+	go k.fetch(k.fetching)
+	return k.fetching
 }
 
 // sleep waits d, or until ctx ends.

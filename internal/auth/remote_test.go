@@ -244,8 +244,38 @@ func TestRemoteKeysWithdrawnKeyExpires(t *testing.T) {
 	mu.Lock()
 	clock = clock.Add(JWKSMaxAge + time.Second)
 	mu.Unlock()
-	if _, err := keys.VerifySignature(t.Context(), tok); !errors.Is(err, errUnknownKey) {
+	// The first token after JWKSMaxAge starts a fetch it does not wait
+	// for; the key stops verifying once that fetch is in.
+	var err error
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err = keys.VerifySignature(t.Context(), tok); err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, errUnknownKey) {
 		t.Errorf("a withdrawn key after JWKSMaxAge: %v, want %v", err, errUnknownKey)
+	}
+}
+
+// While the issuer stalls, a token whose key is held verifies at once,
+// though the keys are older than JWKSMaxAge: their refresh is not its wait.
+func TestRemoteKeysStaleCacheDoesNotWait(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	k1 := f.rotate(t, "k1")
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	keys := remoteSet(t, f, 2*time.Second, now)
+	defer f.stall()()
+	mu.Lock()
+	clock = clock.Add(JWKSMaxAge + time.Second)
+	mu.Unlock()
+	for i := range 3 {
+		start := time.Now()
+		if _, err := keys.VerifySignature(t.Context(), f.sign(t, k1, "keeper1")); err != nil || time.Since(start) > 500*time.Millisecond {
+			t.Errorf("token %d with a held key while the issuer stalls: %v after %s; want it verified at once", i, err, time.Since(start))
+		}
 	}
 }
 
