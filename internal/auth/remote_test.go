@@ -232,18 +232,14 @@ func TestRemoteKeysWithdrawnKeyExpires(t *testing.T) {
 	t.Parallel()
 	f := newFakeIssuer(t)
 	k1 := f.rotate(t, "k1")
-	var mu sync.Mutex
-	clock := time.Now()
-	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-	keys := remoteSet(t, f, time.Second, now)
+	clock := newTestClock()
+	keys := remoteSet(t, f, time.Second, clock.now)
 	f.rotate(t, "k2") // k1 withdrawn
 	tok := f.sign(t, k1, "keeper1")
 	if _, err := keys.VerifySignature(t.Context(), tok); err != nil {
 		t.Fatalf("within JWKSMaxAge the key held still verifies: %v", err)
 	}
-	mu.Lock()
-	clock = clock.Add(JWKSMaxAge + time.Second)
-	mu.Unlock()
+	clock.advance(JWKSMaxAge + time.Second)
 	// The first token after JWKSMaxAge starts a fetch it does not wait
 	// for; the key stops verifying once that fetch is in.
 	var err error
@@ -263,14 +259,10 @@ func TestRemoteKeysStaleCacheDoesNotWait(t *testing.T) {
 	t.Parallel()
 	f := newFakeIssuer(t)
 	k1 := f.rotate(t, "k1")
-	var mu sync.Mutex
-	clock := time.Now()
-	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-	keys := remoteSet(t, f, 2*time.Second, now)
+	clock := newTestClock()
+	keys := remoteSet(t, f, 2*time.Second, clock.now)
 	defer f.stall()()
-	mu.Lock()
-	clock = clock.Add(JWKSMaxAge + time.Second)
-	mu.Unlock()
+	clock.advance(JWKSMaxAge + time.Second)
 	for i := range 3 {
 		start := time.Now()
 		if _, err := keys.VerifySignature(t.Context(), f.sign(t, k1, "keeper1")); err != nil || time.Since(start) > 500*time.Millisecond {
@@ -328,4 +320,25 @@ func TestNewRemoteKeysStalledDiscovery(t *testing.T) {
 	if k := livestock.ErrorKind(err); k != livestock.KindUnavailable || time.Since(start) > issuerTimeout+2*time.Second {
 		t.Errorf("stalled discovery: %v (kind %v) after %s; want unavailable within %s", err, k, time.Since(start), issuerTimeout)
 	}
+}
+
+// testClock is a clock the test moves on by hand; the key set's fetches
+// read it from other goroutines.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock { return &testClock{t: time.Now()} }
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
