@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
 )
 
 // readyTimeout bounds the readiness probe's wait for the database.
@@ -50,14 +50,8 @@ func (s *Server) docs(w http.ResponseWriter, r *http.Request) { s.docsPage.Serve
 // It is XML only: a system query option other than $format=xml is a 400
 // rather than ignored.
 func (s *Server) odataMetadata(w http.ResponseWriter, r *http.Request) error {
-	for name, values := range r.URL.Query() {
-		if !strings.HasPrefix(name, "$") || (name == "$format" && len(values) == 1 &&
-			(values[0] == "xml" || values[0] == "application/xml")) {
-			continue
-		}
-		return livestock.Invalid("the query options cannot be used", livestock.FieldError{Code: livestock.CodeBadQuery,
-			Source: "query:" + truncate(name, 100), Value: truncate(strings.Join(values, ", "), 200),
-			Message: name + " is not supported here: $metadata takes no query option but $format=xml"})
+	if err := odata.CheckMetadataQuery(r.URL.Query()); err != nil {
+		return err
 	}
 	w.Header().Set("Content-Type", "application/xml")
 	w.Header().Set("OData-Version", "4.01") // Edm.Untyped is 4.01's

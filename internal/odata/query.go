@@ -2,6 +2,7 @@ package odata
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -82,6 +83,27 @@ func ParseQuery(v url.Values, fields Fields, maxPage int) (Query, error) {
 		return Query{}, invalid(errs...)
 	}
 	return q, nil
+}
+
+// CheckMetadataQuery checks the query of GET $metadata, which is XML
+// only: it takes no system query option but $format=xml (or
+// application/xml), given once. Parameters without a "$" are left alone,
+// as on the collections. The error is as ParseQuery's.
+func CheckMetadataQuery(v url.Values) error {
+	var errs []livestock.FieldError
+	for _, name := range slices.Sorted(maps.Keys(v)) {
+		values := v[name]
+		if !strings.HasPrefix(name, "$") || (name == "$format" && len(values) == 1 &&
+			(values[0] == "xml" || values[0] == "application/xml")) {
+			continue
+		}
+		errs = append(errs, optionError(livestock.CodeBadQuery, clip(name), strings.Join(values, ", "),
+			"%s is not supported here: $metadata takes no query option but $format=xml", clip(name)))
+	}
+	if len(errs) > 0 {
+		return invalid(errs...)
+	}
+	return nil
 }
 
 // PageSize is the number of items to return: $top when it was given (and

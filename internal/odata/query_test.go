@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -223,5 +224,24 @@ func TestNext(t *testing.T) {
 	}
 	if diff := cmp.Diff(Query{Filter: q.Filter, AfterID: 77, Expand: []string{"content"}}, q2); diff != "" {
 		t.Errorf("the next page's query (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckMetadataQuery(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"", "$format=xml", "$format=application/xml", "plain=left+alone"} {
+		v, _ := url.ParseQuery(q)
+		if err := CheckMetadataQuery(v); err != nil {
+			t.Errorf("CheckMetadataQuery(%q) = %v, want nil", q, err)
+		}
+	}
+	for q, source := range map[string]string{"$format=json": "query:$format", "$top=1": "query:$top",
+		"$format=xml&$format=xml": "query:$format", "$filter=requestId+eq+1": "query:$filter"} {
+		v, _ := url.ParseQuery(q)
+		var e *livestock.Error
+		if err := CheckMetadataQuery(v); !errors.As(err, &e) || len(e.Fields) != 1 ||
+			e.Fields[0].Code != livestock.CodeBadQuery || e.Fields[0].Source != source {
+			t.Errorf("CheckMetadataQuery(%q) = %v, want one S009 at %s", q, err, source)
+		}
 	}
 }
