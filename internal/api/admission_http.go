@@ -23,7 +23,7 @@ type admission struct {
 // inside the server; with floors of 1, 12 ms. The cost is throughput at
 // saturation: with one write in flight there is no commit to share, and
 // from 64 connections about a quarter fewer requests a second are admitted
-// on SQLite, half on PostgreSQL (README, "Performance: overload"). A limit
+// on SQLite, half on PostgreSQL (docs/performance.md, "Performance: overload"). A limit
 // that does not bind is never cut (adaptiveLimit), so a light load is not
 // refused.
 const (

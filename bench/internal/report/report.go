@@ -1,5 +1,5 @@
 // Package report formats the figures of the benchmark programs under
-// bench/ as the Markdown tables the README quotes: milliseconds, ratios,
+// bench/ as the Markdown tables docs/performance.md quotes: milliseconds, ratios,
 // thousands separators, rates, the PASS/MISS verdict on a target, and the
 // command line and load average that head each table. One place keeps the
 // three programs' tables alike, so that their figures read the same way.
@@ -33,7 +33,7 @@ func Ratio(a, b float64) string {
 	return fmt.Sprintf("%.2f×", a/b)
 }
 
-// Thousands writes n with a comma every three digits, as the README does.
+// Thousands writes n with a comma every three digits, as docs/performance.md does.
 func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	first := 0

@@ -46,7 +46,7 @@ func TestFormats(t *testing.T) {
 	}
 }
 
-// TestRow checks the cells the README's tables are made of: the verdict
+// TestRow checks the cells docs/performance.md's tables are made of: the verdict
 // follows the last cell, the target, and is empty without one.
 func TestRow(t *testing.T) {
 	t.Parallel()
