@@ -1,5 +1,9 @@
 package store
 
+// RequestKey is the field unique to each request, last in every order of
+// a listing (odata.Collection.Key).
+const RequestKey = "requestId"
+
 // Value is r's value for a field of RequestFilterFields, as the store
 // keeps it: a string, a time.Time, an int64 or a bool, or nil for a member
 // that has none (a trackingId never given). It is what a $skiptoken holds
