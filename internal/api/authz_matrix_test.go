@@ -91,6 +91,7 @@ func authzMatrix() map[string]authzRow {
 		"ReviewHoldingMovementRequests": func(f *authzFixture) record { return f.review },
 	} {
 		m["GET /v1/"+name] = authzRow{build: getCall("/v1/" + name), owner: st200, stranger: st200, inspector: st200}
+		m["GET /v1/"+name+"/$count"] = authzRow{build: getCall("/v1/" + name + "/$count"), owner: st200, stranger: st200, inspector: st200}
 		m["GET /v1/"+name+"({requestId})"] = authzRow{build: func(f *authzFixture) authzCall {
 			return authzCall{method: http.MethodGet, path: fmt.Sprintf("/v1/%s(%d)?$expand=content", name, pick(f).RequestID)}
 		}, owner: st200, stranger: st403, inspector: st200}

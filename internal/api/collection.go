@@ -1,8 +1,13 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/drover-registry/drover/internal/odata"
 )
@@ -10,21 +15,24 @@ import (
 // collection is an OData result set.
 type collection struct {
 	Context  string `json:"@odata.context"`
+	Count    *int64 `json:"@odata.count,omitempty"`
 	Value    []any  `json:"value"`
 	NextLink string `json:"@odata.nextLink,omitempty"`
 }
 
-// nextLink is the URL of the page after the item with id last: the same
-// query with $skip dropped and a keyset $skiptoken, so that following it
-// costs the same at any depth and never repeats or skips an item.
-func (s *Server) nextLink(r *http.Request, q odata.Query, last int64) string {
+// nextLink is the URL of the page after the one that ended with the item
+// whose id is last, and, under an $orderby, whose values for the order's
+// fields are keys: the same query with $skip dropped (in any spelling)
+// and a keyset $skiptoken, so that following it costs the same at any
+// depth and never repeats or skips an item.
+func (s *Server) nextLink(r *http.Request, q odata.Query, key string, last int64, keys []any) string {
 	v := url.Values{}
 	for k, vs := range r.URL.Query() {
-		if k != "$skip" && k != "$skiptoken" {
+		if name := strings.TrimPrefix(strings.ToLower(k), "$"); name != "skip" && name != "skiptoken" {
 			v[k] = vs
 		}
 	}
-	v.Set("$skiptoken", odata.SkipToken(last))
+	v.Set("$skiptoken", q.Token(key, last, keys))
 	return s.baseURL(r) + r.URL.EscapedPath() + "?" + v.Encode()
 }
 
@@ -39,4 +47,69 @@ func (s *Server) baseURL(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
+}
+
+// jsonMembers are the members a value of struct type v is written with:
+// what $select may name. Annotations (@odata.context) are not members.
+func jsonMembers(v any) []string {
+	var names []string
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" && !strings.HasPrefix(name, "@") {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// selectMembers is v written as JSON with only the members $select named
+// (in v's order), its annotations, and the members expanded, which
+// $select does not drop. With no $select, v is returned as it is.
+func selectMembers(v any, q odata.Query) (any, error) {
+	if q.Select == nil {
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		if !strings.HasPrefix(name, "@") && !slices.Contains(q.Select, name) && !slices.Contains(q.Expand, name) {
+			continue
+		}
+		if out.Len() > 1 {
+			out.WriteByte(',')
+		}
+		k, _ := json.Marshal(name)
+		out.Write(k)
+		out.WriteByte(':')
+		out.Write(raw)
+	}
+	out.WriteByte('}')
+	return json.RawMessage(out.Bytes()), nil
+}
+
+// contextURL is the @odata.context of set under q: with a $select, the
+// members selected, as OData writes it.
+func contextURL(base, set string, q odata.Query) string {
+	if q.Select == nil {
+		return base + "/v1/$metadata#" + set
+	}
+	return base + "/v1/$metadata#" + set + "(" + strings.Join(q.Select, ",") + ")"
 }

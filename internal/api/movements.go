@@ -81,7 +81,7 @@ func (s *Server) getRequest(typ store.RequestType) handlerFunc {
 			return livestock.Invalid("the request id is not valid", livestock.FieldError{Code: livestock.CodeBadFormat,
 				Source: "path:requestId", Value: chi.URLParam(r, "requestId"), Message: "must be a positive integer"})
 		}
-		q, err := odata.ParseQuery(r.URL.Query(), nil, s.cfg.MaxPage)
+		q, err := odata.Parse(r.URL.Query(), s.requestEntity(typ))
 		if err != nil {
 			return err
 		}
@@ -89,16 +89,20 @@ func (s *Server) getRequest(typ store.RequestType) handlerFunc {
 		if err != nil {
 			return err
 		}
-		rec := record(req, s.baseURL(r)+"/v1/$metadata#"+collectionNames[typ]+"/$entity", expands(q, "content"))
+		rec, err := renderRequest(req, contextURL(s.baseURL(r), collectionNames[typ], q)+"/$entity", q)
+		if err != nil {
+			return err
+		}
 		return writeJSON(w, http.StatusOK, rec)
 	}
 }
 
-// listRequests answers GET Collection with OData paging.
+// listRequests answers GET Collection with OData paging, in id order or
+// the caller's $orderby.
 func (s *Server) listRequests(typ store.RequestType) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		u, _ := auth.UserFrom(r.Context())
-		q, err := odata.ParseQuery(r.URL.Query(), store.RequestFilterFields, s.cfg.MaxPage)
+		q, err := odata.Parse(r.URL.Query(), s.requestCollection(typ))
 		if err != nil {
 			return err
 		}
@@ -106,14 +110,50 @@ func (s *Server) listRequests(typ store.RequestType) handlerFunc {
 		if err != nil {
 			return err
 		}
-		page := collection{Context: s.baseURL(r) + "/v1/$metadata#" + collectionNames[typ], Value: make([]any, 0, len(list))}
+		page := collection{Context: contextURL(s.baseURL(r), collectionNames[typ], q), Value: make([]any, 0, len(list))}
+		if q.Count {
+			n, err := s.movements.CountRequests(r.Context(), u, typ, q)
+			if err != nil {
+				return err
+			}
+			page.Count = &n
+		}
 		for _, req := range list {
-			page.Value = append(page.Value, record(req, "", expands(q, "content")))
+			item, err := renderRequest(req, "", q)
+			if err != nil {
+				return err
+			}
+			page.Value = append(page.Value, item)
 		}
 		if more && !q.HasTop {
-			page.NextLink = s.nextLink(r, q, list[len(list)-1].ID)
+			last := list[len(list)-1]
+			var fields []string
+			for _, o := range q.Order(store.RequestKey) {
+				fields = append(fields, o.Field)
+			}
+			page.NextLink = s.nextLink(r, q, store.RequestKey, last.ID, last.Values(fields))
 		}
 		return writeJSON(w, http.StatusOK, page)
+	}
+}
+
+// countRequests answers GET Collection/$count: how many requests the
+// listing with the same $filter pages through, as text/plain.
+func (s *Server) countRequests(typ store.RequestType) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, _ := auth.UserFrom(r.Context())
+		q, err := odata.Parse(r.URL.Query(), odata.Collection{Fields: store.RequestFilterFields, Format: true, MaxPage: s.cfg.MaxPage})
+		if err != nil {
+			return err
+		}
+		n, err := s.movements.CountRequests(r.Context(), u, typ, q)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, err = io.WriteString(w, strconv.FormatInt(n, 10))
+		return err
 	}
 }
 

@@ -259,7 +259,9 @@ func TestODataPaging(t *testing.T) {
 			{"$top=5", "S017"},
 			{"$filter=movementDate%20ge%20" + day(0), "S016"},
 			{"$filter=colour%20eq%20'red'", "S015"},
-			{"$orderby=requestId", "S009"},
+			{"$orderby=colour", "S009"},
+			{"$select=colour", "S009"},
+			{"$expand=content/movementGroups/devices", "S009"},
 		} {
 			res := b.do(http.MethodGet, "/v1/TransferRequests?"+tc.query, k1, nil)
 			if res.status != http.StatusBadRequest {

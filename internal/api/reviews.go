@@ -76,7 +76,7 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 		page.Value = append(page.Value, item)
 	}
 	if more && !q.HasTop {
-		page.NextLink = s.nextLink(r, q, list[len(list)-1].ID)
+		page.NextLink = s.nextLink(r, q, "", list[len(list)-1].ID, nil)
 	}
 	return writeJSON(w, http.StatusOK, page)
 }

@@ -52,7 +52,7 @@ func (s *Server) routes() chi.Router {
 
 	// The registry: user-restricted.
 	r.Group(func(r chi.Router) {
-		r.Use(s.shedLoad, s.admit, s.authenticate, s.rateLimit)
+		r.Use(s.odataVersion, s.shedLoad, s.admit, s.authenticate, s.rateLimit)
 		r.Get("/v1/me", s.handle(s.me))
 		r.Get("/v1/$metadata", s.handle(s.odataMetadata))
 		r.Get("/v1/StandingData", s.handle(s.standingLists))
@@ -61,6 +61,7 @@ func (s *Server) routes() chi.Router {
 		// Livestock movements v1.0: four request collections …
 		for typ, name := range collectionNames {
 			r.Get("/v1/"+name, s.handle(s.listRequests(typ)))
+			r.Get("/v1/"+name+"/$count", s.handle(s.countRequests(typ)))
 			r.With(s.gateQueue(always)).Post("/v1/"+name, s.handle(s.submitRequest(typ)))
 			r.Get("/v1/"+name+"({requestId})", s.handle(s.getRequest(typ)))
 		}

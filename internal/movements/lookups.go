@@ -11,19 +11,12 @@ import (
 
 // Requests lists the requests of one type that u may see — their own, and
 // those that concern a holding they act for; an inspector sees all — one
-// page at a time, in ascending id order. more reports whether another
-// page follows.
+// page at a time, in ascending id order or in q's $orderby. more reports
+// whether another page follows.
 func (s *Service) Requests(ctx context.Context, u livestock.User, typ store.RequestType, q odata.Query, maxPage int) (list []store.Request, more bool, err error) {
 	size := q.PageSize(maxPage)
-	rq := store.RequestQuery{Type: typ, Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
-	if u.Role == livestock.RoleInspector {
-		rq.All = true
-	} else {
-		rq.UserName = u.Name
-		for _, h := range u.Holdings {
-			rq.Holdings = append(rq.Holdings, h.CPH.String())
-		}
-	}
+	rq := visibleRequests(u, typ, q)
+	rq.AfterID, rq.Order, rq.After, rq.Offset, rq.Limit = q.AfterID, q.Order(store.RequestKey), q.After, q.Skip, size+1
 	list, err = s.store.Requests(ctx, rq)
 	if err != nil {
 		return nil, false, err
@@ -32,6 +25,28 @@ func (s *Service) Requests(ctx context.Context, u livestock.User, typ store.Requ
 		return list[:size], true, nil
 	}
 	return list, false, nil
+}
+
+// CountRequests is how many requests of type typ that u may see q's
+// $filter keeps: what the listing would page through.
+func (s *Service) CountRequests(ctx context.Context, u livestock.User, typ store.RequestType, q odata.Query) (int64, error) {
+	return s.store.CountRequests(ctx, visibleRequests(u, typ, q))
+}
+
+// visibleRequests selects the requests of type typ that u may see and q's
+// $filter keeps: an inspector's, every one; a keeper's, their own and
+// those about a holding they act for.
+func visibleRequests(u livestock.User, typ store.RequestType, q odata.Query) store.RequestQuery {
+	rq := store.RequestQuery{Type: typ, Filter: q.Filter}
+	if u.Role == livestock.RoleInspector {
+		rq.All = true
+		return rq
+	}
+	rq.UserName = u.Name
+	for _, h := range u.Holdings {
+		rq.Holdings = append(rq.Holdings, h.CPH.String())
+	}
+	return rq
 }
 
 // Request returns one request of type typ, if u may see it: 404 when there

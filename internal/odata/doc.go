@@ -1,7 +1,17 @@
 // Package odata reads the OData query options of Drover's collections —
-// $filter, $top, $skip, $skiptoken, $expand — into a Query whose filter is
-// a small tree. It knows nothing of SQL: the store compiles the tree
-// against its own columns, with bind parameters only.
+// $filter, $top, $skip, $skiptoken, $expand, $select, $orderby, $count —
+// into a Query whose filter is a small tree. What each collection offers
+// is a Collection, data only. It knows nothing of SQL: the store compiles
+// the tree and the order against its own columns, with bind parameters
+// only.
+//
+// # Paging under any order
+//
+// @odata.nextLink carries a $skiptoken that marks the last item of the
+// page: its id in the default order, or under an $orderby the values of
+// every field of the order, which always ends with the collection's key
+// (Query.Order). The next page is the items after that place in the
+// order, so it never repeats or skips one, however the items tie.
 //
 // # Why a hand-written parser
 //
@@ -47,6 +57,7 @@
 //	species eq 'Sheep'                          String: in single quotes,
 //	userName eq 'O''Brien'                      a quote inside written twice
 //	requestId eq 42                             Int: a decimal int64, perhaps negative
+//	isFullUndone eq true                        Bool: true or false
 //	movementDate ge 2026-11-01T00:00:00Z        DateTime: the time and the
 //	movementDate lt 2026-11-01T09:30:00.5-05:00 offset are mandatory
 //
@@ -60,8 +71,10 @@
 // never silently accepted.
 //
 // There is no null, no functions and no arithmetic. A filter is at most
-// MaxFilterLength characters, and parentheses and nots nest at most
-// MaxFilterDepth deep, so hostile input stays cheap.
+// MaxFilterLength characters and MaxFilterExpressions comparisons, and
+// parentheses and nots nest at most MaxFilterDepth deep, so hostile input
+// stays cheap. A field may be a path into the record, content/trackingId:
+// it is matched as one name.
 //
 // # Format and the canonical text
 //

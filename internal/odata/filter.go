@@ -9,10 +9,14 @@ import (
 )
 
 const (
-	// MaxFilterLength is the longest $filter accepted, in characters.
-	MaxFilterLength = 2000
+	// MaxFilterLength is the longest $filter accepted, in characters:
+	// room for MaxFilterExpressions comparisons of long values.
+	MaxFilterLength = 10000
 	// MaxFilterDepth is how deep parentheses and nots may nest.
 	MaxFilterDepth = 32
+	// MaxFilterExpressions is how many comparisons a $filter may hold, as
+	// the live service's definition states.
+	MaxFilterExpressions = 100
 )
 
 const expectedOperator = "an operator (eq, ne, gt, ge, lt, le)"
@@ -57,6 +61,7 @@ type parser struct {
 	s      string
 	fields Fields
 	depth  int // parentheses and nots open around the current token
+	count  int // comparisons read so far
 }
 
 // or := and ("or" and)*
@@ -165,6 +170,9 @@ func (p *parser) comparison() (Expr, error) {
 	}
 	if f.kind != tWord || isKeyword(f.text) {
 		return nil, p.unexpected(f, "a comparison (a field, an operator and a value)")
+	}
+	if p.count++; p.count > MaxFilterExpressions {
+		return nil, syntaxError(p.s, f.off, f.raw, "the filter has more than %d expressions (comparisons)", MaxFilterExpressions)
 	}
 	field, ok := p.fields[f.text]
 	if !ok {

@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -252,7 +253,7 @@ func TestParseFilterLimits(t *testing.T) {
 		message  string
 	}{
 		{"at the length limit", long, true, ""},
-		{"over the length limit", long + " ", false, "at character 1: the filter is 2001 characters long; it can be at most 2000"},
+		{"over the length limit", long + " ", false, "at character 1: the filter is 10001 characters long; it can be at most 10000"},
 		{"the limit counts characters", "species eq '" + strings.Repeat("é", MaxFilterLength-13) + "'", true, ""},
 		{"parentheses at the depth limit", strings.Repeat("(", MaxFilterDepth) + c + strings.Repeat(")", MaxFilterDepth), true, ""},
 		{"parentheses over the depth limit", strings.Repeat("(", MaxFilterDepth+1) + c + strings.Repeat(")", MaxFilterDepth+1),
@@ -261,7 +262,10 @@ func TestParseFilterLimits(t *testing.T) {
 		{"nots over the depth limit", strings.Repeat("not ", MaxFilterDepth+1) + c, false, "at character 129: parentheses and nots nest more than 32 deep"},
 		{"nots and parentheses together", strings.Repeat("not (", MaxFilterDepth/2+1) + c + strings.Repeat(")", MaxFilterDepth/2+1),
 			false, "at character 81: parentheses and nots nest more than 32 deep"},
-		{"a long chain is not deep", c + strings.Repeat(" and "+c, 100), true, ""},
+		{"a long chain is not deep", c + strings.Repeat(" and "+c, MaxFilterExpressions-1), true, ""},
+		{"100 expressions", c + strings.Repeat(" or "+c, MaxFilterExpressions-1), true, ""},
+		{"101 expressions", c + strings.Repeat(" or "+c, MaxFilterExpressions), false,
+			fmt.Sprintf("at character %d: the filter has more than 100 expressions (comparisons)", 1+MaxFilterExpressions*(len(c)+4))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,7 +296,7 @@ func TestParseFilterNoFields(t *testing.T) {
 
 func TestParseFilterLongValue(t *testing.T) {
 	t.Parallel()
-	s := "species eq '" + strings.Repeat("x", 3000) + "'"
+	s := "species eq '" + strings.Repeat("x", MaxFilterLength+1000) + "'"
 	_, err := ParseFilter(s, testFields)
 	fe := fieldErrors(t, err)
 	if len(fe) != 1 || fe[0].Value != s[:200]+"…" {

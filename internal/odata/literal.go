@@ -45,6 +45,11 @@ func (p *parser) literal(field string, f Field) (any, error) {
 			return nil, syntaxError(p.s, t.off, t.raw, "%s is out of range for %s (a 64-bit whole number)", clip(t.raw), field)
 		}
 		return n, nil
+	case Bool:
+		if t.kind != tWord || (t.text != "true" && t.text != "false") {
+			return nil, p.unexpected(t, "true or false for "+field)
+		}
+		return t.text == "true", nil
 	case DateTime:
 		if t.kind == tString {
 			return nil, p.unexpected(t, "a date-time without quotes for "+field+", e.g. "+dateTimeExample)

@@ -12,25 +12,27 @@ import (
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
-// options are the system query options Drover reads, in the order their
-// errors are reported.
-var options = []string{"$filter", "$top", "$skip", "$skiptoken", "$expand"}
+// ParseQuery reads the query options of a collection that offers $filter
+// on the given fields, $top (1 to maxPage), $skip, $skiptoken and
+// $expand=content: Parse with that Collection.
+func ParseQuery(v url.Values, fields Fields, maxPage int) (Query, error) {
+	return Parse(v, Collection{Fields: fields, Expand: []Expansion{{Name: "content"}}, MaxPage: maxPage})
+}
 
-// Expansions are the names $expand accepts.
-var expansions = []string{"content"}
-
-// ParseQuery reads the query options of a collection request: $filter on
-// the given fields, $top (1 to maxPage), $skip, $skiptoken and $expand.
+// Parse reads the query options of a request to collection c.
 //
-// Any other parameter whose name starts with "$" ($orderby, $select,
-// $count, …) is refused as not supported, and so is an option given twice;
-// parameters without a "$" belong to the endpoint and are left alone.
-// The error is a *livestock.Error of KindInvalid listing every broken
-// rule, each with Source "query:<option>".
+// A system query option is recognised with or without its "$" and in any
+// letter case ($top, top, $TOP, Top), as OData 4.01 allows; one given
+// twice, in any two spellings, is refused. A "$" parameter that is not an
+// option c offers ($search, $apply, …, or $orderby where c has no order)
+// is refused as not supported; other parameters belong to the endpoint
+// and are left alone. The error is a *livestock.Error of KindInvalid
+// listing every broken rule, each with Source "query:$<option>" in its
+// lower-case name.
 //
 // $top=0 is refused: OData allows it, but a page of nothing is never what
 // a caller means, and it would make "no $top" and "$top=0" easy to confuse.
-func ParseQuery(v url.Values, fields Fields, maxPage int) (Query, error) {
+func Parse(v url.Values, c Collection) (Query, error) {
 	var q Query
 	var errs []livestock.FieldError
 	add := func(err error) {
@@ -38,46 +40,64 @@ func ParseQuery(v url.Values, fields Fields, maxPage int) (Query, error) {
 			errs = append(errs, e.Fields...)
 		}
 	}
-	for _, name := range options {
-		vals, ok := v[name]
+	given, unknown := systemOptions(v)
+	offered := c.offered()
+	for _, name := range allOptions {
+		g, ok := given[name]
 		switch {
 		case !ok:
 			continue
-		case len(vals) > 1:
-			errs = append(errs, optionError(livestock.CodeBadQuery, name, strings.Join(vals, ", "),
-				"%s is given %d times; give it at most once", name, len(vals)))
+		case len(g.values) > 1:
+			errs = append(errs, optionError(livestock.CodeBadQuery, name, strings.Join(g.values, ", "),
+				"%s is given %d times%s; give it at most once", name, len(g.values), g.spellings(name)))
+			continue
+		case !slices.Contains(offered, name):
+			unknown = append(unknown, g.names[0])
 			continue
 		}
-		s := vals[0]
+		s := g.values[0]
 		var err error
 		switch name {
 		case "$filter":
-			q.Filter, err = ParseFilter(s, fields)
+			q.Filter, err = ParseFilter(s, c.Fields)
 		case "$top":
-			q.Top, err = parseTop(s, maxPage)
+			q.Top, err = parseTop(s, c.MaxPage)
 			q.HasTop = err == nil
 		case "$skip":
 			q.Skip, err = parseSkip(s)
-		case "$skiptoken":
-			q.AfterID, err = ParseSkipToken(s)
 		case "$expand":
-			q.Expand, err = parseExpand(s)
+			q.Expand, err = parseExpandTree(s, c.Expand)
+		case "$select":
+			q.Select, err = parseSelect(s, c.Members)
+		case "$orderby":
+			q.OrderBy, err = parseOrderBy(s, c)
+		case "$count":
+			q.Count, err = parseCount(s)
+		case "$format":
+			err = checkFormat(s)
 		}
 		add(err)
 	}
-	var unknown []string
-	for name := range v {
-		if strings.HasPrefix(name, "$") && !slices.Contains(options, name) {
-			unknown = append(unknown, name)
+	// The token is read last: under an $orderby it holds one value for
+	// each of the order's fields, read by their kinds.
+	if g, ok := given["$skiptoken"]; ok && len(g.values) == 1 {
+		var err error
+		if q.OrderBy == nil {
+			q.AfterID, err = ParseSkipToken(g.values[0])
+		} else {
+			q.After, err = parseKeysetToken(g.values[0], q.Order(c.Key), c.Fields)
 		}
+		add(err)
 	}
 	slices.Sort(unknown)
 	for _, name := range unknown {
-		msg := "%s is not supported; the query options are $filter, $top, $skip, $skiptoken and $expand"
-		if slices.Contains(options, strings.ToLower(name)) {
-			msg += " (option names are lower case)"
+		canonical, _ := optionName(name)
+		source := canonical
+		if source == "" {
+			source = name
 		}
-		errs = append(errs, optionError(livestock.CodeBadQuery, name, strings.Join(v[name], ", "), msg, clip(name)))
+		errs = append(errs, optionError(livestock.CodeBadQuery, clip(source), strings.Join(v[name], ", "),
+			"%s is not supported; the query options are %s", clip(name), c.listOffered()))
 	}
 	if len(errs) > 0 {
 		return Query{}, invalid(errs...)
@@ -116,11 +136,11 @@ func (q Query) PageSize(maxPage int) int {
 }
 
 // Next is the query options of the page after one that ended with the item
-// lastID, for @odata.nextLink: the same $filter as canonical text, the same
-// $expand, and a $skiptoken after lastID. $skip is left out, because the
-// first page used it up and the token now marks the place. (A query with
-// $top has no next link: the caller pages with $skip.) The endpoint adds
-// its own parameters and encodes the result.
+// lastID, for @odata.nextLink in the default order: the same $filter as
+// canonical text, the same $expand, and a $skiptoken after lastID. $skip
+// is left out, because the first page used it up and the token now marks
+// the place. (A query with $top has no next link: the caller pages with
+// $skip.) The endpoint adds its own parameters and encodes the result.
 func (q Query) Next(lastID int64) url.Values {
 	v := url.Values{}
 	if q.Filter != nil {
@@ -131,6 +151,30 @@ func (q Query) Next(lastID int64) url.Values {
 	}
 	v.Set("$skiptoken", SkipToken(lastID))
 	return v
+}
+
+// Order is the whole order of the items: $orderby, then the key
+// ascending unless $orderby names it, so that no two items tie and a
+// $skiptoken marks one place. It is nil in the default order.
+func (q Query) Order(key string) []OrderItem {
+	if q.OrderBy == nil {
+		return nil
+	}
+	order := slices.Clone(q.OrderBy)
+	if !slices.ContainsFunc(order, func(o OrderItem) bool { return o.Field == key }) {
+		order = append(order, OrderItem{Field: key})
+	}
+	return order
+}
+
+// Token is the $skiptoken for the page after one whose last item has the
+// values keys (one per item of Order(key), as Query.After holds them), or,
+// in the default order, the id lastID.
+func (q Query) Token(key string, lastID int64, keys []any) string {
+	if q.OrderBy == nil {
+		return SkipToken(lastID)
+	}
+	return keysetToken(q.Order(key), keys)
 }
 
 // parseTop reads $top: a whole number from 1 to maxPage.
@@ -175,23 +219,8 @@ func wholeNumber(s string) (int64, bool) {
 	return n, true
 }
 
-// parseExpand reads $expand: names separated by commas, each one of
-// expansions. A name given twice counts once. The first bad name is the
-// one reported.
+// parseExpand reads $expand as ParseQuery does: names separated by
+// commas, each "content".
 func parseExpand(s string) ([]string, error) {
-	var names []string
-	for name := range strings.SplitSeq(s, ",") {
-		name = strings.TrimSpace(name)
-		switch {
-		case name == "":
-			return nil, invalid(optionError(livestock.CodeBadQuery, "$expand", s,
-				"$expand has an empty name; give names separated by commas, from: %s", strings.Join(expansions, ", ")))
-		case !slices.Contains(expansions, name):
-			return nil, invalid(optionError(livestock.CodeBadQuery, "$expand", name,
-				"%s cannot be expanded; the expansions are: %s", clip(name), strings.Join(expansions, ", ")))
-		case !slices.Contains(names, name):
-			names = append(names, name)
-		}
-	}
-	return names, nil
+	return parseExpandTree(s, defaultExpansions)
 }

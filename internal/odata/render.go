@@ -84,6 +84,8 @@ func literalText(v any) string {
 		return strconv.FormatInt(v, 10)
 	case int:
 		return strconv.Itoa(v)
+	case bool:
+		return strconv.FormatBool(v)
 	}
 	return fmt.Sprint(v)
 }

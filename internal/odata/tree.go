@@ -19,13 +19,14 @@ const (
 	String   Kind = iota + 1 // 'Sheep'
 	DateTime                 // 2026-11-01T00:00:00Z; the time and offset are mandatory
 	Int                      // 42
+	Bool                     // true or false
 )
 
 // Expr is a node of a $filter tree: *Comparison, *Not, *And or *Or.
 type Expr interface{ expr() }
 
-// Comparison is `Field Op Value`. Value is a string, a time.Time (UTC)
-// or an int64, according to the field's Kind.
+// Comparison is `Field Op Value`. Value is a string, a time.Time (UTC),
+// an int64 or a bool, according to the field's Kind.
 type Comparison struct {
 	Field string
 	Op    Op
@@ -56,7 +57,8 @@ type Fields map[string]Field
 //
 // Read, when set, reads a String field's literal into the form stored (a
 // holding's CPH in its normal form), or says why it cannot be one, for
-// the same reason. An Unordered field is compared with eq and ne only.
+// the same reason. An Unordered field is compared with eq and ne only, and
+// cannot be named in $orderby.
 type Field struct {
 	Kind      Kind
 	Values    []string
@@ -70,6 +72,23 @@ type Query struct {
 	Top     int      // the page size asked for; 0 when $top is absent
 	HasTop  bool     // whether $top was given (then no @odata.nextLink)
 	Skip    int      // results to skip
-	AfterID int64    // from $skiptoken: only items after this id
-	Expand  []string // $expand values, e.g. "content"
+	AfterID int64    // from $skiptoken in the default order: only items after this id
+	Expand  []string // the members $expand names at the top, e.g. "content"
+	// Select is the members $select names, in the order given, each once;
+	// nil when there is no $select or it names every member ("*").
+	Select []string
+	// OrderBy is $orderby as given; nil for the default order (the key,
+	// ascending), which a $orderby of the key alone also is.
+	OrderBy []OrderItem
+	// After is, from a $skiptoken under an $orderby, the values of the
+	// last item of the page before for each item of Order(key): only items
+	// after it in that order. A nil value is a member that has none.
+	After []any
+	Count bool // $count=true: the answer says how many items match
+}
+
+// OrderItem is one expression of $orderby: a field, ascending or not.
+type OrderItem struct {
+	Field string
+	Desc  bool
 }

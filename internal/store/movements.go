@@ -66,8 +66,16 @@ type RequestQuery struct {
 	Holdings []string // … and those that concern one of these holdings
 	Filter   odata.Expr
 	AfterID  int64 // only ids greater than this (keyset paging)
-	Offset   int
-	Limit    int
+	// Order, when not nil, replaces the id order: fields of
+	// RequestFilterFields that have an order, the last of them requestId
+	// (odata.Query.Order). After then holds, when not nil, the values
+	// (Request.Value) of the item the page starts after, one per field of
+	// Order; AfterID is not used. A member that has none sorts first
+	// ascending and last descending, as in OData.
+	Order  []odata.OrderItem
+	After  []any
+	Offset int
+	Limit  int
 }
 
 // RequestFilterFields are the fields a RequestQuery's Filter may name.
@@ -82,6 +90,14 @@ var RequestFilterFields = odata.Fields{
 	// holding: the requests that concern a holding (its source or
 	// destination), eq or ne only; what an inspector tracing a holding asks.
 	"holding": {Kind: odata.String, Read: livestock.NormalCPH, Unordered: true},
+	// The live record's members, and the members of its content that
+	// Drover keeps beside it.
+	"updatedDate":        {Kind: odata.DateTime},
+	"isFullUndone":       {Kind: odata.Bool},
+	"undoSupported":      {Kind: odata.Bool},
+	"isContentPurged":    {Kind: odata.Bool},
+	"content/trackingId": {Kind: odata.String},
+	"content/species":    {Kind: odata.String, Values: livestock.MovementSpeciesNames()},
 }
 
 // MovementState is where an applied transfer is in its life.
@@ -194,6 +210,9 @@ type MovementReader interface {
 type MovementStore interface {
 	MovementReader
 	Requests(ctx context.Context, q RequestQuery) ([]Request, error)
+	// CountRequests is how many requests q selects, without its paging
+	// (AfterID, After, Offset, Limit) and order.
+	CountRequests(ctx context.Context, q RequestQuery) (int64, error)
 	PendingReviews(ctx context.Context, q ReviewQuery) ([]Movement, error)
 	Reply(ctx context.Context, userName, correlationID string) (Reply, error)
 	// DeleteRepliesBefore deletes at most limit replies created before

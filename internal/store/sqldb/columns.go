@@ -16,6 +16,14 @@ type column struct {
 	none noneKind // how a value that is not there is stored
 }
 
+// ref is how SQL names col on the table aliased by prefix.
+func (col column) ref(prefix string) string {
+	if col.kind == colFalse {
+		return "(1 = 0)"
+	}
+	return prefix + col.name
+}
+
 type noneKind int
 
 const (
@@ -34,6 +42,8 @@ const (
 	colInstant         // compared with a time.Time, bound by the dialect
 	colDate            // a date, compared as the instant 00:00Z of that date
 	colHolding         // a CPH among the request's holdings (request_holdings), eq or ne
+	colBool            // compared with a bool
+	colFalse           // a bool member that is always false: no column
 )
 
 // requestFields are the fields of store.RequestFilterFields.
@@ -46,6 +56,13 @@ var requestFields = map[string]column{
 	"userName":      {"user_name", colText, alwaysSet},
 	"requestId":     {"id", colInt, alwaysSet},
 	"holding":       {"id", colHolding, alwaysSet}, // the request's id, looked up in request_holdings
+	// The live record's members, and those of its content kept beside it.
+	"updatedDate":        {"updated_date", colInstant, alwaysSet},
+	"isFullUndone":       {"is_full_undone", colBool, alwaysSet},
+	"undoSupported":      {"undo_supported", colBool, alwaysSet},
+	"isContentPurged":    {"", colFalse, alwaysSet}, // Drover keeps every request's content
+	"content/trackingId": {"tracking_id", colText, nullNone},
+	"content/species":    {"species", colText, emptyNone},
 }
 
 // reviewFields are the fields of store.ReviewFilterFields.

@@ -16,6 +16,7 @@ import (
 func TestFieldsMatchStore(t *testing.T) {
 	compatible := map[odata.Kind][]colKind{
 		odata.String: {colText, colHolding}, odata.Int: {colInt}, odata.DateTime: {colInstant, colDate},
+		odata.Bool: {colBool, colFalse},
 	}
 	for name, tt := range map[string]struct {
 		fields odata.Fields
@@ -58,5 +59,30 @@ func TestFilterBindsValues(t *testing.T) {
 	}
 	if strings.Contains(sql, "'") {
 		t.Errorf("SQL %s holds a quote", sql)
+	}
+}
+
+// TestOrderBindsValues checks that the values of a keyset are bound, never
+// written, and that none (nil) is compared as SQL's NULL in its direction.
+func TestOrderBindsValues(t *testing.T) {
+	s := &Store{d: &Dialect{BindTime: func(t time.Time) any { return t }}}
+	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{"type"}}
+	order := []odata.OrderItem{{Field: "trackingId", Desc: true}, {Field: "userName"}, {Field: "requestId"}}
+	cond, by, err := f.order(order, []any{nil, "x' --", int64(7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCond := "((1 = 0) OR (r.tracking_id IS NULL AND r.user_name > $2) OR (r.tracking_id IS NULL AND r.user_name = $3 AND r.id > $4))"
+	if cond != wantCond {
+		t.Errorf("condition = %s\nwant        %s", cond, wantCond)
+	}
+	if want := "r.tracking_id DESC NULLS LAST, r.user_name ASC NULLS FIRST, r.id ASC NULLS FIRST"; by != want {
+		t.Errorf("ORDER BY %s\nwant     %s", by, want)
+	}
+	if !slices.Equal(f.args, []any{"type", "x' --", "x' --", int64(7)}) {
+		t.Errorf("args = %q", f.args)
+	}
+	if _, _, err := f.order([]odata.OrderItem{{Field: "holding"}}, nil); err == nil {
+		t.Error("an order by holding was compiled")
 	}
 }

@@ -77,6 +77,8 @@ func (f *filter) comparison(c *odata.Comparison) (string, error) {
 		ok, v = col.kind == colInt, x
 	case int:
 		ok, v = col.kind == colInt, int64(x)
+	case bool:
+		ok, v = col.kind == colBool || col.kind == colFalse, x
 	case time.Time:
 		ok = col.kind == colInstant || col.kind == colDate
 		if col.kind == colDate {
@@ -109,7 +111,7 @@ func (f *filter) holding(col column, c *odata.Comparison, cph string) (string, e
 // (NULL, or the empty string where that stands for none).
 func (f *filter) leaf(col column, op string, v any) string {
 	f.args = append(f.args, v)
-	name := f.prefix + col.name
+	name := col.ref(f.prefix)
 	cond := fmt.Sprintf("%s %s $%d", name, op, len(f.args))
 	none, some := name+" IS NULL", name+" IS NOT NULL"
 	switch col.none {

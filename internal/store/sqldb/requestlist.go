@@ -65,7 +65,8 @@ const (
 // the rows there are may be far fewer than the page's limit.
 const maxPrealloc = 1000
 
-// Requests lists the requests q selects, with their holdings, in id order.
+// Requests lists the requests q selects, with their holdings, in id order
+// or in q.Order.
 // A Limit of zero or less means no limit.
 func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []store.Request, err error) {
 	defer s.wrap(&err, "Requests")
@@ -102,6 +103,9 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 // end. When the filter bounds the movement date to a few months
 // (dateBounds), each branch is read once per month, on the month indexes.
 func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
+	if q.Order != nil {
+		return s.orderedQuery(q)
+	}
 	term, traced := tracedHolding(q.Filter)
 	if traced = traced && q.All; traced {
 		// An inspector tracing a holding: its requests are all the

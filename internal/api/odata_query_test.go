@@ -1,0 +1,148 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// TestODataQueryOptions checks the query options the live definition
+// offers on the request collections: $orderby with an exact
+// @odata.nextLink, /$count, $select, $count=true, $expand to depth 2,
+// options without $ or in another case, and OData-Version on answers.
+func TestODataQueryOptions(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{MaxPage: 3})
+		k1 := b.token("keeper1")
+		var ids []int64
+		for i := range 8 {
+			var rec record
+			// Transfer dates tie in threes, so an order by them needs the id.
+			b.post(k1, "TransferRequests", map[string]any{"content": transfer(day(-9+i%3), farm1, farm2, farm1, sheep("130182", i+1), nil)}).decode(&rec)
+			ids = append(ids, rec.RequestID)
+		}
+		type page struct {
+			Value    []map[string]json.RawMessage
+			NextLink string `json:"@odata.nextLink"`
+			Context  string `json:"@odata.context"`
+			Count    *int64 `json:"@odata.count"`
+		}
+		get := func(path string) (page, response) {
+			t.Helper()
+			var p page
+			res := b.do(http.MethodGet, path, k1, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("GET %s = %d %s", path, res.status, res.body)
+			}
+			if v := res.header.Get("OData-Version"); v != "4.0" {
+				t.Errorf("GET %s: OData-Version %q, want 4.0", path, v)
+			}
+			res.decode(&p)
+			return p, res
+		}
+		idOf := func(item map[string]json.RawMessage) (id int64) {
+			_ = json.Unmarshal(item["requestId"], &id)
+			return id
+		}
+		walk := func(path string) (out []int64) {
+			t.Helper()
+			for range 20 {
+				p, _ := get(path)
+				for _, item := range p.Value {
+					out = append(out, idOf(item))
+				}
+				if p.NextLink == "" {
+					return out
+				}
+				path = strings.TrimPrefix(p.NextLink, b.url)
+			}
+			t.Fatalf("%s: nextLink does not end", path)
+			return nil
+		}
+		// Newest first, by $orderby, page by page.
+		desc := slices.Clone(ids)
+		slices.Reverse(desc)
+		if got := walk("/v1/TransferRequests?$orderby=requestId%20desc"); fmt.Sprint(got) != fmt.Sprint(desc) {
+			t.Errorf("$orderby=requestId desc walked %v, want %v", got, desc)
+		}
+		// Latest movement date first, ties in id order: every request once.
+		var want []int64
+		for d := 2; d >= 0; d-- {
+			for i, id := range ids {
+				if i%3 == d {
+					want = append(want, id)
+				}
+			}
+		}
+		if got := walk("/v1/TransferRequests?orderby=movementDate%20desc&$select=requestId"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("orderby=movementDate desc walked %v, want %v", got, want)
+		}
+		// $select keeps the members named, and says so in the context.
+		p, _ := get("/v1/TransferRequests?$select=requestId,requestStatus&$TOP=2")
+		if len(p.Value) != 2 || p.NextLink != "" || !strings.HasSuffix(p.Context, "#TransferRequests(requestId,requestStatus)") {
+			t.Errorf("$select with $TOP=2: %d items, next %q, context %q", len(p.Value), p.NextLink, p.Context)
+		}
+		for _, item := range p.Value {
+			if len(item) != 2 || item["requestId"] == nil || item["requestStatus"] == nil {
+				t.Errorf("$select=requestId,requestStatus gave %v", item)
+			}
+		}
+		// /$count and $count=true count what the listing pages through.
+		filter := url.QueryEscape(fmt.Sprintf("requestId gt %d and isContentPurged eq false", ids[2]))
+		res := b.do(http.MethodGet, "/v1/TransferRequests/$count?$filter="+filter, k1, nil)
+		if v := res.header.Get("OData-Version"); res.status != http.StatusOK || v != "4.0" {
+			t.Errorf("/$count: %d, OData-Version %q", res.status, v)
+		}
+		if ct := res.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") || string(res.body) != "5" {
+			t.Errorf("/$count = %q (%s), want 5 as text", res.body, ct)
+		}
+		p, _ = get("/v1/TransferRequests?$count=true&$filter=" + filter)
+		if p.Count == nil || *p.Count != 5 || len(p.Value) != 3 {
+			t.Errorf("$count=true: count %v, %d items, want 5 and a page of 3", p.Count, len(p.Value))
+		}
+		// $expand reaches depth 2, in either form.
+		p, _ = get("/v1/TransferRequests?$expand=content($expand=movementGroups)&top=1")
+		if len(p.Value) != 1 || p.Value[0]["content"] == nil {
+			t.Errorf("$expand=content($expand=movementGroups) gave %v", p.Value)
+		}
+		_, res = get(fmt.Sprintf("/v1/TransferRequests(%d)?$select=requestId&$expand=content/movementGroups", ids[0]))
+		var one map[string]json.RawMessage
+		res.decode(&one)
+		if one["content"] == nil || one["requestId"] == nil || one["userName"] != nil {
+			t.Errorf("one request with $select and $expand: %s", res.body)
+		}
+		// Refusals name the option, and are OData answers too.
+		for _, tc := range []struct{ query, source string }{
+			{"$expand=content($expand=movementGroups($expand=devices))", "query:$expand"},
+			{"$orderby=requestId,userName,requestDate,updatedDate,species,requestStatus", "query:$orderby"},
+			{"$filter=" + url.QueryEscape("requestId eq 1"+strings.Repeat(" or requestId eq 1", 100)), "query:$filter"},
+			{"$select=requestId,colour", "query:$select"},
+			{"$top=1&TOP=2", "query:$top"},
+		} {
+			res := b.do(http.MethodGet, "/v1/TransferRequests?"+tc.query, k1, nil)
+			if res.status != http.StatusBadRequest {
+				t.Errorf("%s: %d, want 400", tc.query, res.status)
+				continue
+			}
+			if v := res.header.Get("OData-Version"); v != "4.0" {
+				t.Errorf("%s: OData-Version %q on the error", tc.query, v)
+			}
+			if src := res.problem().Errors[0].Source; src != tc.source {
+				t.Errorf("%s: source %q, want %s", tc.query, src, tc.source)
+			}
+		}
+		res = b.do(http.MethodGet, "/v1/TransferRequests/$count?$filter=colour%20eq%201", k1, nil)
+		if res.status != http.StatusBadRequest || res.problem().Errors[0].Source != "query:$filter" {
+			t.Errorf("/$count with a bad $filter: %d %s", res.status, res.body)
+		}
+	})
+}
