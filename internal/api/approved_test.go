@@ -209,7 +209,9 @@ func rangePath(species, start, end, departure, destination string) string {
 		species, start, end, departure, destination)
 }
 
-func escape(s string) string { return strings.NewReplacer(" ", "%20", "'", "%27", "/", "%2F").Replace(s) }
+func escape(s string) string {
+	return strings.NewReplacer(" ", "%20", "'", "%27", "/", "%2F").Replace(s)
+}
 
 // TestApprovedRangeRules: every rule of ByTransferDateRange is a 400 with
 // its code (the live code beside it), naming the parameter; a keeper
