@@ -33,6 +33,7 @@ type authzFixture struct {
 	review      record // keeper1 reviewing a move keeper2 sent to farm1
 	toUndo      record // a private move left for the matrix to undo
 	toReview    record // a move from keeper2 awaiting keeper1's review
+	sent        int64  // the movement of keeper1's corrected move: its Departure record is keeper1's
 	nextAnimal  int    // the next unregistered cattle number of herd 442501
 	pastService *registration.Service
 }
@@ -67,6 +68,7 @@ func newFixture(b *bundle) *authzFixture {
 	fix := transfer(day(0), farm1, farm2, farm1, sheep("130181", 2), nil)
 	fix["requestToBeCorrected_ID"] = sent.RequestID
 	f.correction = b.submit(f.k1, "CorrectTransferRequests", fix)
+	f.sent = sent.RequestID
 
 	arriving := b.submit(f.k2, "TransferRequests", transfer(day(0), farm2, farm1, farm2, sheep("130186", 1), nil))
 	f.review = b.submit(f.k1, "ReviewHoldingMovementRequests", f.reviewOf(arriving.RequestID))

@@ -63,6 +63,13 @@ func authzMatrix() map[string]authzRow {
 			build: getCall("/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0257')"), owner: st200, stranger: st403, inspector: st200},
 		"GET /v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')": {
 			build: getCall("/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='01%2f100%2f0257')"), owner: st200, stranger: st403, inspector: st200},
+		"GET /v1/":                  {build: getCall("/v1/"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/ApprovedMovements": {build: getCall("/v1/ApprovedMovements"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/ApprovedMovements({id},{recordedBy})": {build: func(f *authzFixture) authzCall {
+			return authzCall{method: http.MethodGet, path: fmt.Sprintf("/v1/ApprovedMovements(%d,Departure)", f.sent)}
+		}, owner: st200, stranger: http.StatusNotFound, inspector: st200}, // the live service answers 404, never 403
+		"GET /v1/ApprovedMovements/ByTransferDateRange(speciesId={speciesId},startTransferDate={startTransferDate},endTransferDate={endTransferDate},departureHolding={departureHolding},destinationHolding={destinationHolding})": {
+			build: getCall(rangePath("1", day(-5)+"T00:00:00Z", day(0)+"T23:59:59Z", farm1Path, "")), owner: st200, stranger: st403, inspector: st200},
 		"POST /v1/animals": {build: func(f *authzFixture) authzCall {
 			return authzCall{method: http.MethodPost, path: "/v1/animals", body: f.calf()}
 		}, owner: st200, stranger: st403, inspector: st403},

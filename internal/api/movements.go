@@ -28,16 +28,6 @@ var collectionNames = map[store.RequestType]string{
 // reviewSet is the entity set of movements awaiting review.
 const reviewSet = "HoldingMovementForReviews"
 
-// entitySets are the OData entity sets that answers name in their
-// @odata.context, each with the schema of its items, for /v1/$metadata.
-func entitySets() map[string]string {
-	sets := map[string]string{reviewSet: "MovementForReview"}
-	for _, name := range collectionNames {
-		sets[name] = "MovementRequest"
-	}
-	return sets
-}
-
 // submitRequest answers POST to a request collection: 201 with the
 // request record, Pending; the job decides it.
 func (s *Server) submitRequest(typ store.RequestType) handlerFunc {

@@ -17,7 +17,7 @@ import (
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
 	// The chain, outermost first; middleware.go says what each step does.
-	r.Use(s.recoverPanics, s.correlate, s.canonicalPath, middleware.GetHead, s.observe, s.deadline, s.limitBody)
+	r.Use(s.recoverPanics, s.correlate, s.canonicalPath, s.versionAlias, middleware.GetHead, s.observe, s.deadline, s.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, &livestock.Error{Kind: livestock.KindNotFound, Detail: "no such endpoint",
 			Fields: []livestock.FieldError{{Code: livestock.CodeNoRoute, Message: "no endpoint at this path; see /openapi.json", Source: "path", Value: r.URL.Path}}})
@@ -69,6 +69,13 @@ func (s *Server) routes() chi.Router {
 		r.Post("/v1/Holdings/ValidHoldings", s.handle(s.validHoldings))
 		r.Get("/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')", s.handle(s.awaitingReview))
 		r.Get("/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')", s.handle(s.awaitingReview))
+		// … approved movements: each end's record of a movement applied.
+		r.Get("/v1/ApprovedMovements", s.handle(s.listApproved))
+		r.Get("/v1/ApprovedMovements({id},{recordedBy})", s.handle(s.getApproved))
+		r.With(nullEmptyParams).Get("/v1/ApprovedMovements/ByTransferDateRange(speciesId={speciesId},startTransferDate={startTransferDate},"+
+			"endTransferDate={endTransferDate},departureHolding={departureHolding},destinationHolding={destinationHolding})", s.handle(s.approvedByRange))
+		// OData's service document: the entity sets, at the service root.
+		r.Get("/v1/", s.handle(s.serviceDocument))
 
 		// Animal registration.
 		r.With(s.gateQueue(asyncMode)).Post("/v1/animals", s.handle(s.registerAnimal))

@@ -100,7 +100,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
 		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store)}
 	var err error
-	if s.metadata, err = d.Doc.Metadata(entitySets()); err != nil {
+	if s.metadata, err = d.Doc.MetadataOf(serviceModel()); err != nil {
 		return nil, err
 	}
 	s.docJSON, s.docsPage = d.Doc.JSON(), openapi.DocsHandler()

@@ -107,6 +107,19 @@ const (
 	CodePollTooSoon Code = "R009" // a request status polled before its retry-after time
 )
 
+// ApprovedMovements/ByTransferDateRange: its parameters, checked at once
+// (400). Each is one rule of the live catalogue, whose numeric code is
+// given beside it.
+const (
+	CodeRangeHolding   Code = "V060" // live 31200: a holding is not a valid, registered CPH or MHS
+	CodeRangeDates     Code = "V061" // live 31230: startTransferDate and endTransferDate are both required
+	CodeRangeOrder     Code = "V062" // live 31231: startTransferDate must be before endTransferDate
+	CodeRangeFuture    Code = "V063" // live 31232: startTransferDate cannot be in the future
+	CodeRangeTooLong   Code = "V064" // live 31233: the range must be less than a year
+	CodeRangeNoHolding Code = "V065" // live 31234: departureHolding or destinationHolding is required
+	CodeRangeSpeciesID Code = "V066" // live 31235: speciesId is not a species of the movements interface
+)
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -186,4 +199,11 @@ var Codes = []CodeInfo{
 	{CodeLateReport, KindInvalid, "Warning: the move was reported after the 3-day deadline"},
 	{CodeLateBirth, KindInvalid, "Warning: registered after the statutory limit; no passport, the animal may not move"},
 	{CodePollTooSoon, KindTooMany, "The request status was polled before its retry-after time"},
+	{CodeRangeHolding, KindInvalid, "The holding is not a valid, registered CPH or MHS"},
+	{CodeRangeDates, KindInvalid, "Both startTransferDate and endTransferDate must be given"},
+	{CodeRangeOrder, KindInvalid, "startTransferDate must be before endTransferDate"},
+	{CodeRangeFuture, KindInvalid, "startTransferDate cannot be in the future"},
+	{CodeRangeTooLong, KindInvalid, "The date range must be less than a year"},
+	{CodeRangeNoHolding, KindInvalid, "Either departureHolding or destinationHolding must be given"},
+	{CodeRangeSpeciesID, KindInvalid, "speciesId is not a species of the movements interface"},
 }

@@ -44,7 +44,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	}
 	m := store.Movement{ID: req.ID, RequestID: req.ID, UserName: req.UserName, Species: req.Species,
 		Source: t.Source.String(), Destination: f.Destination.CPH.String(), TransferDate: t.TransferDate.Time(),
-		AnimalCount: t.AnimalCount, Flags: t.Flags, Standstill: hasCode(warns, livestock.CodeStandstill)}
+		AnimalCount: t.AnimalCount, Flags: t.Flags, Standstill: hasCode(warns, livestock.CodeStandstill), ReportedBy: reportedBy(t)}
 	if prior != nil {
 		m.ID = prior.ID
 	}

@@ -129,6 +129,7 @@ type Movement struct {
 	Flags         []string // processingFlags, stored with the movement
 	Standstill    bool     // whether it breached the standstill on Source (a warning)
 	ReviewID      int64    // the review request that decided it; 0 before
+	ReportedBy    Side     // the end whose keeper reported the transfer (its userHolding)
 	Devices       []MovementDevice
 	Batches       []MovementBatch
 }
@@ -215,6 +216,8 @@ type MovementStore interface {
 	CountRequests(ctx context.Context, q RequestQuery) (int64, error)
 	PendingReviews(ctx context.Context, q ReviewQuery) ([]Movement, error)
 	Reply(ctx context.Context, userName, correlationID string) (Reply, error)
+	// Approved movements (approved.go).
+	ApprovedStore
 	// DeleteRepliesBefore deletes at most limit replies created before
 	// before, oldest first, and reports how many it deleted: replies are
 	// kept for a retention period, not for ever (internal/retention). It

@@ -27,38 +27,73 @@ const metadataKey = "requestId"
 
 // Metadata is the CSDL document of the entity sets in sets (entity set
 // name → the schema of its items, such as "TransferRequests" →
-// "MovementRequest").
+// "MovementRequest"), each keyed by requestId, with no functions.
 func (d *Doc) Metadata(sets map[string]string) ([]byte, error) {
+	var m Model
+	for _, set := range slices.Sorted(maps.Keys(sets)) {
+		m.Sets = append(m.Sets, EntitySet{Name: set, Type: sets[set]})
+	}
+	return d.MetadataOf(m)
+}
+
+// MetadataOf is the CSDL document of model m.
+func (d *Doc) MetadataOf(model Model) ([]byte, error) {
 	m := csdlWriter{spec: d.spec, complex: map[string]*csdlType{}}
 	schema := csdlSchema{Xmlns: "http://docs.oasis-open.org/odata/ns/edm", Namespace: MetadataNamespace}
 	container := csdlContainer{Name: "Container"}
-	entities := map[string]bool{}
-	for _, set := range slices.Sorted(maps.Keys(sets)) {
-		name := sets[set]
-		container.Sets = append(container.Sets, csdlSet{Name: set, Type: MetadataNamespace + "." + name})
-		if entities[name] {
+	entities := map[string]*csdlType{}
+	sets := slices.Clone(model.Sets)
+	slices.SortFunc(sets, func(a, b EntitySet) int { return strings.Compare(a.Name, b.Name) })
+	for _, set := range sets {
+		if t := entities[set.Type]; t != nil {
+			container.Sets = append(container.Sets, set.csdl(t))
 			continue
 		}
-		entities[name] = true
-		ref := d.spec.Components.Schemas[name]
+		ref := d.spec.Components.Schemas[set.Type]
 		if ref == nil || ref.Value == nil {
-			return nil, fmt.Errorf("openapi: metadata: no schema %q for entity set %s", name, set)
+			return nil, fmt.Errorf("openapi: metadata: no schema %q for entity set %s", set.Type, set.Name)
 		}
-		t, err := m.object(name, ref.Value)
+		t, err := m.object(set.Type, ref.Value)
 		if err != nil {
 			return nil, err
 		}
-		if !slices.ContainsFunc(t.Properties, func(p csdlProperty) bool { return p.Name == metadataKey && p.Nullable == "false" }) {
-			return nil, fmt.Errorf("openapi: metadata: %s has no required, non-null %s to be its key", name, metadataKey)
+		key := set.Key
+		if len(key) == 0 {
+			key = []string{metadataKey}
 		}
-		t.Key = &csdlKey{Ref: csdlRef{Name: metadataKey}}
+		t.Key = &csdlKey{}
+		for _, k := range key {
+			if !slices.ContainsFunc(t.Properties, func(p csdlProperty) bool { return p.Name == k && p.Nullable == "false" }) {
+				return nil, fmt.Errorf("openapi: metadata: %s has no required, non-null %s to be its key", set.Type, k)
+			}
+			t.Key.Refs = append(t.Key.Refs, csdlRef{Name: k})
+		}
+		entities[set.Type] = t
 		schema.Entities = append(schema.Entities, *t)
+		container.Sets = append(container.Sets, set.csdl(t))
+	}
+	for _, f := range model.Functions {
+		if entities[f.Binding] == nil {
+			return nil, fmt.Errorf("openapi: metadata: function %s is bound to %s, which no entity set has", f.Name, f.Binding)
+		}
+		collection := "Collection(" + MetadataNamespace + "." + f.Binding + ")"
+		fn := csdlFunction{Name: f.Name, IsBound: "true", Return: csdlReturn{Type: collection}}
+		fn.Params = append(fn.Params, csdlParam{Name: "bindingParameter", Type: collection, Nullable: "false"})
+		for _, p := range f.Params {
+			param := csdlParam{Name: p.Name, Type: p.Type}
+			if !p.Nullable {
+				param.Nullable = "false"
+			}
+			fn.Params = append(fn.Params, param)
+		}
+		schema.Functions = append(schema.Functions, fn)
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.complex)) {
 		schema.Complex = append(schema.Complex, *m.complex[name])
 	}
 	schema.Container = container
 	doc := csdlDoc{Version: "4.01", Xmlns: "http://docs.oasis-open.org/odata/ns/edmx",
+		Refs:     []csdlReference{{URI: capabilitiesURI, Include: csdlInclude{Namespace: capabilities, Alias: "Capabilities"}}},
 		Services: csdlServices{Schemas: []csdlSchema{schema}}}
 	b, err := xml.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -166,20 +201,22 @@ func (m *csdlWriter) typeOf(at string, ref *openapi3.SchemaRef) (string, bool, e
 // The CSDL XML elements written (OData 4.01, part 3).
 type (
 	csdlDoc struct {
-		XMLName  xml.Name     `xml:"edmx:Edmx"`
-		Xmlns    string       `xml:"xmlns:edmx,attr"`
-		Version  string       `xml:"Version,attr"`
-		Services csdlServices `xml:"edmx:DataServices"`
+		XMLName  xml.Name        `xml:"edmx:Edmx"`
+		Xmlns    string          `xml:"xmlns:edmx,attr"`
+		Version  string          `xml:"Version,attr"`
+		Refs     []csdlReference `xml:"edmx:Reference"`
+		Services csdlServices    `xml:"edmx:DataServices"`
 	}
 	csdlServices struct {
 		Schemas []csdlSchema `xml:"Schema"`
 	}
 	csdlSchema struct {
-		Xmlns     string        `xml:"xmlns,attr"`
-		Namespace string        `xml:"Namespace,attr"`
-		Entities  []csdlType    `xml:"EntityType"`
-		Complex   []csdlType    `xml:"ComplexType"`
-		Container csdlContainer `xml:"EntityContainer"`
+		Xmlns     string         `xml:"xmlns,attr"`
+		Namespace string         `xml:"Namespace,attr"`
+		Entities  []csdlType     `xml:"EntityType"`
+		Complex   []csdlType     `xml:"ComplexType"`
+		Functions []csdlFunction `xml:"Function"`
+		Container csdlContainer  `xml:"EntityContainer"`
 	}
 	csdlType struct {
 		Name       string         `xml:"Name,attr"`
@@ -187,7 +224,7 @@ type (
 		Properties []csdlProperty `xml:"Property"`
 	}
 	csdlKey struct {
-		Ref csdlRef `xml:"PropertyRef"`
+		Refs []csdlRef `xml:"PropertyRef"`
 	}
 	csdlRef struct {
 		Name string `xml:"Name,attr"`
@@ -202,7 +239,8 @@ type (
 		Sets []csdlSet `xml:"EntitySet"`
 	}
 	csdlSet struct {
-		Name string `xml:"Name,attr"`
-		Type string `xml:"EntityType,attr"`
+		Name        string           `xml:"Name,attr"`
+		Type        string           `xml:"EntityType,attr"`
+		Annotations []csdlAnnotation `xml:"Annotation"`
 	}
 )

@@ -69,6 +69,8 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"MovementRoundTrip", testMovementRoundTrip},
 		{"PendingReviews", testPendingReviews},
 		{"ReviewFilter", testReviewFilter},
+		{"ApprovedMovements", testApprovedMovements},
+		{"ApprovedMovement", testApprovedMovement},
 		{"InTransit", testInTransit},
 		{"ArrivalsOn", testArrivalsOn},
 		{"Replies", testReplies},

@@ -1,0 +1,88 @@
+package api
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/drover-registry/drover/internal/api/openapi"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// serviceModel is what /v1/$metadata declares: the entity sets answers
+// name, what each honours of the query options, and the functions bound
+// to them. It must say what the handlers do, no more: a set's
+// Capabilities change with its handler.
+func serviceModel() openapi.Model {
+	requests := openapi.Capabilities{Annotate: true, Top: true, Skip: true, Filterable: fieldNames(store.RequestFilterFields)}
+	m := openapi.Model{
+		Sets: []openapi.EntitySet{
+			{Name: reviewSet, Type: "MovementForReview"}, // read only through its functions: no capabilities of its own
+			{Name: approvedSet, Type: "ApprovedMovement", Key: []string{"id", "recordedBy"}, Capabilities: openapi.Capabilities{
+				Annotate: true, Top: true, Skip: true, Filterable: fieldNames(store.ApprovedFilterFields)}},
+		},
+		Functions: []openapi.Function{
+			{Name: "ReviewBySpecies", Binding: "MovementForReview", Params: []openapi.Param{
+				{Name: "species", Type: "Edm.String"}, {Name: "holding", Type: "Edm.String"}}},
+			{Name: "ByTransferDateRange", Binding: "ApprovedMovement", Params: []openapi.Param{
+				{Name: "speciesId", Type: "Edm.Int32"},
+				{Name: "startTransferDate", Type: "Edm.DateTimeOffset"}, {Name: "endTransferDate", Type: "Edm.DateTimeOffset"},
+				{Name: "departureHolding", Type: "Edm.String", Nullable: true}, {Name: "destinationHolding", Type: "Edm.String", Nullable: true}}},
+		},
+	}
+	for _, name := range collectionNames {
+		m.Sets = append(m.Sets, openapi.EntitySet{Name: name, Type: "MovementRequest", Capabilities: requests})
+	}
+	return m
+}
+
+func fieldNames[M ~map[string]V, V any](fields M) []string { return slices.Sorted(maps.Keys(fields)) }
+
+// serviceEntry is one resource of the service document.
+type serviceEntry struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	URL  string `json:"url"`
+}
+
+// serviceDocument answers GET /v1/: OData's service document, the entity
+// sets a client may read as collections (the review look-up is reached
+// through its function, which $metadata declares).
+func (s *Server) serviceDocument(w http.ResponseWriter, r *http.Request) error {
+	doc := struct {
+		Context string         `json:"@odata.context"`
+		Value   []serviceEntry `json:"value"`
+	}{Context: s.baseURL(r) + "/v1/$metadata"}
+	for _, set := range serviceModel().Sets {
+		if set.Capabilities.Annotate {
+			doc.Value = append(doc.Value, serviceEntry{Name: set.Name, Kind: "EntitySet", URL: set.Name})
+		}
+	}
+	slices.SortFunc(doc.Value, func(a, b serviceEntry) int { return strings.Compare(a.Name, b.Name) })
+	return writeJSON(w, http.StatusOK, doc)
+}
+
+// versionPrefix is the live definitions' base path: the same interface
+// as /v1, which is where Drover's routes, links and document live.
+const versionPrefix = "/v1.0"
+
+// versionAlias serves /v1.0/… as /v1/…, so a client configured with the
+// live definitions' server URL works unchanged. Links in answers name
+// /v1, the canonical path, which such a client follows as given.
+func (s *Server) versionAlias(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rest, ok := strings.CutPrefix(r.URL.Path, versionPrefix)
+		if ok && (rest == "" || rest[0] == '/') {
+			u := *r.URL
+			u.Path = "/v1" + rest
+			if raw, ok := strings.CutPrefix(u.RawPath, versionPrefix); ok {
+				u.RawPath = "/v1" + raw
+			}
+			r2 := *r
+			r2.URL = &u
+			r = &r2
+		}
+		next.ServeHTTP(w, r)
+	})
+}

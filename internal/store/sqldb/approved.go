@@ -1,0 +1,147 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// An approved movement is one end's record of a movement, so the listing
+// reads each movement up to twice: a Departure branch and a Destination
+// branch, each a plain read of movements (on movements_source or
+// movements_destination for a keeper), joined and paged in key order.
+// $1 is the key to start after; the filter's parameters come next, then
+// the keeper's holdings. The page's window is written in (paging).
+const (
+	approvedSQL = `SELECT a.* FROM (%s UNION ALL %s) a
+		WHERE a.k > $1 AND %s ORDER BY a.k LIMIT {limit} OFFSET {offset}`
+	// approvedDepartureSQL: a movement its departure keeper reported,
+	// whatever its review decided, until it is undone.
+	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id
+		FROM movements WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
+	// approvedDestinationSQL: a movement its destination keeper reported
+	// (it needs no review), or accepted, in whole or in part, on review.
+	approvedDestinationSQL = `SELECT ` + movementColumns + `, 'Destination' AS side, id * 2 + 1 AS k, %s AS species_id
+		FROM movements WHERE state <> 'Undone' AND (reported_by = 'Destination' OR state = 'Accepted')%s`
+)
+
+// approvedFields are the fields of store.ApprovedFilterFields, as columns
+// of the listing's rows.
+var approvedFields = map[string]column{
+	"id":                 {"id", colInt, alwaysSet},
+	"transferDate":       {"transfer_date", colDate, alwaysSet},
+	"speciesId":          {"species_id", colInt, nullNone},
+	"recordedBy":         {"side", colText, alwaysSet},
+	"sourceHolding":      {"source", colText, alwaysSet},
+	"destinationHolding": {"destination", colText, alwaysSet},
+}
+
+// speciesIDSQL is the live speciesId of a movement's species, from
+// livestock's own numbering: constants only, never a caller's text.
+var speciesIDSQL = func() string {
+	var b strings.Builder
+	b.WriteString("CASE species")
+	for _, name := range livestock.MovementSpeciesNames() {
+		sp, _ := livestock.ParseMovementSpecies(name)
+		fmt.Fprintf(&b, " WHEN '%s' THEN %d", name, sp.ID())
+	}
+	b.WriteString(" END")
+	return b.String()
+}()
+
+// ApprovedMovements lists the approved movements q selects, with their
+// devices and batches, in key order.
+func (s *Store) ApprovedMovements(ctx context.Context, q store.ApprovedQuery) (list []store.ApprovedMovement, err error) {
+	defer s.wrap(&err, "ApprovedMovements")
+	f := filter{s: s, cols: approvedFields, prefix: "a.", args: []any{q.AfterKey}}
+	cond, err := f.compile(q.Filter) // compiled first, so a bad filter is reported to every caller
+	if err != nil {
+		return nil, err
+	}
+	args := f.args
+	departure, destination := "", ""
+	if !q.All {
+		if len(q.Holdings) == 0 {
+			return nil, nil
+		}
+		in := marks(len(args)+1, len(q.Holdings))
+		for _, h := range q.Holdings {
+			args = append(args, h)
+		}
+		departure, destination = " AND source IN ("+in+")", " AND destination IN ("+in+")"
+	}
+	query := paging(q.Limit, q.Offset).Replace(fmt.Sprintf(approvedSQL,
+		fmt.Sprintf(approvedDepartureSQL, speciesIDSQL, departure),
+		fmt.Sprintf(approvedDestinationSQL, speciesIDSQL, destination), cond))
+	rows, err := s.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a store.ApprovedMovement
+		var key int64
+		var speciesID sql.NullInt64
+		if a.Movement, err = scanMovement(withExtra{rows, []any{&a.RecordedBy, &key, &speciesID}}); err != nil {
+			return nil, err
+		}
+		list = append(list, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return list, s.fillApproved(ctx, list)
+}
+
+// ApprovedMovement is the one record the listing would show for id and
+// side.
+func (s *Store) ApprovedMovement(ctx context.Context, id int64, side store.Side) (store.ApprovedMovement, error) {
+	list, err := s.ApprovedMovements(ctx, store.ApprovedQuery{All: true, Filter: &odata.And{
+		Left:  &odata.Comparison{Field: "id", Op: odata.Eq, Value: id},
+		Right: &odata.Comparison{Field: "recordedBy", Op: odata.Eq, Value: string(side)},
+	}})
+	if err != nil {
+		return store.ApprovedMovement{}, err
+	}
+	if len(list) == 0 {
+		return store.ApprovedMovement{}, notFound("no approved movement (%d,%s)", id, side)
+	}
+	return list[0], nil
+}
+
+// fillApproved reads the devices and batches of the listed movements,
+// once for a movement listed twice (both ends' records).
+func (s *Store) fillApproved(ctx context.Context, list []store.ApprovedMovement) error {
+	var unique []store.Movement
+	at := map[int64]int{}
+	for _, a := range list {
+		if _, ok := at[a.ID]; !ok {
+			at[a.ID] = len(unique)
+			unique = append(unique, a.Movement)
+		}
+	}
+	if len(unique) == 0 {
+		return nil
+	}
+	if err := s.fillMovements(ctx, s.r, unique); err != nil {
+		return err
+	}
+	for i := range list {
+		m := unique[at[list[i].ID]]
+		list[i].Devices, list[i].Batches = m.Devices, m.Batches
+	}
+	return nil
+}
+
+// withExtra scans a row of movementColumns followed by more columns.
+type withExtra struct {
+	rows  *sql.Rows
+	extra []any
+}
+
+func (w withExtra) Scan(dest ...any) error { return w.rows.Scan(append(dest, w.extra...)...) }

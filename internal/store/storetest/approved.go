@@ -1,0 +1,130 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// approvedFixture adds one movement in each state an approved movement
+// can come from, and returns their ids in this order: reported by the
+// departure and awaiting review; accepted on review; reported by the
+// destination; undone; rejected on review; goats to the abattoir.
+func approvedFixture(t *testing.T, s store.Store) []int64 {
+	t.Helper()
+	m := func(state store.MovementState, by store.Side, from, to livestock.CPH, species string, day int) store.Movement {
+		return store.Movement{UserName: "keeper1", Species: species, Source: from.String(), Destination: to.String(),
+			TransferDate: ymd(2026, 3, day), State: state, ReportedBy: by, AnimalCount: 2,
+			Devices: []store.MovementDevice{
+				{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: from.String(), Outcome: "accepted"},
+				{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: from.String(), Outcome: "rejected"},
+			}}
+	}
+	var ids []int64
+	for _, mv := range []store.Movement{
+		m(store.MovementPendingReview, store.SideDeparture, farmA, farmB, "Sheep", 1),
+		m(store.MovementAccepted, store.SideDeparture, farmA, farmB, "Sheep", 2),
+		m(store.MovementCompleted, store.SideDestination, market, farmB, "Sheep", 3),
+		m(store.MovementUndone, store.SideDeparture, farmA, farmB, "Sheep", 4),
+		m(store.MovementRejected, store.SideDeparture, farmA, farmB, "Sheep", 5),
+		m(store.MovementCompleted, store.SideDeparture, farmA, abattoir, "Goats", 6),
+	} {
+		ids = append(ids, addMovement(t, s, mv))
+	}
+	return ids
+}
+
+// approvedKeys names each listed record "<movement index><D or d>",
+// D for Departure and d for Destination, by the fixture's ids.
+func approvedKeys(ids []int64, list []store.ApprovedMovement) []string {
+	out := []string{}
+	for _, a := range list {
+		side := "D"
+		if a.RecordedBy == store.SideDestination {
+			side = "d"
+		}
+		for i, id := range ids {
+			if id == a.ID {
+				out = append(out, fmt.Sprintf("%d%s", i, side))
+			}
+		}
+	}
+	return out
+}
+
+func approved(t *testing.T, s store.Store, q store.ApprovedQuery) []store.ApprovedMovement {
+	t.Helper()
+	list, err := s.ApprovedMovements(ctx(t), q)
+	must(t, "ApprovedMovements", err)
+	return list
+}
+
+func testApprovedMovements(t *testing.T, s store.Store) {
+	ids := approvedFixture(t, s)
+	for _, tt := range []struct {
+		name string
+		q    store.ApprovedQuery
+		want []string
+	}{
+		// Each end's record, in id order, Departure first; none of the
+		// undone movement; the accepted one twice.
+		{"all", store.ApprovedQuery{All: true}, []string{"0D", "1D", "1d", "2d", "4D", "5D"}},
+		// A keeper sees the records of the ends they act for.
+		{"departure keeper", store.ApprovedQuery{Holdings: []string{farmA.String()}}, []string{"0D", "1D", "4D", "5D"}},
+		{"destination keeper", store.ApprovedQuery{Holdings: []string{farmB.String()}}, []string{"1d", "2d"}},
+		{"both ends", store.ApprovedQuery{Holdings: []string{farmB.String(), farmA.String()}}, []string{"0D", "1D", "1d", "2d", "4D", "5D"}},
+		{"the market's keeper", store.ApprovedQuery{Holdings: []string{market.String()}}, []string{}},
+		{"no holdings", store.ApprovedQuery{}, []string{}},
+		// Paging: after a key, then offset, then limit.
+		{"after a Departure record", store.ApprovedQuery{All: true, AfterKey: ids[1] * 2}, []string{"1d", "2d", "4D", "5D"}},
+		{"offset and limit", store.ApprovedQuery{All: true, Offset: 1, Limit: 2}, []string{"1D", "1d"}},
+		// Filters.
+		{"recordedBy", store.ApprovedQuery{All: true, Filter: cmpf("recordedBy", odata.Eq, "Destination")}, []string{"1d", "2d"}},
+		{"not recordedBy", store.ApprovedQuery{All: true, Filter: not(cmpf("recordedBy", odata.Eq, "Destination"))}, []string{"0D", "1D", "4D", "5D"}},
+		{"transferDate range", store.ApprovedQuery{All: true, Filter: and(cmpf("transferDate", odata.Ge, at("2026-03-02T00:00:00Z")),
+			cmpf("transferDate", odata.Le, at("2026-03-05T12:00:00Z")))}, []string{"1D", "1d", "2d", "4D"}},
+		{"speciesId", store.ApprovedQuery{All: true, Filter: cmpf("speciesId", odata.Eq, int64(2))}, []string{"5D"}},
+		{"sourceHolding", store.ApprovedQuery{All: true, Filter: cmpf("sourceHolding", odata.Eq, market.String())}, []string{"2d"}},
+		{"destinationHolding and keeper", store.ApprovedQuery{Holdings: []string{farmA.String()},
+			Filter: cmpf("destinationHolding", odata.Eq, abattoir.String())}, []string{"5D"}},
+		{"id", store.ApprovedQuery{All: true, Filter: cmpf("id", odata.Eq, ids[1])}, []string{"1D", "1d"}},
+	} {
+		if diff := cmp.Diff(tt.want, approvedKeys(ids, approved(t, s, tt.q))); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+
+	// Both records of a movement carry its devices and batches; the key
+	// orders them.
+	both := approved(t, s, store.ApprovedQuery{All: true, Filter: cmpf("id", odata.Eq, ids[1])})
+	if len(both) != 2 || len(both[0].Devices) != 2 || len(both[1].Devices) != 2 || both[0].Key()+1 != both[1].Key() {
+		t.Errorf("the accepted movement's records = %+v", both)
+	}
+	if _, err := s.ApprovedMovements(ctx(t), store.ApprovedQuery{All: true, Filter: cmpf("movementDate", odata.Eq, at("2026-03-01T00:00:00Z"))}); err == nil {
+		t.Error("a filter on a field approved movements lack was accepted")
+	} else {
+		wantKind(t, "filter on movementDate", err, livestock.KindInvalid)
+	}
+}
+
+func testApprovedMovement(t *testing.T, s store.Store) {
+	ids := approvedFixture(t, s)
+	got, err := s.ApprovedMovement(ctx(t), ids[1], store.SideDestination)
+	must(t, "ApprovedMovement", err)
+	want := movement(t, s, ids[1])
+	if diff := cmp.Diff(store.ApprovedMovement{Movement: want, RecordedBy: store.SideDestination}, got); diff != "" {
+		t.Errorf("ApprovedMovement (-want +got):\n%s", diff)
+	}
+	for _, tt := range []struct {
+		id   int64
+		side store.Side
+	}{{ids[0], store.SideDestination}, {ids[2], store.SideDeparture}, {ids[3], store.SideDeparture}, {ids[5] + 100, store.SideDeparture}} {
+		_, err := s.ApprovedMovement(ctx(t), tt.id, tt.side)
+		wantKind(t, fmt.Sprintf("ApprovedMovement(%d,%s)", tt.id, tt.side), err, livestock.KindNotFound)
+	}
+}
