@@ -65,6 +65,8 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"FilterErrors", testFilterErrors},
 		{"MovementRoundTrip", testMovementRoundTrip},
 		{"PendingReviews", testPendingReviews},
+		{"BatchMovementIDs", testBatchMovementIDs},
+		{"RequestsByID", testRequestsByID},
 		{"ReviewFilter", testReviewFilter},
 		{"InTransit", testInTransit},
 		{"ArrivalsOn", testArrivalsOn},
