@@ -16,14 +16,14 @@ import (
 // A string left "" is unknown: the look-up shows it as null.
 type ForReview struct {
 	store.Movement
-	UserHolding  string // the holding the submitter acted as
-	Haulier      string
-	Vehicle      string
-	DocumentType string
-	DocumentRef  string
+	UserHolding   string // the holding the submitter acted as
+	Haulier       string
+	Vehicle       string
+	DocumentType  string
+	DocumentRef   string
 	DeviceDetails []DeviceDetail // one for each of Movement.Devices
 	BatchDetails  []BatchDetail  // one for each of Movement.Batches
-	Duplicates   []int64        // requestIds of other movements awaiting the same review that report the same move
+	Duplicates    []int64        // requestIds of other movements awaiting the same review that report the same move
 }
 
 // DeviceDetail is what the transfer said of one device.
