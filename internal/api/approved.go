@@ -69,7 +69,7 @@ func (s *Server) approvedPage(w http.ResponseWriter, r *http.Request, narrow oda
 		page.Value = append(page.Value, s.approvedRecord(a, ""))
 	}
 	if more && !q.HasTop {
-		page.NextLink = s.nextLink(r, q, list[len(list)-1].Key())
+		page.NextLink = s.nextLink(r, q, "", list[len(list)-1].Key(), nil) // ParseQuery takes no $orderby: the id keyset
 	}
 	return writeJSON(w, http.StatusOK, page)
 }

@@ -59,10 +59,10 @@ func authzMatrix() map[string]authzRow {
 		"GET /v1/StandingData/{list}":           {build: getCall("/v1/StandingData/species"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/animals/{identifier}":          {build: getCall("/v1/animals/UK442501300001"), owner: st200, stranger: st403, inspector: st200},
 		"POST /v1/Holdings/ValidHoldings":       {build: postCall("Holdings/ValidHoldings", map[string]any{"holdings": []string{farm1, "0035"}}), owner: st200, stranger: st200, inspector: st200},
-		"GET /v1/HoldingMovementForReviews(species='{species}',holding='{holding}')": {
+		"GET /v1/HoldingMovementForReviews(species={species},holding={holding})": {
 			build: getCall("/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0257')"), owner: st200, stranger: st403, inspector: st200},
-		"GET /v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')": {
-			build: getCall("/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='01%2f100%2f0257')"), owner: st200, stranger: st403, inspector: st200},
+		"GET /v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})": {
+			build: getCall("/v1/HoldingMovementForReviews/ReviewBySpecies(species=Sheep,holding=01%2f100%2f0257)"), owner: st200, stranger: st403, inspector: st200},
 		"GET /v1/":                  {build: getCall("/v1/"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/ApprovedMovements": {build: getCall("/v1/ApprovedMovements"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/ApprovedMovements({id},{recordedBy})": {build: func(f *authzFixture) authzCall {

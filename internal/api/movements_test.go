@@ -64,16 +64,18 @@ func TestMovementLifecycle(t *testing.T) {
 			}
 		}
 
-		// keeper2 finds it for review, by both forms of the look-up.
+		// keeper2 finds it for review, by both forms of the look-up, with
+		// the key values quoted or bare (the live template).
 		for _, path := range []string{
 			"/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')",
 			"/v1/HoldingMovementForReviews/ReviewBySpecies(species=%27Sheep%27,holding=%2701%2F100%2F0264%27)",
+			"/v1/HoldingMovementForReviews/ReviewBySpecies(species=Sheep,holding=01%2F100%2F0264)",
 		} {
 			var page struct {
 				Value []struct {
-					RequestID   int64 `json:"requestId"`
-					AnimalCount int   `json:"animalCount"`
-					Devices     []struct{ TagNumber string }
+					RequestID     int64 `json:"requestId"`
+					AnimalTotal   int   `json:"animalTotal"`
+					ReviewDevices []struct{ TagNumber string }
 				}
 			}
 			res := b.do(http.MethodGet, path, k2, nil)
@@ -81,7 +83,7 @@ func TestMovementLifecycle(t *testing.T) {
 				t.Fatalf("GET %s = %d %s", path, res.status, res.body)
 			}
 			res.decode(&page)
-			if len(page.Value) != 1 || page.Value[0].RequestID != sent.RequestID || page.Value[0].AnimalCount != 8 || len(page.Value[0].Devices) != 3 {
+			if len(page.Value) != 1 || page.Value[0].RequestID != sent.RequestID || page.Value[0].AnimalTotal != 8 || len(page.Value[0].ReviewDevices) != 3 {
 				t.Errorf("GET %s = %s", path, res.body)
 			}
 			// keeper1 may not read keeper2's holding.
@@ -164,10 +166,10 @@ func TestMovementLifecycle(t *testing.T) {
 			t.Error("the corrected transfer is still undoable")
 		}
 		var pending struct {
-			Value []struct{ Devices []struct{ TagNumber string } }
+			Value []struct{ ReviewDevices []struct{ TagNumber string } }
 		}
 		b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')", k2, nil).decode(&pending)
-		if len(pending.Value) != 1 || pending.Value[0].Devices[0].TagNumber != "UK0130181 00006" {
+		if len(pending.Value) != 1 || len(pending.Value[0].ReviewDevices) == 0 || pending.Value[0].ReviewDevices[0].TagNumber != "UK0130181 00006" {
 			t.Errorf("after correction, awaiting review: %+v", pending.Value)
 		}
 		// $filter's requestId is the one the item shows: the correction's.

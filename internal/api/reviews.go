@@ -2,40 +2,57 @@ package api
 
 import (
 	"net/http"
-	"time"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/drover-registry/drover/internal/auth"
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// reviewItem is a movement awaiting review, as the review look-up shows it.
+// reviewItem is a movement awaiting review, as the review look-up shows
+// it: the live HoldingMovementForReview. A member Drover does not know is
+// null.
 type reviewItem struct {
-	RequestID          int64        `json:"requestId"`
-	MovementDate       string       `json:"movementDate"`
-	TransferDate       string       `json:"transferDate"`
-	Species            string       `json:"species"`
-	SourceHolding      string       `json:"sourceHolding"`
-	DestinationHolding string       `json:"destinationHolding"`
-	UserName           string       `json:"userName"`
-	AnimalCount        int          `json:"animalCount"`
-	Devices            []reviewTag  `json:"devices"`
-	Batches            []reviewLot  `json:"batches"`
-	ProcessingFlags    []string     `json:"processingFlags"`
-	MovementDocument   *movementDoc `json:"movementDocument"`
+	RequestID                      int64         `json:"requestId"`
+	MovementDate                   string        `json:"movementDate"`
+	Species                        *string       `json:"species"`
+	SourceHolding                  *string       `json:"sourceHolding"`
+	DestinationHolding             *string       `json:"destinationHolding"`
+	UserHolding                    *string       `json:"userHolding"`
+	AnimalTotal                    int           `json:"animalTotal"`
+	IsAccepted                     *bool         `json:"isAccepted"` // null: not yet decided, which every item awaiting review is
+	IsDuplicate                    bool          `json:"isDuplicate"`
+	DuplicateRequestIDs            []int64       `json:"duplicateRequestIds"`
+	DocumentType                   *string       `json:"documentType"`
+	DocumentRef                    *string       `json:"documentRef"`
+	TransportHaulierName           *string       `json:"transportHaulierName"`
+	TransportVehicleRegistrationNo *string       `json:"transportVehicleRegistrationNo"`
+	ReviewDevices                  []reviewTag   `json:"reviewDevices"`
+	ReviewBatches                  []reviewBatch `json:"reviewBatches"`
 }
 
+// reviewTag is a device of a movement awaiting review (live ReviewDevice).
 type reviewTag struct {
-	TagNumber string `json:"tagNumber"`
-	RFID      string `json:"rfid,omitempty"`
+	TagNumber        *string `json:"tagNumber"`
+	RFID             *string `json:"rfid"`
+	Freezebrand      *string `json:"freezebrand"`
+	Breed            *string `json:"breed"`
+	BeginBirthPeriod *string `json:"beginBirthPeriod"`
+	EndBirthPeriod   *string `json:"endBirthPeriod"`
 }
 
-type reviewLot struct {
-	BatchNumber string `json:"batchNumber"`
-	AnimalTotal int    `json:"animalTotal"`
+// reviewBatch is a batch line of a movement awaiting review (live
+// ReviewBatch): a review names it by its batchMovementId.
+type reviewBatch struct {
+	BatchMovementID int64   `json:"batchMovementId"`
+	BatchNumber     *string `json:"batchNumber"`
+	IDMark          *string `json:"idMark"`
+	StockType       *string `json:"stockType"`
+	AnimalTotal     int     `json:"animalTotal"`
 }
 
 // awaitingReview answers both forms of the review look-up.
@@ -60,23 +77,76 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 	}
 	page := collection{Context: s.baseURL(r) + "/v1/$metadata#" + reviewSet, Value: make([]any, 0, len(list))}
 	for _, m := range list {
-		item := reviewItem{RequestID: m.RequestID, MovementDate: instant(m.TransferDate), TransferDate: m.TransferDate.Format(time.DateOnly),
-			Species: m.Species, SourceHolding: m.Source, DestinationHolding: m.Destination, UserName: m.UserName,
-			AnimalCount: m.AnimalCount, Devices: []reviewTag{}, Batches: []reviewLot{}, ProcessingFlags: m.Flags,
-			MovementDocument: &movementDoc{DocumentType: movements.DocumentType, MovementDocumentRef: movements.DocumentRef(m.ID)}}
-		if item.ProcessingFlags == nil {
-			item.ProcessingFlags = []string{}
-		}
-		for _, d := range m.Devices {
-			item.Devices = append(item.Devices, reviewTag{TagNumber: d.Identifier, RFID: d.RFID})
-		}
-		for _, b := range m.Batches {
-			item.Batches = append(item.Batches, reviewLot{BatchNumber: b.BatchNumber, AnimalTotal: b.AnimalTotal})
-		}
-		page.Value = append(page.Value, item)
+		page.Value = append(page.Value, newReviewItem(m))
 	}
 	if more && !q.HasTop {
 		page.NextLink = s.nextLink(r, q, "", list[len(list)-1].ID, nil)
 	}
 	return writeJSON(w, http.StatusOK, page)
+}
+
+func newReviewItem(m movements.ForReview) reviewItem {
+	item := reviewItem{RequestID: m.RequestID, MovementDate: instant(m.TransferDate), Species: orNull(m.Species),
+		SourceHolding: orNull(m.Source), DestinationHolding: orNull(m.Destination), UserHolding: orNull(m.UserHolding),
+		IsDuplicate: len(m.Duplicates) > 0, DuplicateRequestIDs: append([]int64{}, m.Duplicates...),
+		DocumentType: orNull(m.DocumentType), DocumentRef: orNull(m.DocumentRef),
+		TransportHaulierName: orNull(m.Haulier), TransportVehicleRegistrationNo: orNull(m.Vehicle),
+		ReviewDevices: make([]reviewTag, 0, len(m.Devices)), ReviewBatches: make([]reviewBatch, 0, len(m.Batches))}
+	for i, d := range m.Devices {
+		x := m.DeviceDetails[i]
+		item.ReviewDevices = append(item.ReviewDevices, reviewTag{TagNumber: orNull(d.Identifier), RFID: orNull(d.RFID),
+			Freezebrand: orNull(x.Freezebrand), Breed: orNull(x.Breed),
+			BeginBirthPeriod: orNull(asDateTime(x.BeginBirthPeriod)), EndBirthPeriod: orNull(asDateTime(x.EndBirthPeriod))})
+	}
+	item.AnimalTotal = len(m.Devices)
+	for i, b := range m.Batches {
+		x := m.BatchDetails[i]
+		item.ReviewBatches = append(item.ReviewBatches, reviewBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber),
+			IDMark: orNull(x.IDMark), StockType: orNull(x.StockType), AnimalTotal: b.AnimalTotal})
+		item.AnimalTotal += b.AnimalTotal
+	}
+	return item
+}
+
+// orNull is s, or null when s is "".
+func orNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// asDateTime writes a plain date as the date-time its day starts; any
+// other text is left as it is.
+func asDateTime(s string) string {
+	if len(s) == len("2006-01-02") {
+		return s + "T00:00:00Z"
+	}
+	return s
+}
+
+// unquoteKeys lets the review look-up take its key values quoted, as
+// OData and the interface document write them (species='Sheep'), or bare,
+// as the live path template does (species=Sheep): one pair of single
+// quotes around a value is taken off before the request is checked. A
+// quote left open is a 400 naming the parameter.
+func (s *Server) unquoteKeys(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := chi.RouteContext(r.Context())
+		for i, k := range rc.URLParams.Keys {
+			v := rc.URLParams.Values[i]
+			quoted := len(v) >= 2 && strings.HasPrefix(v, "'") && strings.HasSuffix(v, "'")
+			if quoted {
+				v = v[1 : len(v)-1]
+			}
+			if strings.Contains(v, "'") {
+				s.fail(w, r, livestock.Invalid("a key value of the path cannot be read", livestock.FieldError{Code: livestock.CodeBadPath,
+					Source: "path:" + k, Value: rc.URLParams.Values[i],
+					Message: "write the value bare (species=Sheep) or in single quotes (species='Sheep')"}))
+				return
+			}
+			rc.URLParams.Values[i] = v
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -1,6 +1,10 @@
 package livestock
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
 
 // Review is the receiving keeper's answer to a movement: what arrived.
 type Review struct {
@@ -12,8 +16,21 @@ type Review struct {
 	TotalGiven      bool // the review gave AnimalTotal; the interface does not require it
 	AcceptedDevices []Tag
 	RejectedDevices []Tag
-	AcceptedBatches []BatchLine
-	RejectedBatches []BatchLine
+	AcceptedBatches []ReviewBatch
+	RejectedBatches []ReviewBatch
+}
+
+// ReviewBatch is a batch named in a review: by the batchMovementId of
+// one line of the movement (ID > 0, what the review look-up shows), by
+// its batch number (every line of that number), or by both, which must
+// agree. Whole says no animalTotal was given: the batch counts all the
+// animals of the line, or of the number.
+type ReviewBatch struct {
+	ID        int64
+	Number    BatchNumber
+	HasNumber bool
+	Total     int
+	Whole     bool
 }
 
 // ReviewedMovement is what a review is checked against: the movement as
@@ -22,6 +39,7 @@ type ReviewedMovement struct {
 	TransferDate Date
 	Devices      []string    // printed tags
 	Batches      []BatchLine // in the movement's order
+	BatchIDs     []int64     // the batchMovementId of each of Batches
 }
 
 // ReviewOutcome is what a valid review decides.
@@ -66,20 +84,7 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 			bad(CodeReviewDevice, at+"/acceptedDevices", t.String(), "tag %s is both accepted and rejected", t)
 		}
 	}
-	batchRejected := map[string]int{}
-	for list, lines := range map[string][]BatchLine{"acceptedBatches": r.AcceptedBatches, "rejectedBatches": r.RejectedBatches} {
-		for i, b := range lines {
-			total, ok := batchTotal(m.Batches, b.Number)
-			switch {
-			case !ok:
-				bad(CodeReviewDevice, fmt.Sprintf("%s/%s/%d/batchNumber", at, list, i), b.Number.String(), "batch %s is not in the movement", b.Number)
-			case b.Total > total:
-				bad(CodeReviewTotal, fmt.Sprintf("%s/%s/%d/animalTotal", at, list, i), itoa(b.Total), "batch %s moved only %d animals", b.Number, total)
-			case list == "rejectedBatches":
-				batchRejected[b.Number.String()] += b.Total
-			}
-		}
-	}
+	lineRejected, numberRejected := checkReviewBatches(r, m, bad)
 
 	out := ReviewOutcome{Accepted: map[string]bool{}}
 	for _, d := range m.Devices {
@@ -89,11 +94,13 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 			out.AnimalsIn++
 		}
 	}
-	for _, b := range m.Batches {
+	for i, b := range m.Batches {
 		n := 0
 		if r.IsAccepted {
-			n = max(b.Total-batchRejected[b.Number.String()], 0)
-			batchRejected[b.Number.String()] -= b.Total - n
+			n = max(b.Total-lineRejected[i], 0)
+			take := min(numberRejected[b.Number.String()], n)
+			n -= take
+			numberRejected[b.Number.String()] -= take
 		}
 		out.BatchAccepted = append(out.BatchAccepted, n)
 		out.AnimalsIn += n
@@ -106,6 +113,56 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 		return ReviewOutcome{}, sortFieldErrors(errs)
 	}
 	return out, nil
+}
+
+// checkReviewBatches checks each batch the review names against the
+// movement's lines, and returns the animals rejected of each line (named
+// by batchMovementId) and of each batch number (named by number only).
+func checkReviewBatches(r Review, m ReviewedMovement, bad func(Code, string, string, string, ...any)) ([]int, map[string]int) {
+	const at = "/content/reviewMovement"
+	lineRejected, numberRejected := make([]int, len(m.Batches)), map[string]int{}
+	named := map[int64]bool{}
+	for _, l := range []struct {
+		list  string
+		items []ReviewBatch
+	}{{"acceptedBatches", r.AcceptedBatches}, {"rejectedBatches", r.RejectedBatches}} {
+		for i, b := range l.items {
+			here := fmt.Sprintf("%s/%s/%d", at, l.list, i)
+			rejecting := l.list == "rejectedBatches"
+			if b.ID != 0 {
+				line := slices.Index(m.BatchIDs, b.ID)
+				id := strconv.FormatInt(b.ID, 10)
+				switch {
+				case line < 0 || line >= len(m.Batches):
+					bad(CodeReviewDevice, here+"/batchMovementId", id, "batch line %d is not in the movement (see reviewBatches in the review look-up)", b.ID)
+				case named[b.ID]:
+					bad(CodeReviewDevice, here+"/batchMovementId", id, "batch line %d is named twice", b.ID)
+				case b.HasNumber && b.Number != m.Batches[line].Number:
+					bad(CodeReviewDevice, here+"/batchNumber", b.Number.String(), "batch line %d is of batch %s, not %s", b.ID, m.Batches[line].Number, b.Number)
+				case !b.Whole && b.Total > m.Batches[line].Total:
+					bad(CodeReviewTotal, here+"/animalTotal", itoa(b.Total), "batch line %d moved only %d animals", b.ID, m.Batches[line].Total)
+				case rejecting && b.Whole:
+					lineRejected[line] += m.Batches[line].Total
+				case rejecting:
+					lineRejected[line] += b.Total
+				}
+				named[b.ID] = true
+				continue
+			}
+			total, ok := batchTotal(m.Batches, b.Number)
+			switch {
+			case !ok:
+				bad(CodeReviewDevice, here+"/batchNumber", b.Number.String(), "batch %s is not in the movement", b.Number)
+			case !b.Whole && b.Total > total:
+				bad(CodeReviewTotal, here+"/animalTotal", itoa(b.Total), "batch %s moved only %d animals", b.Number, total)
+			case rejecting && b.Whole:
+				numberRejected[b.Number.String()] += total
+			case rejecting:
+				numberRejected[b.Number.String()] += b.Total
+			}
+		}
+	}
+	return lineRejected, numberRejected
 }
 
 // batchTotal is the number of animals a movement moved under batch n.

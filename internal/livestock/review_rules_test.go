@@ -18,6 +18,7 @@ func TestCheckReview(t *testing.T) {
 		TransferDate: mustDate(t, "2026-11-20"),
 		Devices:      []string{"UK0130181 00001", "UK0130181 00002", "UK0130181 00003"},
 		Batches:      []BatchLine{{Number: mustBatch(t, "UK130181"), Total: 10}},
+		BatchIDs:     []int64{77},
 	}
 	today := mustDate(t, "2026-11-22")
 	ok := func(n int) Review {
@@ -35,9 +36,40 @@ func TestCheckReview(t *testing.T) {
 		{"reject one device", func() Review { r := ok(12); r.RejectedDevices = []Tag{tag("UK0130181 00002")}; return r }(), nil, 12, "UK0130181 00002"},
 		{"reject part of a batch", func() Review {
 			r := ok(9)
-			r.RejectedBatches = []BatchLine{{Number: mustBatch(t, "UK130181"), Total: 4}}
+			r.RejectedBatches = []ReviewBatch{{Number: mustBatch(t, "UK130181"), HasNumber: true, Total: 4}}
 			return r
 		}(), nil, 9, ""},
+		{"reject part of a batch line by its batchMovementId", func() Review {
+			r := ok(9)
+			r.RejectedBatches = []ReviewBatch{{ID: 77, Total: 4}}
+			return r
+		}(), nil, 9, ""},
+		{"reject a whole batch line: no animalTotal", func() Review {
+			r := ok(3)
+			r.RejectedBatches = []ReviewBatch{{ID: 77, Number: mustBatch(t, "UK130181"), HasNumber: true, Whole: true}}
+			return r
+		}(), nil, 3, ""},
+		{"accept a batch line by id", func() Review {
+			r := ok(13)
+			r.AcceptedBatches = []ReviewBatch{{ID: 77, Total: 10}}
+			return r
+		}(), nil, 13, ""},
+		{"batchMovementId not in the movement", func() Review {
+			r := ok(13)
+			r.AcceptedBatches = []ReviewBatch{{ID: 78, Total: 10}}
+			return r
+		}(), []Code{CodeReviewDevice}, 0, ""},
+		{"batchMovementId named twice", func() Review {
+			r := ok(13)
+			r.AcceptedBatches = []ReviewBatch{{ID: 77, Whole: true}}
+			r.RejectedBatches = []ReviewBatch{{ID: 77, Whole: true}}
+			return r
+		}(), []Code{CodeReviewDevice}, 0, ""},
+		{"batchMovementId and batchNumber disagree", func() Review {
+			r := ok(13)
+			r.AcceptedBatches = []ReviewBatch{{ID: 77, Number: mustBatch(t, "UK130182"), HasNumber: true, Total: 10}}
+			return r
+		}(), []Code{CodeReviewDevice}, 0, ""},
 		{"wrong total", ok(12), []Code{CodeReviewTotal}, 0, ""},
 		{"no total", func() Review {
 			r := ok(0)
@@ -48,7 +80,7 @@ func TestCheckReview(t *testing.T) {
 		{"tag not in movement", func() Review { r := ok(13); r.RejectedDevices = []Tag{tag("UK0130181 00009")}; return r }(), []Code{CodeReviewDevice}, 0, ""},
 		{"batch not in movement", func() Review {
 			r := ok(13)
-			r.AcceptedBatches = []BatchLine{{Number: mustBatch(t, "UK130182"), Total: 1}}
+			r.AcceptedBatches = []ReviewBatch{{Number: mustBatch(t, "UK130182"), HasNumber: true, Total: 1}}
 			return r
 		}(), []Code{CodeReviewDevice}, 0, ""},
 		{"arrival before transfer", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-19"); return r }(), []Code{CodeArrivalBefore}, 0, ""},

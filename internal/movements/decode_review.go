@@ -2,27 +2,51 @@ package movements
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
-// reviewContent is the review payload on the wire (domain-notes §1).
+// reviewContent is the review payload on the wire, in the live
+// ReviewHoldingMovementModel shape; it is also the shape stored and shown
+// by $expand=content.
 type reviewContent struct {
-	Holding        string `json:"holding"`
-	ReviewMovement struct {
-		RequestID       int64       `json:"requestId"`
-		IsAccepted      bool        `json:"isAccepted"`
-		ArrivalDate     string      `json:"arrivalDate"`
-		AnimalTotal     *int        `json:"animalTotal,omitempty"`
-		AcceptedDevices []tagWire   `json:"acceptedDevices,omitempty"`
-		RejectedDevices []tagWire   `json:"rejectedDevices,omitempty"`
-		AcceptedBatches []batchWire `json:"acceptedBatches,omitempty"`
-		RejectedBatches []batchWire `json:"rejectedBatches,omitempty"`
-	} `json:"reviewMovement"`
+	Holding         string             `json:"holding"`
+	ReviewMovement  reviewMovementWire `json:"reviewMovement"`
+	ID              *int64             `json:"id,omitempty"`
+	TrackingID      *string            `json:"trackingId,omitempty"`
+	ProcessingFlags []reviewFlag       `json:"processingFlags,omitempty"`
 }
 
-type tagWire struct {
-	TagNumber string `json:"tagNumber"`
+type reviewMovementWire struct {
+	RequestID int64 `json:"requestId"`
+	// IsAccepted may be null or absent: the lists then decide it (see
+	// acceptedOf). It is stored decided.
+	IsAccepted      *bool             `json:"isAccepted"`
+	ArrivalDate     string            `json:"arrivalDate"`
+	AnimalTotal     *int              `json:"animalTotal,omitempty"`
+	AcceptedDevices []reviewDeviceTag `json:"acceptedDevices,omitempty"`
+	RejectedDevices []reviewDeviceTag `json:"rejectedDevices,omitempty"`
+	AcceptedBatches []reviewBatchWire `json:"acceptedBatches,omitempty"`
+	RejectedBatches []reviewBatchWire `json:"rejectedBatches,omitempty"`
+}
+
+// reviewDeviceTag is a device named in a review (live Device): by its tag
+// number, its RFID, or, for an animal that has no tag, its freeze brand.
+type reviewDeviceTag struct {
+	TagNumber   *string `json:"tagNumber,omitempty"`
+	RFID        *string `json:"rfid,omitempty"`
+	Freezebrand *string `json:"freezebrand,omitempty"`
+}
+
+// reviewBatchWire is a batch named in a review (live ReviewBatch): by the
+// batchMovementId the review look-up shows, or by its batch number.
+type reviewBatchWire struct {
+	BatchMovementID *int64  `json:"batchMovementId,omitempty"`
+	BatchNumber     *string `json:"batchNumber,omitempty"`
+	IDMark          *string `json:"idMark,omitempty"`
+	StockType       *string `json:"stockType,omitempty"`
+	AnimalTotal     *int    `json:"animalTotal,omitempty"`
 }
 
 // undoContent is the undo payload on the wire.
@@ -44,49 +68,141 @@ func decodeReview(content []byte) (livestock.Review, reviewContent, error) {
 	if r.Holding, err = livestock.ParseCPH(w.Holding); err != nil {
 		errs.add("/content/holding", err)
 	}
+	if w.TrackingID != nil {
+		if _, err := livestock.ParseTrackingID(*w.TrackingID); err != nil {
+			errs.add("/content/trackingId", err)
+		}
+	}
+	errs = append(errs, checkReviewFlags(w.ProcessingFlags)...)
 	rm := &w.ReviewMovement
 	const at = "/content/reviewMovement"
-	r.RequestID, r.IsAccepted = rm.RequestID, rm.IsAccepted
+	r.RequestID = rm.RequestID
 	if rm.AnimalTotal != nil {
 		r.AnimalTotal, r.TotalGiven = *rm.AnimalTotal, true
 	}
 	if r.RequestID < 1 {
 		errs = append(errs, livestock.FieldError{Code: livestock.CodeMissing, Source: at + "/requestId", Message: "the request to review is required"})
 	}
-	if r.ArrivalDate, err = livestock.ParseRecordDate(rm.ArrivalDate); err != nil {
+	if r.ArrivalDate, rm.ArrivalDate, err = reviewDate(rm.ArrivalDate); err != nil {
 		errs.add(at+"/arrivalDate", err)
 	}
-	tags := func(list string, in []tagWire) []livestock.Tag {
+	devices := func(list string, in []reviewDeviceTag) []livestock.Tag {
 		var out []livestock.Tag
 		for i := range in {
-			t, err := reviewTag(in[i].TagNumber)
+			t, err := reviewDevice(&in[i])
 			if err != nil {
 				errs.add(fmt.Sprintf("%s/%s/%d/tagNumber", at, list, i), err)
 				continue
 			}
-			in[i].TagNumber = t.String()
 			out = append(out, t)
 		}
 		return out
 	}
-	r.AcceptedDevices = tags("acceptedDevices", rm.AcceptedDevices)
-	r.RejectedDevices = tags("rejectedDevices", rm.RejectedDevices)
-	batches := func(list string, in []batchWire) []livestock.BatchLine {
-		var out []livestock.BatchLine
+	r.AcceptedDevices = devices("acceptedDevices", rm.AcceptedDevices)
+	r.RejectedDevices = devices("rejectedDevices", rm.RejectedDevices)
+	batches := func(list string, in []reviewBatchWire) []livestock.ReviewBatch {
+		var out []livestock.ReviewBatch
 		for i := range in {
-			n, err := livestock.ParseBatchNumber(in[i].BatchNumber)
+			b, err := reviewBatch(&in[i])
 			if err != nil {
-				errs.add(fmt.Sprintf("%s/%s/%d/batchNumber", at, list, i), err)
+				errs.add(fmt.Sprintf("%s/%s/%d/%s", at, list, i, err.field), err.err)
 				continue
 			}
-			in[i].BatchNumber = n.String()
-			out = append(out, livestock.BatchLine{Number: n, Total: in[i].AnimalTotal})
+			out = append(out, b)
 		}
 		return out
 	}
 	r.AcceptedBatches = batches("acceptedBatches", rm.AcceptedBatches)
 	r.RejectedBatches = batches("rejectedBatches", rm.RejectedBatches)
+	accepted, ok := acceptedOf(rm)
+	if !ok {
+		errs = append(errs, livestock.FieldError{Code: livestock.CodeMissing, Source: at + "/isAccepted",
+			Message: "isAccepted is required when the review names no accepted or rejected devices or batches"})
+	}
+	r.IsAccepted, rm.IsAccepted = accepted, &accepted
 	return r, w, errs.err()
+}
+
+// acceptedOf is what a review decides: isAccepted when given; when it is
+// null or absent, the live rule that ties it to the lists — accepted when
+// acceptedDevices or acceptedBatches names anything, rejected when only
+// the rejected lists do. With no lists either nothing says what arrived:
+// not ok.
+func acceptedOf(rm *reviewMovementWire) (accepted, ok bool) {
+	switch {
+	case rm.IsAccepted != nil:
+		return *rm.IsAccepted, true
+	case len(rm.AcceptedDevices) > 0 || len(rm.AcceptedBatches) > 0:
+		return true, true
+	case len(rm.RejectedDevices) > 0 || len(rm.RejectedBatches) > 0:
+		return false, true
+	}
+	return false, false
+}
+
+// reviewDate reads an arrival date: the live date-time
+// (yyyy-MM-ddTHH:mm:ssK, whose date as written is the day) or a plain
+// date, and returns it with the date-time form stored.
+func reviewDate(s string) (livestock.Date, string, error) {
+	if len(s) <= len("2006-01-02") {
+		d, err := livestock.ParseRecordDate(s)
+		if err != nil {
+			return d, s, err
+		}
+		return d, d.String() + "T00:00:00Z", nil
+	}
+	dt, err := livestock.ParseDateTime(s)
+	if err != nil {
+		return livestock.Date{}, s, err
+	}
+	d, err := livestock.ParseRecordDate(dt.Date().String())
+	return d, dt.String(), err
+}
+
+// reviewDevice reads a device named in a review, and rewrites its tag
+// number in the printed form and its RFID in decimal. A freeze brand is
+// kept as given.
+func reviewDevice(d *reviewDeviceTag) (livestock.Tag, error) {
+	tagText := strings.TrimSpace(deref(d.TagNumber))
+	if rfidText := deref(d.RFID); rfidText != "" {
+		rfid, err := livestock.ParseRFID(rfidText)
+		if err != nil {
+			return livestock.Tag{}, err
+		}
+		printed, ok := rfid.Printed()
+		switch {
+		case !ok:
+			return livestock.Tag{}, livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
+				Message: "the rfid is not of a UK sheep or goat tag", Value: rfidText})
+		case tagText == "":
+			tagText = printed
+		}
+	}
+	if tagText == "" {
+		msg := "a device is named by its tagNumber or its rfid"
+		if deref(d.Freezebrand) != "" {
+			msg = "a device is named by its tagNumber or its rfid: Drover records the devices of a movement by tag, not by freeze brand"
+		}
+		return livestock.Tag{}, livestock.Invalid("", livestock.FieldError{Code: livestock.CodeMissing, Message: msg})
+	}
+	t, err := reviewTag(tagText)
+	if err != nil {
+		return t, err
+	}
+	if rfidText := deref(d.RFID); rfidText != "" {
+		given, _ := livestock.ParseRFID(rfidText)
+		if own, ok := t.RFID(); !ok || own != given {
+			return livestock.Tag{}, livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
+				Message: fmt.Sprintf("the rfid %s is not that of tag %s", rfidText, t), Value: rfidText})
+		}
+	}
+	printed := t.String()
+	d.TagNumber = &printed
+	if own, ok := t.RFID(); ok {
+		dec := own.Decimal()
+		d.RFID = &dec
+	}
+	return t, nil
 }
 
 // reviewTag reads a sheep tag, or failing that a goat tag (which also
@@ -100,4 +216,42 @@ func reviewTag(s string) (livestock.Tag, error) {
 		return g, nil
 	}
 	return livestock.Tag{}, err
+}
+
+// batchProblem is why a review batch cannot be read, and the member at fault.
+type batchProblem struct {
+	field string
+	err   error
+}
+
+// reviewBatch reads a batch named in a review and rewrites its batch
+// number in the normal form. It must be named by batchMovementId or by
+// batchNumber; an animalTotal left out means the whole line (or batch).
+func reviewBatch(b *reviewBatchWire) (livestock.ReviewBatch, *batchProblem) {
+	var out livestock.ReviewBatch
+	if b.BatchMovementID != nil {
+		if *b.BatchMovementID < 1 {
+			return out, &batchProblem{"batchMovementId", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
+				Value: fmt.Sprint(*b.BatchMovementID), Message: "a batchMovementId is a positive number from the review look-up"})}
+		}
+		out.ID = *b.BatchMovementID
+	}
+	if b.BatchNumber != nil && (*b.BatchNumber != "" || out.ID == 0) {
+		n, err := livestock.ParseBatchNumber(*b.BatchNumber)
+		if err != nil {
+			return out, &batchProblem{"batchNumber", err}
+		}
+		s := n.String()
+		b.BatchNumber, out.Number, out.HasNumber = &s, n, true
+	}
+	if out.ID == 0 && !out.HasNumber {
+		return out, &batchProblem{"batchMovementId", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeMissing,
+			Message: "a batch is named by its batchMovementId (from the review look-up) or its batchNumber"})}
+	}
+	if b.AnimalTotal == nil {
+		out.Whole = true
+	} else {
+		out.Total = *b.AnimalTotal
+	}
+	return out, nil
 }

@@ -78,8 +78,8 @@ func maySee(u livestock.User, r store.Request) bool {
 }
 
 // AwaitingReview lists the movements of a species that await the review
-// of a holding u may read.
-func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species, holding string, q odata.Query, maxPage int) (list []store.Movement, more bool, err error) {
+// of a holding u may read, with what the review look-up shows of each.
+func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species, holding string, q odata.Query, maxPage int) (items []ForReview, more bool, err error) {
 	var errs fieldErrs
 	sp, err := livestock.ParseMovementSpecies(species)
 	if err != nil {
@@ -106,15 +106,16 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 		return nil, false, forbidden("path:holding", cph.String(), "you may not read holding "+cph.String())
 	}
 	size := q.PageSize(maxPage)
-	list, err = s.store.PendingReviews(ctx, store.ReviewQuery{Holding: cph.String(), Species: sp.MovementName(),
-		Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1})
+	rq := store.ReviewQuery{Holding: cph.String(), Species: sp.MovementName(), Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
+	list, err := s.store.PendingReviews(ctx, rq)
 	if err != nil {
 		return nil, false, err
 	}
 	if len(list) > size {
-		return list[:size], true, nil
+		list, more = list[:size], true
 	}
-	return list, false, nil
+	items, err = s.detailReviews(ctx, rq, list)
+	return items, more, err
 }
 
 // HoldingResult is the validation of one holding.

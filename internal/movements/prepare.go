@@ -69,7 +69,7 @@ func (s *Service) prepareReview(u livestock.User, content []byte) (store.Request
 	if !u.CanActFor(r.Holding) {
 		return store.Request{}, forbidden("/content/holding", r.Holding.String(), "you may not act for holding "+r.Holding.String())
 	}
-	return store.Request{MovementDate: r.ArrivalDate.Time(), TargetID: r.RequestID,
+	return store.Request{MovementDate: r.ArrivalDate.Time(), TargetID: r.RequestID, TrackingID: deref(w.TrackingID),
 		Holdings: holdingList(r.Holding), Content: normalised(w)}, nil
 }
 

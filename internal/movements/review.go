@@ -12,9 +12,12 @@ import (
 // onto the destination from the arrival date, rejected ones stay where
 // they were, and the movement is decided.
 func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Request) (outcome, error) {
-	r, _, err := decodeReview(req.Content)
+	r, w, err := decodeReview(req.Content)
 	if err != nil {
 		return failed(fieldsOf(err)...)
+	}
+	if errs := s.unknownReviewFlags(w.ProcessingFlags); len(errs) > 0 {
+		return failed(errs...)
 	}
 	at := "/content/reviewMovement/requestId"
 	notReviewable := func(msg string) (outcome, error) {
@@ -51,6 +54,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	for _, b := range m.Batches {
 		n, _ := livestock.ParseBatchNumber(b.BatchNumber)
 		mv.Batches = append(mv.Batches, livestock.BatchLine{Number: n, Total: b.AnimalTotal})
+		mv.BatchIDs = append(mv.BatchIDs, b.ID)
 	}
 	decided, errs := livestock.CheckReview(r, mv, s.dateOf(req.RequestDate))
 	if len(errs) > 0 {

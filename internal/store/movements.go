@@ -145,6 +145,10 @@ type MovementDevice struct {
 
 // MovementBatch is a batch of untagged animals of a movement.
 type MovementBatch struct {
+	// ID is the line's batchMovementId, unique among all batch lines and
+	// kept for the line's life: the review look-up shows it and a review
+	// names the line by it. A line given with 0 is assigned one.
+	ID          int64
 	BatchNumber string // "UK130181" or "unknown"
 	AnimalTotal int
 	Accepted    int // animals accepted on review
@@ -215,6 +219,11 @@ type MovementStore interface {
 	// (AfterID, After, Offset, Limit) and order.
 	CountRequests(ctx context.Context, q RequestQuery) (int64, error)
 	PendingReviews(ctx context.Context, q ReviewQuery) ([]Movement, error)
+	// RequestsByID returns the requests with these ids, by id, whatever
+	// their type or submitter (the caller decides what may be shown); an
+	// id no request has is absent. The review look-up reads the reviewed
+	// transfers' content through it, a page at a time.
+	RequestsByID(ctx context.Context, ids []int64) (map[int64]Request, error)
 	Reply(ctx context.Context, userName, correlationID string) (Reply, error)
 	// Approved movements (approved.go).
 	ApprovedStore

@@ -88,8 +88,11 @@ func TestMetadata(t *testing.T) {
 			t.Errorf("MovementRequest.%s is %q, want %q", prop, got, want)
 		}
 	}
-	if got := types["MovementForReview"]["transferDate"]; got != "Edm.Date" {
-		t.Errorf("MovementForReview.transferDate is %q, want Edm.Date", got)
+	for prop, want := range map[string]string{"movementDate": "Edm.DateTimeOffset", "isAccepted": "Edm.Boolean?",
+		"duplicateRequestIds": "Collection(Edm.Int64)", "reviewBatches": "Collection(Drover.ReviewBatch)"} {
+		if got := types["MovementForReview"][prop]; got != want {
+			t.Errorf("MovementForReview.%s is %q, want %s", prop, got, want)
+		}
 	}
 	if _, ok := types["MovementRequest"]["@odata.context"]; ok {
 		t.Error("an annotation became a property")

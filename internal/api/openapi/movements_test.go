@@ -32,8 +32,8 @@ var movementOps = []struct {
 	{"createUndoRequest", "POST", "/v1/UndoRequests", "201", "MovementRequest", []string{"403", "413"}},
 	{"getUndoRequest", "GET", "/v1/UndoRequests({requestId})", "200", "MovementRequest", []string{"403", "404"}},
 	{"validateHoldings", "POST", "/v1/Holdings/ValidHoldings", "200", "ValidHoldingsResultEnvelope", []string{"413"}},
-	{"listHoldingMovementsForReview", "GET", "/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')", "200", "MovementForReviewCollection", []string{"403"}},
-	{"listHoldingMovementsForReviewBySpecies", "GET", "/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')", "200", "MovementForReviewCollection", []string{"403"}},
+	{"listHoldingMovementsForReview", "GET", "/v1/HoldingMovementForReviews(species={species},holding={holding})", "200", "MovementForReviewCollection", []string{"403"}},
+	{"listHoldingMovementsForReviewBySpecies", "GET", "/v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})", "200", "MovementForReviewCollection", []string{"403"}},
 }
 
 // TestMovementOperations: each operation of the movements interface has
@@ -164,7 +164,7 @@ func TestCorrectionRepeatsTransfer(t *testing.T) {
 		t.Errorf("required (-want +got):\n%s", diff)
 	}
 	for _, name := range []string{"Transfer", "TransferCorrection", "MovementGroup", "Batch", "Device",
-		"DeviceWithDetail", "DeviceTag", "HoldingMovementReview", "ReviewMovement", "Undo",
+		"DeviceWithDetail", "DeviceTag", "HoldingMovementReview", "ReviewMovement", "ReviewBatchRef", "Undo",
 		"TransferEnvelope", "TransferCorrectionEnvelope", "HoldingMovementReviewEnvelope", "UndoEnvelope", "ValidHoldingsEnvelope"} {
 		if ap := schemas[name].Value.AdditionalProperties.Has; ap == nil || *ap {
 			t.Errorf("%s does not refuse unknown properties", name)
@@ -184,8 +184,8 @@ func TestValidateMovements(t *testing.T) {
 		return request{method: "POST", target: path, ctype: "application/json", body: body}
 	}
 	transfer := func(content string) request { return post("/v1/TransferRequests", `{"content":{`+content+`}}`) }
-	const review = "/v1/HoldingMovementForReviews(species='{species}',holding='{holding}')"
-	const bySpecies = "/v1/HoldingMovementForReviews/ReviewBySpecies(species='{species}',holding='{holding}')"
+	const review = "/v1/HoldingMovementForReviews(species={species},holding={holding})"
+	const bySpecies = "/v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})"
 	lookup := func(template, species, holding string) request {
 		return request{target: "/v1/HoldingMovementForReviews", template: template,
 			params: map[string]string{"species": species, "holding": holding}}
@@ -237,12 +237,23 @@ func TestValidateMovements(t *testing.T) {
 			[]fe{{"S002", "is required", "/content/requestToBeCorrected_ID", ""}}},
 		{"review", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":`+
 			`{"requestId":7,"isAccepted":true,"arrivalDate":"2026-11-03","animalTotal":2,"rejectedDevices":[{"tagNumber":"UK0130181 00003"}]}}}`), nil},
-		{"review without its decision", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":{"animalTotal":-1}}}`),
+		{"review without its arrival (isAccepted may be left to the lists)", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":{"animalTotal":-1}}}`),
 			[]fe{
 				{"S008", "must be at least 0", "/content/reviewMovement/animalTotal", "-1"},
 				{"S002", "is required", "/content/reviewMovement/arrivalDate", ""},
-				{"S002", "is required", "/content/reviewMovement/isAccepted", ""},
 				{"S002", "is required", "/content/reviewMovement/requestId", ""},
+			}},
+		{"review in the live shape, as a generated client posts it", post("/v1/ReviewHoldingMovementRequests",
+			`{"requestId":0,"requestStatus":"Pending","errors":[],"warnings":null,"undoSupported":true,"content":{"holding":"01/100/0264",`+
+				`"id":0,"trackingId":"7c1d6f8e-2a4b-4c3d-9e8f-0a1b2c3d4e5f","processingFlags":[{"processingFlagId":null,"name":"SLAU"},"GATH"],`+
+				`"reviewMovement":{"requestId":7,"isAccepted":null,"arrivalDate":"2026-11-03T16:30:00+01:00","animalTotal":null,`+
+				`"acceptedDevices":[{"tagNumber":null,"rfid":"0826013018100001","freezebrand":null}],"rejectedDevices":null,`+
+				`"acceptedBatches":[{"batchMovementId":5021,"batchNumber":null,"idMark":"red","stockType":"Ewe","animalTotal":3}],"rejectedBatches":[]}}}`), nil},
+		{"review: a batchMovementId of 0, an idMark too long", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264",`+
+			`"reviewMovement":{"requestId":7,"arrivalDate":"2026-11-03","rejectedBatches":[{"batchMovementId":0,"idMark":"`+strings.Repeat("x", 51)+`"}]}}}`),
+			[]fe{
+				{"S008", "must be at least 1", "/content/reviewMovement/rejectedBatches/0/batchMovementId", "0"},
+				{"S007", "must be at most 50 characters long", "/content/reviewMovement/rejectedBatches/0/idMark", strings.Repeat("x", 51)},
 			}},
 		{"undo", post("/v1/UndoRequests", `{"content":{"requestToBeUndone_ID":7}}`), nil},
 		{"undo of 0", post("/v1/UndoRequests", `{"content":{"requestToBeUndone_ID":0}}`),

@@ -43,6 +43,7 @@ var dialect = sqldb.Dialect{
 	SeedLock:  seedLock,
 	// Two jobs of one sheep on two committers had both moved it.
 	AnimalsLock: animalsLock,
+	NextBatchID: `SELECT nextval('movement_batch_ids')`,
 	MaxParams:   maxParams,
 	// A statement with a list of values is planned each time it runs,
 	// for the table's size now (see sqldb.Dialect).

@@ -13,12 +13,13 @@ import (
 const (
 	insertDevicesSQL = `INSERT INTO movement_devices (movement_id, position, identifier, rfid, prior_cph,
 		prior_on_since, outcome)`
-	insertBatchesSQL = `INSERT INTO movement_batches (movement_id, position, batch_number, animal_total, accepted)`
+	insertBatchesSQL = `INSERT INTO movement_batches (movement_id, position, batch_number, animal_total, accepted,
+		batch_movement_id)`
 	deleteDevicesSQL = `DELETE FROM movement_devices WHERE movement_id = $1`
 	deleteBatchesSQL = `DELETE FROM movement_batches WHERE movement_id = $1`
 	devicesOfSQL     = `SELECT movement_id, identifier, rfid, prior_cph, prior_on_since, outcome
 		FROM movement_devices WHERE movement_id IN (%s) ORDER BY movement_id, position`
-	batchesOfSQL = `SELECT movement_id, batch_number, animal_total, accepted
+	batchesOfSQL = `SELECT movement_id, batch_number, animal_total, accepted, batch_movement_id
 		FROM movement_batches WHERE movement_id IN (%s) ORDER BY movement_id, position`
 )
 
@@ -34,9 +35,19 @@ func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
 	if err != nil {
 		return err
 	}
-	return t.s.insertMany(ctx, t.tx, insertBatchesSQL, "", 5, len(m.Batches), func(i int) []any {
+	// A line keeps its id through UpdateMovement; a new line gets one.
+	ids := make([]int64, len(m.Batches))
+	for i, b := range m.Batches {
+		ids[i] = b.ID
+		if ids[i] == 0 {
+			if err := t.tx.QueryRowContext(ctx, t.s.d.NextBatchID).Scan(&ids[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return t.s.insertMany(ctx, t.tx, insertBatchesSQL, "", 6, len(m.Batches), func(i int) []any {
 		b := m.Batches[i]
-		return []any{m.ID, i, b.BatchNumber, b.AnimalTotal, b.Accepted}
+		return []any{m.ID, i, b.BatchNumber, b.AnimalTotal, b.Accepted, ids[i]}
 	})
 }
 
@@ -72,7 +83,7 @@ func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movem
 	return s.eachOf(ctx, q, batchesOfSQL, ids, func(rows *sql.Rows) error {
 		var id int64
 		var b store.MovementBatch
-		err := rows.Scan(&id, &b.BatchNumber, &b.AnimalTotal, &b.Accepted)
+		err := rows.Scan(&id, &b.BatchNumber, &b.AnimalTotal, &b.Accepted, &b.ID)
 		if err == nil {
 			at[id].Batches = append(at[id].Batches, b)
 		}

@@ -16,6 +16,8 @@ const (
 	pendingReviewsSQL = `SELECT ` + movementColumns + ` FROM movements m
 		WHERE m.review_holding = $1 AND m.state = $2 AND m.species = $3 AND m.id > $4 AND %s
 		ORDER BY m.id LIMIT {limit} OFFSET {offset}`
+	// requestsByIDSQL: %s is the list of ids.
+	requestsByIDSQL = `SELECT ` + requestColumns + ` FROM requests WHERE id IN (%s)`
 	// inTransitSQL finds tags on movement_devices_identifier; %s is the
 	// list of identifiers.
 	inTransitSQL = `SELECT d.identifier, d.movement_id FROM movement_devices d
@@ -57,6 +59,28 @@ func (s *Store) PendingReviews(ctx context.Context, q store.ReviewQuery) (list [
 		return nil, err
 	}
 	return list, s.fillMovements(ctx, s.r, list)
+}
+
+// RequestsByID returns the requests with these ids, by id.
+func (s *Store) RequestsByID(ctx context.Context, ids []int64) (found map[int64]store.Request, err error) {
+	defer s.wrap(&err, "RequestsByID")
+	seen := make(map[int64]bool, len(ids))
+	args := make([]any, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			args = append(args, id)
+		}
+	}
+	found = make(map[int64]store.Request, len(ids))
+	err = s.eachOf(ctx, s.r, requestsByIDSQL, args, func(rows *sql.Rows) error {
+		r, err := scanRequest(rows)
+		if err == nil {
+			found[r.ID] = r
+		}
+		return err
+	})
+	return found, err
 }
 
 // InTransit maps each of identifiers that is on a movement awaiting review

@@ -44,6 +44,10 @@ type Dialect struct {
 	// (bench/movements on PostgreSQL: 36 deadlocks, POST p99 1.07 s, the
 	// deadlock timeout).
 	AnimalsLock string
+	// NextBatchID takes a new batchMovementId (store.MovementBatch.ID)
+	// and returns it as its one row: ids never repeat, even once the line
+	// that had one is gone (migration 00012).
+	NextBatchID string
 	// MaxParams bounds the parameters of one multi-row insert.
 	MaxParams int
 	// KeepStatements asks the store to prepare each query once per

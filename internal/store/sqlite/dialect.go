@@ -33,6 +33,8 @@ var dialect = sqldb.Dialect{
 	RowLock:   rowLock,
 	SeedLock:  seedLock,
 	MaxParams: maxParams,
+	// The single writer makes the counter's read and write one step.
+	NextBatchID: `UPDATE id_counters SET last = last + 1 WHERE name = 'batch_movement' RETURNING last`,
 	// modernc's driver parses a query each time it runs one unprepared.
 	KeepStatements: true,
 	// sqlite3_last_insert_rowid: see sqldb's insertID.

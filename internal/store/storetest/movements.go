@@ -36,7 +36,9 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 	want := fullMovement()
 	want.ID = addMovement(t, s, want)
 	want.RequestID = want.ID // taken as the movement's own id
-	if diff := cmp.Diff(want, movement(t, s, want.ID)); diff != "" {
+	got := movement(t, s, want.ID)
+	takeBatchIDs(t, &want, got) // the store assigns each line its id
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Movement (-want +got):\n%s", diff)
 	}
 	bare := store.Movement{UserName: "keeper2", Species: "Goats", Source: market.String(), Destination: farmA.String(),
@@ -62,12 +64,21 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 		want.ArrivalDate, want.AnimalCount, want.Flags, want.Standstill = ymd(2026, 3, 12), 4, nil, false
 		want.Devices = []store.MovementDevice{{Identifier: "UK0100001 00001", RFID: "0826010000100001",
 			PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 2), Outcome: "accepted"}}
-		want.Batches = []store.MovementBatch{{BatchNumber: "unknown", AnimalTotal: 2, Accepted: 1},
-			{BatchNumber: "UK0100001", AnimalTotal: 3, Accepted: 2}, {BatchNumber: "UK0100009", AnimalTotal: 1}}
+		// The lines kept keep their ids, in their new places; the new
+		// line gets a new one.
+		kept := want.Batches
+		want.Batches = []store.MovementBatch{{ID: kept[1].ID, BatchNumber: "unknown", AnimalTotal: 2, Accepted: 1},
+			{ID: kept[0].ID, BatchNumber: "UK0100001", AnimalTotal: 3, Accepted: 2}, {BatchNumber: "UK0100009", AnimalTotal: 1}}
 		if err := tx.UpdateMovement(c, want); err != nil {
 			return err
 		}
 		m, err = tx.Movement(c, want.ID)
+		if err == nil && len(m.Batches) == 3 {
+			if id := m.Batches[2].ID; id == 0 || id == kept[0].ID || id == kept[1].ID {
+				t.Errorf("a line added by UpdateMovement has batch id %d, want a new one (the others: %d, %d)", id, kept[0].ID, kept[1].ID)
+			}
+			want.Batches[2].ID = m.Batches[2].ID
+		}
 		if diff := cmp.Diff(want, m); err != nil || diff != "" {
 			t.Errorf("tx.Movement after UpdateMovement: %v (-want +got):\n%s", err, diff)
 		}
@@ -98,6 +109,9 @@ func testPendingReviews(t *testing.T, s store.Store) {
 			want = append(want, m)
 		}
 	}
+	for i := range want {
+		takeBatchIDs(t, &want[i], movement(t, s, want[i].ID))
+	}
 	q := store.ReviewQuery{Holding: farmB.String(), Species: "Sheep"}
 	if diff := cmp.Diff(want, reviews(t, s, q)); diff != "" {
 		t.Errorf("PendingReviews (-want +got):\n%s", diff)
@@ -124,4 +138,21 @@ func reviews(t *testing.T, s store.Store, q store.ReviewQuery) []store.Movement 
 	list, err := s.PendingReviews(ctx(t), q)
 	must(t, "PendingReviews", err)
 	return list
+}
+
+// takeBatchIDs copies the batch ids the store gave got's lines to want's,
+// after checking that each line has one, none shared.
+func takeBatchIDs(t *testing.T, want *store.Movement, got store.Movement) {
+	t.Helper()
+	if len(got.Batches) != len(want.Batches) {
+		return // the diff that follows shows it
+	}
+	seen := map[int64]bool{}
+	for i, b := range got.Batches {
+		if b.ID <= 0 || seen[b.ID] {
+			t.Errorf("movement %d line %d has batch id %d, want a positive id of its own", got.ID, i, b.ID)
+		}
+		seen[b.ID] = true
+		want.Batches[i].ID = b.ID
+	}
 }

@@ -68,6 +68,8 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"LiveRecordFilter", testLiveRecordFilter},
 		{"MovementRoundTrip", testMovementRoundTrip},
 		{"PendingReviews", testPendingReviews},
+		{"BatchMovementIDs", testBatchMovementIDs},
+		{"RequestsByID", testRequestsByID},
 		{"ReviewFilter", testReviewFilter},
 		{"ApprovedMovements", testApprovedMovements},
 		{"ApprovedMovement", testApprovedMovement},
