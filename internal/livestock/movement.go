@@ -78,7 +78,7 @@ func (t Transfer) Devices() []Located[Device] {
 			if i < plain {
 				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devices", i)})
 			} else {
-				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devicesWithDetail", i-plain)})
+				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devicesWithDetail", i-plain, "device")})
 			}
 		}
 	}
