@@ -116,7 +116,7 @@ type mgtTag struct {
 // flagModel is a processing flag: its name (the code in standing data
 // processingFlags) and Drover's id of it.
 type flagModel struct {
-	ProcessingFlagID *int  `json:"processingFlagId,omitempty"`
+	ProcessingFlagID *int   `json:"processingFlagId,omitempty"`
 	Name             string `json:"name"`
 }
 

@@ -52,9 +52,11 @@ func newVocab(lists *standing.Lists) (*vocab, error) {
 		}
 	}
 	for list, each := range map[string]func(standing.Entry){
-		"stockType":              func(e standing.Entry) { v.stockTypes[e.Code] = e.Extra["species"] },
-		"documentType":           func(e standing.Entry) { v.docTypes[e.Code] = true },
-		"transporterType":        func(e standing.Entry) { v.transporter[e.Code], v.transporter[cmpOr(e.Extra["name"], e.Code)] = true, true },
+		"stockType":    func(e standing.Entry) { v.stockTypes[e.Code] = e.Extra["species"] },
+		"documentType": func(e standing.Entry) { v.docTypes[e.Code] = true },
+		"transporterType": func(e standing.Entry) {
+			v.transporter[e.Code], v.transporter[cmpOr(e.Extra["name"], e.Code)] = true, true
+		},
 		"metFCIWithdrawalPeriod": func(e standing.Entry) { v.fci[e.Code] = cmpOr(e.Extra["aliasOf"], e.Code) },
 		"gender":                 func(e standing.Entry) { v.genders[e.Code] = true },
 	} {
