@@ -24,14 +24,17 @@ func (h HoldingRef) String() string {
 	return h.CPH.String()
 }
 
-// Device is one tagged animal named in a movement, its tag in printed form.
+// Device is one animal named in a movement: by its tag, in printed form,
+// or, for a deer, which wears no ear tag Drover reads, by its freezebrand
+// alone (Tag zero).
 type Device struct {
 	Tag         Tag
 	RFID        RFID
 	Freezebrand string
 }
 
-// BatchLine is a number of untagged animals moved under one batch number.
+// BatchLine is a number of untagged animals moved under one batch number,
+// or, for deer, under none (Number zero).
 type BatchLine struct {
 	Number BatchNumber
 	Total  int
@@ -59,7 +62,11 @@ type Transfer struct {
 	Destination  HoldingRef
 	AnimalCount  int
 	Groups       []MovementGroup
-	Flags        []string // processingFlags
+	Flags        []string // processingFlags, by name
+	// DocumentTotals are the animal totals a movement document states
+	// (departed, received), each where it stood; each must equal the
+	// devices plus the batch totals.
+	DocumentTotals []Located[int]
 }
 
 // Devices lists the transfer's devices with the JSON pointer of each.
@@ -71,7 +78,7 @@ func (t Transfer) Devices() []Located[Device] {
 			if i < plain {
 				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devices", i)})
 			} else {
-				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devicesWithDetail", i-plain)})
+				out = append(out, Located[Device]{d, pointer("movementGroups", g, "devicesWithDetail", i-plain, "device")})
 			}
 		}
 	}

@@ -66,6 +66,14 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 	seen := map[string]bool{}
 	for _, d := range t.Devices() {
 		count++
+		if d.Value.Tag.IsZero() { // a deer named by its freezebrand alone: the register keeps no such animals to look up
+			fb := "freezebrand:" + d.Value.Freezebrand
+			if seen[fb] {
+				bad(CodeDeviceRepeated, d.At+"/freezebrand", d.Value.Freezebrand, "freezebrand %s appears more than once", d.Value.Freezebrand)
+			}
+			seen[fb] = true
+			continue
+		}
 		tag, at := d.Value.Tag.String(), d.At+"/tagNumber"
 		if seen[tag] {
 			bad(CodeDeviceRepeated, at, tag, "tag %s appears more than once", tag)
@@ -91,7 +99,7 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 	for _, b := range t.Batches() {
 		count += b.Value.Total
 		n := b.Value.Number
-		if n.IsUnknown() {
+		if n.IsUnknown() || n.IsZero() { // a deer batch may give only its total
 			continue
 		}
 		if sp, ok := f.FlockSpecies[n.String()[2:]]; ok && sp != t.Species {
@@ -101,6 +109,12 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 	if count != t.AnimalCount {
 		bad(CodeAnimalCount, "/content/animalCount", itoa(t.AnimalCount),
 			"animalCount is %d but the devices and batch totals add up to %d", t.AnimalCount, count)
+	}
+	for _, total := range t.DocumentTotals {
+		if total.Value != count {
+			bad(CodeAnimalCount, total.At, itoa(total.Value),
+				"the movement document counts %d animals but the devices and batch totals add up to %d", total.Value, count)
+		}
 	}
 	if len(errs) > 0 {
 		return errs, nil

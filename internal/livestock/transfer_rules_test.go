@@ -55,6 +55,26 @@ func TestCheckTransfer(t *testing.T) {
 		{"MHS of a farm", func(tr *Transfer, f *TransferFacts) { tr.Destination = HoldingRef{MHS: MHS{"0036"}} }, []Code{CodeHoldingType}, nil},
 		{"same holding", func(tr *Transfer, f *TransferFacts) { f.Destination.CPH = src }, []Code{CodeSameHolding}, nil},
 		{"unknown flag", func(tr *Transfer, f *TransferFacts) { tr.Flags = []string{"NOPE"} }, []Code{CodeFlagUnknown}, nil},
+		{"deer by freezebrand and a batch without a number", func(tr *Transfer, f *TransferFacts) {
+			tr.Species = SpeciesDeer
+			tr.AnimalCount = 7
+			tr.Groups = []MovementGroup{{Devices: []Device{{Freezebrand: "A12"}, {Freezebrand: "A13"}}, Batches: []BatchLine{{Total: 5}}}}
+		}, nil, nil},
+		{"a freezebrand twice", func(tr *Transfer, f *TransferFacts) {
+			tr.Species = SpeciesDeer
+			tr.AnimalCount = 2
+			tr.Groups = []MovementGroup{{Devices: []Device{{Freezebrand: "A12"}, {Freezebrand: "A12"}}}}
+		}, []Code{CodeDeviceRepeated}, nil},
+		{"a batch without a number counts", func(tr *Transfer, f *TransferFacts) {
+			tr.Species = SpeciesDeer
+			tr.Groups = []MovementGroup{{Batches: []BatchLine{{Total: 11}}}}
+		}, []Code{CodeAnimalCount}, nil},
+		{"the document's totals agree", func(tr *Transfer, f *TransferFacts) {
+			tr.DocumentTotals = []Located[int]{{12, "/content/movementDocument/departureDetail/animalTotal"}}
+		}, nil, nil},
+		{"the document's totals disagree", func(tr *Transfer, f *TransferFacts) {
+			tr.DocumentTotals = []Located[int]{{12, "/a"}, {11, "/content/movementDocument/destinationDetail/totalAnimalsReceived"}}
+		}, []Code{CodeAnimalCount}, nil},
 		{"unknown tag", func(tr *Transfer, f *TransferFacts) { delete(f.Animals, "UK0130181 00002") }, []Code{CodeDeviceUnknown}, nil},
 		{"repeated tag", func(tr *Transfer, f *TransferFacts) {
 			tr.Groups[0].Devices[1] = tr.Groups[0].Devices[0]

@@ -16,8 +16,8 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 		Today:        today,
 		Animals:      map[string]livestock.AnimalRecord{},
 		FlockSpecies: map[string]livestock.Species{},
-		KnownFlag:    func(c string) bool { return s.known[c] },
-		ExemptFlag:   func(c string) bool { return s.exempt[c] },
+		KnownFlag:    func(c string) bool { return s.vocab.knownFlag(c, t.Species) },
+		ExemptFlag:   func(c string) bool { return s.vocab.flags[c].exempt },
 	}
 	var err error
 	if f.Source, err = optional(tx.Holding(ctx, t.Source)); err != nil {
@@ -34,7 +34,9 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 
 	var tags []string
 	for _, d := range t.Devices() {
-		tags = append(tags, d.Value.Tag.String())
+		if !d.Value.Tag.IsZero() {
+			tags = append(tags, d.Value.Tag.String())
+		}
 	}
 	animals, err := tx.Animals(ctx, tags)
 	if err != nil {
@@ -59,7 +61,7 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 	}
 
 	for _, b := range t.Batches() {
-		if b.Value.Number.IsUnknown() {
+		if b.Value.Number.IsUnknown() || b.Value.Number.IsZero() {
 			continue
 		}
 		mark := b.Value.Number.String()[2:]

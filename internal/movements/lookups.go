@@ -21,6 +21,9 @@ func (s *Service) Requests(ctx context.Context, u livestock.User, typ store.Requ
 	if err != nil {
 		return nil, false, err
 	}
+	for i := range list {
+		list[i] = s.liveContent(list[i])
+	}
 	if len(list) > size {
 		return list[:size], true, nil
 	}
@@ -62,7 +65,7 @@ func (s *Service) Request(ctx context.Context, u livestock.User, typ store.Reque
 	if !maySee(u, r) {
 		return store.Request{}, forbidden("path:requestId", fmt.Sprint(id), "this request is not yours, nor about a holding you act for")
 	}
-	return r, nil
+	return s.liveContent(r), nil
 }
 
 func maySee(u livestock.User, r store.Request) bool {

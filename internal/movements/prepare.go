@@ -13,23 +13,25 @@ import (
 // source or the destination (400). The rules that need the registry's
 // records are the job's.
 func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u livestock.User, content []byte) (store.Request, error) {
-	t, w, err := decodeTransfer(content)
+	d, err := s.vocab.decodeTransfer(content)
 	if err != nil {
 		return store.Request{}, err
 	}
+	t := d.t
 	var req store.Request
 	if typ == store.RequestCorrection {
-		if w.RequestToBeCorrected == nil || *w.RequestToBeCorrected < 1 {
+		if d.target < 1 {
+			at := "/content/" + cmpOr(d.named, correctionTarget)
 			return req, livestock.Invalid("the request to correct is required", livestock.FieldError{Code: livestock.CodeMissing,
-				Source: "/content/requestToBeCorrected_ID", Message: "the id of the transfer request to correct is required"})
+				Source: at, Message: "the id of the transfer request to correct is required"})
 		}
-		req.TargetID = *w.RequestToBeCorrected
+		req.TargetID = d.target
 		if err := s.ownTarget(ctx, u, req.TargetID, "correct"); err != nil {
 			return req, err
 		}
-	} else if w.RequestToBeCorrected != nil {
+	} else if d.named != "" {
 		return req, livestock.Invalid("a transfer names no request to correct", livestock.FieldError{Code: livestock.CodeUnknownField,
-			Source: "/content/requestToBeCorrected_ID", Message: "property is not allowed in a transfer; send corrections to /v1/CorrectTransferRequests"})
+			Source: "/content/" + d.named, Message: "property is not allowed in a transfer; send corrections to /v1/CorrectTransferRequests"})
 	}
 	if !actsFor(u, t.UserHolding) {
 		return req, forbidden("/content/userHolding", t.UserHolding.String(), "you may not act for holding "+t.UserHolding.String())
@@ -51,11 +53,11 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 		return req, livestock.Invalid("userHolding is not part of the move", livestock.FieldError{Code: livestock.CodeUserHolding,
 			Source: "/content/userHolding", Value: t.UserHolding.String(), Message: "userHolding must be the source or the destination holding"})
 	}
-	req.MovementDate = t.TransferDate.Time()
+	req.MovementDate = d.at.Time()
 	req.Species = t.Species.MovementName()
-	req.TrackingID = deref(w.TrackingID)
+	req.TrackingID = deref(d.model.TrackingID)
 	req.Holdings = holdingList(t.Source, dest)
-	req.Content = normalised(w)
+	req.Content = normalised(d.model)
 	return req, nil
 }
 
@@ -76,27 +78,26 @@ func (s *Service) prepareReview(u livestock.User, content []byte) (store.Request
 // prepareUndo checks an undo at once: only the submitter of a request may
 // undo it (403 for anyone else).
 func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []byte) (store.Request, error) {
-	var w undoContent
-	if err := decodeStrict(content, &w); err != nil {
+	w, _, err := s.vocab.decodeUndo(content)
+	if err != nil {
 		return store.Request{}, err
 	}
-	if w.RequestToBeUndone < 1 {
-		return store.Request{}, livestock.Invalid("the request to undo is required", livestock.FieldError{Code: livestock.CodeMissing,
-			Source: "/content/requestToBeUndone_ID", Message: "the id of the request to undo is required"})
-	}
-	req := store.Request{TargetID: w.RequestToBeUndone, Content: normalised(w)}
-	target, err := s.store.Request(ctx, w.RequestToBeUndone)
+	req := store.Request{TargetID: w.UndoRequestID, TrackingID: deref(w.TrackingID), Content: normalised(w)}
+	target, err := s.store.Request(ctx, w.UndoRequestID)
 	switch {
 	case livestock.IsNotFound(err):
 		return req, nil // the job fails it with V024
 	case err != nil:
 		return req, err
 	case target.UserName != u.Name:
-		return req, forbidden("/content/requestToBeUndone_ID", fmt.Sprint(w.RequestToBeUndone), "only the user who submitted a request may undo it")
+		return req, forbidden(undoTarget, fmt.Sprint(w.UndoRequestID), "only the user who submitted a request may undo it")
 	}
 	req.MovementDate, req.Species, req.Holdings = target.MovementDate, target.Species, target.Holdings
 	return req, nil
 }
+
+// correctionTarget is the live name of the request a correction corrects.
+const correctionTarget = "requestToBeUndone_ID"
 
 // ownTarget refuses (403) a correction of another user's request.
 func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
@@ -107,7 +108,7 @@ func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, ver
 	case err != nil:
 		return err
 	case target.UserName != u.Name:
-		return forbidden("/content/requestToBeCorrected_ID", fmt.Sprint(id), "only the user who submitted a request may "+verb+" it")
+		return forbidden("/content/"+correctionTarget, fmt.Sprint(id), "only the user who submitted a request may "+verb+" it")
 	}
 	return nil
 }

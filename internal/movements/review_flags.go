@@ -50,7 +50,7 @@ func checkReviewFlags(flags []reviewFlag) []livestock.FieldError {
 func (s *Service) unknownReviewFlags(flags []reviewFlag) []livestock.FieldError {
 	var errs []livestock.FieldError
 	for i, f := range flags {
-		if !s.known[f.Name] {
+		if !s.vocab.knownFlag(f.Name, 0) {
 			errs = append(errs, livestock.FieldError{Code: livestock.CodeFlagUnknown, Source: fmt.Sprintf("/content/processingFlags/%d/name", i),
 				Value: f.Name, Message: fmt.Sprintf("%q is not a processing flag (see /v1/StandingData/processingFlags)", f.Name)})
 		}

@@ -16,8 +16,7 @@ const JobKind = "movements.apply"
 type Service struct {
 	store  store.Store
 	now    func() time.Time
-	known  map[string]bool
-	exempt map[string]bool
+	vocab  *vocab
 	notify func()
 }
 
@@ -27,20 +26,15 @@ type Service struct {
 // 2026-11-25T13:23:15Z, nor by le.
 func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Second) }
 
-// New makes the service. Exemption codes come from the standing data list
-// processingFlags: an entry whose exemptsStandstill is "true" exempts a
-// move from standstill.
+// New makes the service. Requests name values from the standing data
+// lists; among them processingFlags, whose entries with exemptsStandstill
+// "true" exempt a move from standstill.
 func New(st store.Store, lists *standing.Lists, now func() time.Time) (*Service, error) {
-	flags, err := lists.List("processingFlags")
+	v, err := newVocab(lists)
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{store: st, now: now, known: map[string]bool{}, exempt: map[string]bool{}, notify: func() {}}
-	for _, f := range flags {
-		s.known[f.Code] = true
-		s.exempt[f.Code] = f.Extra["exemptsStandstill"] == "true"
-	}
-	return s, nil
+	return &Service{store: st, now: now, vocab: v, notify: func() {}}, nil
 }
 
 // Register makes r apply movement requests, and lets submissions wake it.

@@ -13,10 +13,11 @@ import (
 // registry: the rules first; then a movement that awaits the destination's
 // review, or, when no review is needed, animals placed on the destination.
 func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Request) (outcome, error) {
-	t, _, err := decodeTransfer(req.Content)
+	d, err := s.vocab.decodeTransfer(req.Content)
 	if err != nil {
 		return failed(fieldsOf(err)...)
 	}
+	t := d.t
 	var prior *store.Movement    // the movement a correction replaces …
 	var corrected *store.Request // … and the request whose version it replaces
 	if req.Type == store.RequestCorrection {
@@ -49,6 +50,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		m.ID = prior.ID
 	}
 	for _, d := range t.Devices() {
+		if d.Value.Tag.IsZero() {
+			continue // a deer known by its freezebrand: the register keeps no such animal to move
+		}
 		a := f.Animals[d.Value.Tag.String()]
 		m.Devices = append(m.Devices, store.MovementDevice{Identifier: d.Value.Tag.String(), RFID: d.Value.RFID.Decimal(),
 			PriorCPH: a.Holding.String(), PriorOnSince: a.OnSince.Time()})
@@ -101,7 +105,7 @@ func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on
 // correctable finds the movement a correction replaces. It must be the
 // submitter's own, still await review, and carry the version corrected.
 func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Request) (*store.Movement, *store.Request, outcome, error) {
-	at := "/content/requestToBeCorrected_ID"
+	at := "/content/" + correctionTarget
 	target, err := tx.LockRequest(ctx, req.TargetID)
 	if livestock.IsNotFound(err) {
 		out, _ := failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(req.TargetID), Message: "no such request"})

@@ -13,9 +13,13 @@ import (
 // correction) is withdrawn and its animals put back; a review is taken
 // back and the movement awaits review again.
 func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request) (outcome, error) {
-	at := "/content/requestToBeUndone_ID"
 	refuse := func(code livestock.Code, msg string) (outcome, error) {
-		return failed(livestock.FieldError{Code: code, Source: at, Value: fmt.Sprint(req.TargetID), Message: msg})
+		return failed(livestock.FieldError{Code: code, Source: undoTarget, Value: fmt.Sprint(req.TargetID), Message: msg})
+	}
+	if _, flags, err := s.vocab.decodeUndo(req.Content); err != nil {
+		return failed(fieldsOf(err)...)
+	} else if out, bad := s.unknownFlags(flags, livestock.Species(0)); bad {
+		return out, nil
 	}
 	target, err := tx.LockRequest(ctx, req.TargetID)
 	if livestock.IsNotFound(err) {

@@ -9,77 +9,73 @@ package movements
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"slices"
+	"strings"
 
 	"github.com/drover-registry/drover/internal/jsonwire"
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
-// transferContent is the transfer payload on the wire (domain-notes §1).
-// A correction adds requestToBeCorrected_ID.
-type transferContent struct {
-	RequestToBeCorrected *int64 `json:"requestToBeCorrected_ID,omitempty"`
-
-	TransferDate       string      `json:"transferDate"`
-	Species            string      `json:"species"`
-	UserHolding        string      `json:"userHolding"`
-	SourceHolding      string      `json:"sourceHolding"`
-	DestinationHolding string      `json:"destinationHolding"`
-	AnimalCount        int         `json:"animalCount"`
-	MovementGroups     []groupWire `json:"movementGroups"`
-	SaleDate           *string     `json:"saleDate,omitempty"`
-	SaleID             *string     `json:"saleId,omitempty"`
-	Haulier            *string     `json:"transportHaulierName,omitempty"`
-	VehicleReg         *string     `json:"transportVehicleRegistrationNo,omitempty"`
-	TrackingID         *string     `json:"trackingId,omitempty"`
-	DeviceApplication  *string     `json:"deviceApplication,omitempty"`
-	ProcessingFlags    []string    `json:"processingFlags,omitempty"`
-}
-
-type groupWire struct {
-	FromSubLocation   *string      `json:"fromSubLocation,omitempty"`
-	ToSubLocation     *string      `json:"toSubLocation,omitempty"`
-	VendorHolding     *string      `json:"vendorHolding,omitempty"`
-	Batches           []batchWire  `json:"batches,omitempty"`
-	Devices           []deviceWire `json:"devices,omitempty"`
-	DevicesWithDetail []deviceWire `json:"devicesWithDetail,omitempty"`
-}
-
+// batchWire is a batch as a review names it.
 type batchWire struct {
 	BatchNumber string `json:"batchNumber"`
 	AnimalTotal int    `json:"animalTotal"`
 }
 
-type deviceWire struct {
-	TagNumber   *string `json:"tagNumber,omitempty"`
-	RFID        *string `json:"rfid,omitempty"`
-	Freezebrand *string `json:"freezebrand,omitempty"`
-	Breed       *string `json:"breed,omitempty"`
-	Sex         *string `json:"sex,omitempty"`
-	DateOfBirth *string `json:"dateOfBirth,omitempty"`
-}
-
-// envelope is every POST body of the interface: {"content": …}.
-type envelope struct {
-	Content json.RawMessage `json:"content"`
+// recordMembers are the members of a request record that the service
+// writes: a client generated from the live definition posts the whole
+// record, with these beside content, and they are ignored.
+var recordMembers = map[string]bool{
+	"requestId": true, "requestStatus": true, "requestDate": true, "updatedDate": true, "userName": true,
+	"errors": true, "warnings": true, "undoSupported": true, "isContentPurged": true, "isFullUndone": true,
 }
 
 // openEnvelope returns the payload inside {"content": …}; a bare payload
-// is a 400 (domain-notes §1).
+// is a 400 (domain-notes §1). The record's read-only members and OData
+// annotations (@odata.…) beside content are ignored; any other member is
+// refused, by name.
 func openEnvelope(body []byte) (json.RawMessage, error) {
-	var env envelope
+	noEnvelope := livestock.Invalid("the body must be wrapped in an envelope", livestock.FieldError{
+		Code: livestock.CodeNoEnvelope, Source: "/content", Message: `the body must be {"content": {…}}`})
+	var members map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&env); err != nil || len(env.Content) == 0 || string(env.Content) == "null" {
-		return nil, livestock.Invalid("the body must be wrapped in an envelope", livestock.FieldError{
-			Code: livestock.CodeNoEnvelope, Source: "/content", Message: `the body must be {"content": {…}}`})
+	if err := dec.Decode(&members); err != nil || dec.More() || members == nil {
+		return nil, noEnvelope
 	}
-	return env.Content, nil
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, noEnvelope
+	}
+	var unknown []livestock.FieldError
+	for name := range members {
+		if name != "content" && !recordMembers[name] && !strings.HasPrefix(name, "@odata.") {
+			unknown = append(unknown, livestock.FieldError{Code: livestock.CodeUnknownField, Source: "/" + jsonPointerEscape(name),
+				Message: "property is not allowed beside content"})
+		}
+	}
+	if len(unknown) > 0 {
+		slices.SortFunc(unknown, func(a, b livestock.FieldError) int { return strings.Compare(a.Source, b.Source) })
+		return nil, livestock.Invalid("the envelope has members it may not have", unknown...)
+	}
+	content := members["content"]
+	if len(content) == 0 || string(content) == "null" {
+		return nil, noEnvelope
+	}
+	return content, nil
+}
+
+// jsonPointerEscape escapes a member name as a JSON pointer token.
+func jsonPointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // decodeStrict decodes a payload, refusing unknown properties.
-func decodeStrict(data []byte, v any) error {
+func decodeStrict(data []byte, v any) error { return decodeStrictAt(data, v, "/content") }
+
+// decodeStrictAt decodes a value that stood at JSON pointer root.
+func decodeStrictAt(data []byte, v any, root string) error {
 	if err := jsonwire.Decode(data, v); err != nil {
-		source, msg := jsonwire.Problem(err, "/content")
+		source, msg := jsonwire.Problem(err, root)
 		return livestock.Invalid("the payload cannot be read", livestock.FieldError{
 			Code: livestock.CodeSchema, Source: source, Message: msg})
 	}
@@ -103,6 +99,11 @@ func (f *fieldErrs) add(at string, err error) {
 		fe.Source = at
 		*f = append(*f, fe)
 	}
+}
+
+// bad records a problem found while reading a payload.
+func (f *fieldErrs) bad(code livestock.Code, at, value, msg string) {
+	*f = append(*f, livestock.FieldError{Code: code, Source: at, Value: value, Message: msg})
 }
 
 func (f fieldErrs) err() error {

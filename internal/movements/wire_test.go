@@ -27,7 +27,7 @@ func TestPayloadTypeErrors(t *testing.T) {
 		{`{"species":`, livestock.FieldError{Code: livestock.CodeSchema, Source: "/content",
 			Message: "unexpected EOF"}},
 	} {
-		_, _, err := decodeTransfer([]byte(tt.content))
+		_, err := testVocab(t).decodeTransfer([]byte(tt.content))
 		e, ok := err.(*livestock.Error)
 		if !ok || len(e.Fields) != 1 {
 			t.Errorf("decodeTransfer(%s) = %v; want one field error", tt.content, err)

@@ -141,15 +141,18 @@ func TestMovementParameters(t *testing.T) {
 }
 
 // TestCorrectionRepeatsTransfer: a correction carries the transfer's
-// fields with exactly the transfer's rules, beside requestToBeCorrected_ID.
+// fields with exactly the transfer's rules, beside requestToBeUndone_ID
+// (its live name) and requestToBeCorrected_ID (Drover's earlier one).
 func TestCorrectionRepeatsTransfer(t *testing.T) {
 	t.Parallel()
 	schemas := load(t).spec.Components.Schemas
 	transfer, correction := schemas["Transfer"].Value, schemas["TransferCorrection"].Value
-	if _, ok := correction.Properties["requestToBeCorrected_ID"]; !ok {
-		t.Fatal("TransferCorrection has no requestToBeCorrected_ID")
+	for _, name := range []string{"requestToBeUndone_ID", "requestToBeCorrected_ID"} {
+		if _, ok := correction.Properties[name]; !ok {
+			t.Fatalf("TransferCorrection has no %s", name)
+		}
 	}
-	if got, want := len(correction.Properties), len(transfer.Properties)+1; got != want {
+	if got, want := len(correction.Properties), len(transfer.Properties)+2; got != want {
 		t.Errorf("TransferCorrection has %d properties, want %d", got, want)
 	}
 	for name, p := range transfer.Properties {
@@ -159,11 +162,10 @@ func TestCorrectionRepeatsTransfer(t *testing.T) {
 			t.Errorf("property %s differs:\ntransfer   %s\ncorrection %s", name, want, got)
 		}
 	}
-	want := append([]string{"requestToBeCorrected_ID"}, transfer.Required...)
-	if diff := cmp.Diff(want, correction.Required); diff != "" {
+	if diff := cmp.Diff(transfer.Required, correction.Required); diff != "" {
 		t.Errorf("required (-want +got):\n%s", diff)
 	}
-	for _, name := range []string{"Transfer", "TransferCorrection", "MovementGroup", "Batch", "Device",
+	for _, name := range []string{"Transfer", "TransferCorrection", "MovementGroup", "Batch", "TransferBatch", "Device", "TransferDocument", "ProcessingFlag",
 		"DeviceWithDetail", "DeviceTag", "HoldingMovementReview", "ReviewMovement", "ReviewBatchRef", "Undo",
 		"TransferEnvelope", "TransferCorrectionEnvelope", "HoldingMovementReviewEnvelope", "UndoEnvelope", "ValidHoldingsEnvelope"} {
 		if ap := schemas[name].Value.AdditionalProperties.Has; ap == nil || *ap {
@@ -196,8 +198,18 @@ func TestValidateMovements(t *testing.T) {
 		want []fe
 	}{
 		{"transfer", transfer(good), nil},
-		{"transfer with nulls", transfer(good + `,"trackingId":null,"saleDate":null,"movementDocument":null`),
-			[]fe{{"S004", `property "movementDocument" is not allowed`, "/content/movementDocument", "null"}}},
+		{"transfer with nulls", transfer(good + `,"trackingId":null,"saleDate":null,"movementDocument":null,"deviceApplication":null,"processingFlags":null,"id":0`), nil},
+		{"transfer in the live shape", transfer(liveShape), nil},
+		{"the whole record, as a generated client posts it", post("/v1/TransferRequests", `{"requestId":0,"requestStatus":"NotAvailable",`+
+			`"requestDate":"0001-01-01T00:00:00+00:00","updatedDate":null,"userName":null,"errors":null,"warnings":[],"undoSupported":false,`+
+			`"isContentPurged":false,"isFullUndone":false,"content":{`+good+`}}`), nil},
+		{"a date-time without its offset", transfer(strings.Replace(good, `"2026-11-03"`, `"2026-11-03T09:00:00"`, 1)),
+			[]fe{{"S008", "must match the pattern " + dateOrDateTime, "/content/transferDate", "2026-11-03T09:00:00"}}},
+		{"a flag object with another member", transfer(good + `,"processingFlags":["185",{"name":"185","code":"x"}]`),
+			[]fe{{"S003", "must be a string", "/content/processingFlags/1", `{"code":"x","name":"185"}`},
+				{"S004", `property "code" is not allowed`, "/content/processingFlags/1/code", "x"}}},
+		{"a movement document with another member", transfer(good + `,"movementDocument":{"departureDetail":{"colour":"red"}}`),
+			[]fe{{"S004", `property "colour" is not allowed`, "/content/movementDocument/departureDetail/colour", "red"}}},
 		{"transfer to an MHS", transfer(strings.Replace(good, `"01/100/0264"`, `"0035"`, 1)), nil},
 		{"bare payload", post("/v1/TransferRequests", `{"species":"Sheep","animalCount":3}`),
 			[]fe{
@@ -214,8 +226,9 @@ func TestValidateMovements(t *testing.T) {
 		// Free-text fields have a length, and the vendor's holding is a CPH:
 		// nothing is stored as sent at any size (the body's 1 MB is the
 		// only other bound).
-		{"deviceApplication of 101", transfer(good + `,"deviceApplication":"` + strings.Repeat("a", 101) + `"`),
-			[]fe{{"S007", "must be at most 100 characters long", "/content/deviceApplication", strings.Repeat("a", 100) + "…"}}},
+		{"deviceApplication a string but not a date", transfer(good + `,"deviceApplication":"` + strings.Repeat("a", 101) + `"`),
+			[]fe{{"S008", "must match the pattern " + dateOrDateTime, "/content/deviceApplication", strings.Repeat("a", 100) + "…"}}},
+		{"deviceApplication as a date, Drover's earlier form", transfer(good + `,"deviceApplication":"2026-11-02"`), nil},
 		{"sub-location of 51", transfer(strings.Replace(good, `[{"devices"`, `[{"toSubLocation":"`+strings.Repeat("p", 51)+`","devices"`, 1)),
 			[]fe{{"S007", "must be at most 50 characters long", "/content/movementGroups/0/toSubLocation", strings.Repeat("p", 51)}}},
 		{"vendor not a holding", transfer(strings.Replace(good, `[{"devices"`, `[{"vendorHolding":"not a holding","devices"`, 1)),
@@ -233,8 +246,9 @@ func TestValidateMovements(t *testing.T) {
 		{"no movement groups", transfer(strings.Replace(good, `[{"devices":[{"tagNumber":"UK0130181 00001"}]}]`, `[]`, 1)),
 			[]fe{{"S007", "must have at least 1 items", "/content/movementGroups", "[]"}}},
 		{"correction", post("/v1/CorrectTransferRequests", `{"content":{"requestToBeCorrected_ID":7,`+good+`}}`), nil},
-		{"correction without its target", post("/v1/CorrectTransferRequests", `{"content":{`+good+`}}`),
-			[]fe{{"S002", "is required", "/content/requestToBeCorrected_ID", ""}}},
+		{"correction by its live name", post("/v1/CorrectTransferRequests", `{"content":{"requestToBeUndone_ID":7,`+good+`}}`), nil},
+		// The schema takes either name; the service refuses a correction that names none (S002).
+		{"correction without its target", post("/v1/CorrectTransferRequests", `{"content":{`+good+`}}`), nil},
 		{"review", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":`+
 			`{"requestId":7,"isAccepted":true,"arrivalDate":"2026-11-03","animalTotal":2,"rejectedDevices":[{"tagNumber":"UK0130181 00003"}]}}}`), nil},
 		{"review without its arrival (isAccepted may be left to the lists)", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":{"animalTotal":-1}}}`),
@@ -256,6 +270,7 @@ func TestValidateMovements(t *testing.T) {
 				{"S007", "must be at most 50 characters long", "/content/reviewMovement/rejectedBatches/0/idMark", strings.Repeat("x", 51)},
 			}},
 		{"undo", post("/v1/UndoRequests", `{"content":{"requestToBeUndone_ID":7}}`), nil},
+		{"undo in the live shape", post("/v1/UndoRequests", `{"requestId":0,"content":{"id":0,"undoRequestId":7,"trackingId":"u-7","processingFlags":[{"processingFlagId":8,"name":"InBus"}]}}`), nil},
 		{"undo of 0", post("/v1/UndoRequests", `{"content":{"requestToBeUndone_ID":0}}`),
 			[]fe{{"S008", "must be at least 1", "/content/requestToBeUndone_ID", "0"}}},
 		{"valid holdings takes any short string", post("/v1/Holdings/ValidHoldings", `{"content":{"holdings":["x","01/100/0264","0035"]}}`), nil},
@@ -287,3 +302,28 @@ func TestValidateMovements(t *testing.T) {
 		})
 	}
 }
+
+const dateOrDateTime = `^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2}))?$`
+
+// liveShape is a transfer with every member of the live TransferModel,
+// the definition's example adapted to the sandbox.
+const liveShape = `"id":0,"trackingId":"live-1","sourceHolding":"01/100/0257","animalCount":4,` +
+	`"movementDocument":{"departureDetail":{"departureHoldingType":"PRODUCER","departureDateTime":"2026-11-20T08:00:00Z",` +
+	`"departureKeeper":{"county":"Cumbria","address2":null,"propertyName":"Low Farm","address1":"Fell Road","title":"Mr","telephoneNumber":"01234 567890",` +
+	`"lastName":"Keeper","postCode":"CA1 1AA","town":"Penrith","firstName":"One"},"animalTotal":4,"loadingDateTime":"2026-11-20T07:30:00Z",` +
+	`"departureOwner":null,"expectedDurationOfJourney":{"hours":2,"days":0,"minutes":30}},` +
+	`"fciDetail":{"isAllAnimalsFciCompliant":false,"nonCompliantReason":"treated","holdingRestrictions":"none","withdrawalPeriodObservedText":"7 days",` +
+	`"metFCIWithdrawalPeriodCode":"WITHDRAWAL_MET","nonCompliantDevices":[{"freezebrand":null,"rfid":"0826013018100001","tagNumber":"UK0130181 00001"}]},` +
+	`"transportDetail":{"transporterAuthNumber":"UK/T1/123","transporterType":"Haulier","transportVehicleRegistrationNo":"AB12CDE",` +
+	`"transporter":{"lastName":"Haulier"},"transportHaulierName":"A. Haulier Ltd"},` +
+	`"destinationDetail":{"unloadingDateTime":"2026-11-20T11:00:00Z","arrivalDateTime":"2026-11-20T10:45:00+00:00","destinationKeeper":{"lastName":"Two"},` +
+	`"destinationHoldingType":"PRODUCER","hasKeeperChanged":true,"totalAnimalsReceived":4},"documentType":"CLA","movementDocumentRef":"CLA-0001"},` +
+	`"deviceApplication":{"dateOfApplication":"2026-11-19T09:00:00Z","endBirthPeriod":"2026-03-20T00:00:00Z","breed":"Texel","beginBirthPeriod":"2026-03-01T00:00:00Z"},` +
+	`"transferDate":"2026-11-20T08:00:00Z","processingFlags":[{"processingFlagId":2,"name":"185"}],"saleDate":null,` +
+	`"movementGroups":[{"devicesWithDetail":[{"beginBirthPeriod":"2026-03-01T00:00:00Z","breed":"Texel X","device":{"freezebrand":null,"rfid":null,"tagNumber":"UK0130181 00002"},` +
+	`"gender":"Female","endBirthPeriod":"2026-03-05T00:00:00Z","mgtTag":{"identifier":"Ewe 2"}}],` +
+	`"devices":[{"freezebrand":null,"rfid":"0826013018100001","tagNumber":"UK013018100001"}],` +
+	`"batches":[{"idMark":"red spot","stockType":"Ewes","batchNumber":"UK130181","animalTotal":2},{"idMark":null,"stockType":null,"batchNumber":null,"animalTotal":1}],` +
+	`"fromSubLocation":null,"vendorHolding":null,"toSubLocation":"isolation"}],` +
+	`"species":"Sheep","destinationHolding":"01/100/0264","saleId":null,"transportHaulierName":"A. Haulier Ltd","userHolding":"01/100/0257",` +
+	`"transportVehicleRegistrationNo":"AB12CDE"`

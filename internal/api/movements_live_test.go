@@ -1,0 +1,157 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// whole wraps content as a client generated from the live definition
+// posts it: the whole request record, its read-only members beside content.
+func whole(content map[string]any) map[string]any {
+	return map[string]any{"requestId": 0, "requestStatus": "NotAvailable", "requestDate": "0001-01-01T00:00:00+00:00",
+		"updatedDate": nil, "userName": nil, "errors": nil, "warnings": []any{}, "undoSupported": false,
+		"isContentPurged": false, "isFullUndone": false, "content": content}
+}
+
+// submitWhole posts a whole record and waits for its job.
+func (b *bundle) submitWhole(token, collection string, content map[string]any) record {
+	b.t.Helper()
+	res := b.post(token, collection, whole(content))
+	if res.status != http.StatusCreated {
+		b.t.Fatalf("POST %s = %d %s", collection, res.status, res.body)
+	}
+	var rec record
+	res.decode(&rec)
+	return b.await(token, collection, rec.RequestID)
+}
+
+// liveTransfer is the live definition's TransferModel example with every
+// member, adapted to the sandbox: keeper1 sends two tagged sheep, one with
+// details, and a batch of two to keeper2, the transfer dated at a time of
+// the day before.
+func liveTransfer() map[string]any {
+	var m map[string]any
+	doc := `{"trackingId":"live-1","id":0,"sourceHolding":"01/100/0257","destinationHolding":"01/100/0264","userHolding":"01/100/0257","species":"Sheep","animalCount":4,
+"transferDate":"` + day(-1) + `T08:00:00+00:00","saleDate":null,"saleId":null,"transportHaulierName":"A. Haulier Ltd","transportVehicleRegistrationNo":"AB12CDE",
+"processingFlags":[{"processingFlagId":8,"name":"InBus"}],
+"deviceApplication":{"dateOfApplication":"2026-01-19T09:00:00Z","beginBirthPeriod":null,"endBirthPeriod":null,"breed":"Texel"},
+"movementDocument":{"documentType":"CLA","movementDocumentRef":"CLA-0001",
+ "departureDetail":{"departureHoldingType":"PRODUCER","departureDateTime":"` + day(-1) + `T08:00:00Z","loadingDateTime":"` + day(-1) + `T07:30:00Z","animalTotal":4,
+  "departureKeeper":{"title":"Mr","firstName":"One","lastName":"Keeper","postCode":"CA1 1AA"},"departureOwner":null,"expectedDurationOfJourney":{"days":0,"hours":2,"minutes":0}},
+ "destinationDetail":{"destinationHoldingType":"PRODUCER","arrivalDateTime":"` + day(-1) + `T10:00:00Z","unloadingDateTime":null,"totalAnimalsReceived":4,"hasKeeperChanged":true,"destinationKeeper":{"lastName":"Two"}},
+ "transportDetail":{"transporterType":"Haulier","transporterAuthNumber":"UK/T1/1","transportHaulierName":"A. Haulier Ltd","transportVehicleRegistrationNo":"AB12CDE","transporter":null},
+ "fciDetail":{"isAllAnimalsFciCompliant":true,"nonCompliantReason":null,"holdingRestrictions":null,"withdrawalPeriodObservedText":null,"metFCIWithdrawalPeriodCode":"WITHDRAWAL_NOT_RELEVANT","nonCompliantDevices":[]}},
+"movementGroups":[{"fromSubLocation":null,"toSubLocation":"isolation","vendorHolding":null,
+ "devices":[{"tagNumber":null,"rfid":"0826013018100011","freezebrand":null}],
+ "devicesWithDetail":[{"device":{"tagNumber":"UK0130181 00012","rfid":null,"freezebrand":null},"breed":"Texel X","gender":"Female",
+  "beginBirthPeriod":"2024-01-01T00:00:00Z","endBirthPeriod":"2024-01-01T00:00:00Z","mgtTag":{"identifier":"Ewe 12"}}],
+ "batches":[{"batchNumber":"UK130181","animalTotal":2,"idMark":"red spot","stockType":"Ewes"}]}]}`
+	if err := json.Unmarshal([]byte(doc), &m); err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// TestLiveShapedMovements: a client generated from the live definition
+// sends a transfer, a correction and an undo in the live shapes, each as
+// the whole record; the rules apply, and the content reads back in the
+// live shape with its meaning.
+func TestLiveShapedMovements(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1 := b.token("keeper1")
+		sent := b.submitWhole(k1, "TransferRequests", liveTransfer())
+		if errs, warns := sent.codes(); sent.RequestStatus != "Success" || errs != nil || warns != nil {
+			t.Fatalf("live transfer: %s %+v %+v", sent.RequestStatus, sent.Errors, sent.Warnings)
+		}
+		var content map[string]any
+		if err := json.Unmarshal(sent.Content, &content); err != nil {
+			t.Fatal(err)
+		}
+		flags, _ := json.Marshal(content["processingFlags"])
+		group, _ := json.Marshal(content["movementGroups"])
+		docRef, _ := json.Marshal(content["movementDocument"])
+		for what, ok := range map[string]bool{
+			"transferDate as given":      content["transferDate"] == day(-1)+"T08:00:00Z",
+			"flags as objects":           string(flags) == `[{"name":"InBus","processingFlagId":8}]`,
+			"the device by its rfid":     strings.Contains(string(group), `{"rfid":"0826013018100011","tagNumber":"UK0130181 00011"}`),
+			"the detailed device nested": strings.Contains(string(group), `"device":{"rfid":"0826013018100012","tagNumber":"UK0130181 00012"}`),
+			"the batch's mark and stock": strings.Contains(string(group), `"idMark":"red spot"`) && strings.Contains(string(group), `"stockType":"Ewes"`),
+			"the movement document":      strings.Contains(string(docRef), `"documentType":"CLA"`) && strings.Contains(string(docRef), `"transporterType":"Haulier"`),
+			"no request id of its own":   content["id"] == nil,
+		} {
+			if !ok {
+				t.Errorf("stored content: %s: %s", what, sent.Content)
+			}
+		}
+
+		// The correction names its target by the live requestToBeUndone_ID:
+		// the tagged sheep alone, the documented totals following.
+		fix := liveTransfer()
+		fix["requestToBeUndone_ID"] = sent.RequestID
+		fix["trackingId"] = "live-2"
+		fix["animalCount"] = 2
+		groups := fix["movementGroups"].([]any)
+		delete(groups[0].(map[string]any), "batches")
+		doc := fix["movementDocument"].(map[string]any)
+		doc["departureDetail"].(map[string]any)["animalTotal"] = 2
+		doc["destinationDetail"].(map[string]any)["totalAnimalsReceived"] = 3
+		wrong := b.submitWhole(k1, "CorrectTransferRequests", fix)
+		if len(wrong.Errors) != 1 || wrong.Errors[0].Code != "V018" || wrong.Errors[0].Source != "/content/movementDocument/destinationDetail/totalAnimalsReceived" {
+			t.Errorf("a document total that disagrees: %s %+v", wrong.RequestStatus, wrong.Errors)
+		}
+		doc["destinationDetail"].(map[string]any)["totalAnimalsReceived"] = 2
+		fix["trackingId"] = "live-3"
+		corrected := b.submitWhole(k1, "CorrectTransferRequests", fix)
+		if corrected.RequestStatus != "Success" || !strings.Contains(string(corrected.Content), `"requestToBeUndone_ID":`) {
+			t.Fatalf("live correction: %s %+v %s", corrected.RequestStatus, corrected.Errors, corrected.Content)
+		}
+
+		// The undo names its target by the live undoRequestId, with a
+		// trackingId and flags.
+		undo := b.submitWhole(k1, "UndoRequests", map[string]any{"id": 0, "undoRequestId": corrected.RequestID,
+			"trackingId": "live-undo-1", "processingFlags": []any{map[string]any{"processingFlagId": nil, "name": "InBus"}}})
+		if undo.RequestStatus != "Success" || undo.TrackingID != "live-undo-1" ||
+			string(undo.Content) != `{"undoRequestId":`+itoa(corrected.RequestID)+`,"trackingId":"live-undo-1","processingFlags":[{"processingFlagId":8,"name":"InBus"}]}` {
+			t.Errorf("live undo: %s %+v %s", undo.RequestStatus, undo.Errors, undo.Content)
+		}
+		// Named both ways, an undo's two names must agree.
+		res := b.post(k1, "UndoRequests", whole(map[string]any{"undoRequestId": sent.RequestID, "requestToBeUndone_ID": corrected.RequestID}))
+		if res.status != http.StatusBadRequest || !strings.Contains(string(res.body), "/content/requestToBeUndone_ID") {
+			t.Errorf("two names of the target disagreeing: %d %s", res.status, res.body)
+		}
+	})
+}
+
+// TestDeerByFreezebrandAndTotal: deer, which wear no tag Drover reads, move
+// by freezebrand and by batch total alone; animalCount counts both.
+func TestDeerByFreezebrandAndTotal(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	deer := map[string]any{"transferDate": day(-1) + "T09:00:00Z", "species": "Deer", "userHolding": farm1, "sourceHolding": farm1,
+		"destinationHolding": farm2, "animalCount": 6, "movementGroups": []any{map[string]any{
+			"devices": []any{map[string]any{"freezebrand": "H17"}}, "batches": []any{map[string]any{"animalTotal": 5, "stockType": "Hinds"}}}}}
+	if rec := b.submitWhole(k1, "TransferRequests", deer); rec.RequestStatus != "Success" {
+		t.Errorf("deer: %s %+v", rec.RequestStatus, rec.Errors)
+	}
+	deer["animalCount"] = 5
+	if rec := b.submitWhole(k1, "TransferRequests", deer); len(rec.Errors) != 1 || rec.Errors[0].Code != "V018" {
+		t.Errorf("deer miscounted: %s %+v", rec.RequestStatus, rec.Errors)
+	}
+	sheep := map[string]any{"transferDate": day(-1), "species": "Sheep", "userHolding": farm1, "sourceHolding": farm1,
+		"destinationHolding": farm2, "animalCount": 1, "movementGroups": []any{map[string]any{"batches": []any{map[string]any{"animalTotal": 1}}}}}
+	if res := b.post(k1, "TransferRequests", whole(sheep)); res.status != http.StatusBadRequest ||
+		!strings.Contains(string(res.body), "/content/movementGroups/0/batches/0/batchNumber") {
+		t.Errorf("a sheep batch without its number: %d %s", res.status, res.body)
+	}
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
