@@ -94,6 +94,20 @@ func LiveCode(e Endpoint, c Code) string {
 	return string(c)
 }
 
+// LiveCode is the code f carries on the wire of endpoint e (LiveCode):
+// a broken rule of an OData system query option ($top, $filter, …) is the
+// live catalogue's 31003 whatever Drover's code for it.
+func (f FieldError) LiveCode(e Endpoint) string {
+	if strings.HasPrefix(f.Source, "query:$") && e != EndpointOtherMovement {
+		return liveQueryOption
+	}
+	return LiveCode(e, f.Code)
+}
+
+// liveQueryOption is the live code of every refused OData query option:
+// "The OData query options are invalid. {0}".
+const liveQueryOption = "31003"
+
 // Target writes where an error is (a FieldError's Source) as the live
 // service's target does: a JSON pointer into the body as a property path,
 // "/content/movementGroups/0/devices/1" as

@@ -33,6 +33,22 @@ func TestLiveCode(t *testing.T) {
 	}
 }
 
+func TestFieldErrorLiveCode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		f    FieldError
+		want string
+	}{
+		{FieldError{Code: CodeBadFormat, Source: "query:$top"}, "31003"}, // any refused query option
+		{FieldError{Code: CodeBadFormat, Source: "/content/transferDate"}, "30059"},
+		{FieldError{Code: CodeBadFormat, Source: "query:holding"}, "30059"},
+	} {
+		if got := tc.f.LiveCode(EndpointTransfer); got != tc.want {
+			t.Errorf("%+v.LiveCode = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
 func TestTarget(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
