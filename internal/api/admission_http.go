@@ -70,7 +70,7 @@ func (s *Server) admit(next http.Handler) http.Handler {
 				info.shed = true
 			}
 			retryAfter(w, time.Second)
-			writeProblem(w, &livestock.Error{Kind: livestock.KindUnavailable,
+			writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable,
 				Detail: "the service is at its concurrency limit: retry after the time in Retry-After",
 				Fields: []livestock.FieldError{{Code: livestock.CodeOverloaded,
 					Message: fmt.Sprintf("over the adaptive limit of %s requests in flight", class)}}})

@@ -20,7 +20,7 @@ func (s *Server) canonicalPath(next http.Handler) http.Handler {
 		raw := r.URL.EscapedPath()
 		canon, ok := canonicalEscapedPath(raw)
 		if !ok {
-			writeProblem(w, livestock.Invalid("the path cannot be decoded", livestock.FieldError{
+			writeProblemFor(w, r, livestock.Invalid("the path cannot be decoded", livestock.FieldError{
 				Code: livestock.CodeBadPath, Message: "the path must be valid UTF-8 without control characters once percent-decoded",
 				Source: "path", Value: truncate(raw, 200)}))
 			return

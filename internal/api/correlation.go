@@ -68,7 +68,7 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 		w.Header().Set(headerCorrelation, id)
 		w.Header().Set(headerCorrelationLI, id)
 		if bad != "" {
-			writeProblem(w, livestock.Invalid("the correlation id cannot be used",
+			writeProblemFor(w, r, livestock.Invalid("the correlation id cannot be used",
 				livestock.FieldError{Code: livestock.CodeBadFormat, Message: bad, Source: source, Value: truncate(sent, 64)}))
 			return
 		}

@@ -83,7 +83,7 @@ func (s *Server) failWith(w http.ResponseWriter, r *http.Request, extend func(*p
 	case livestock.KindUnauthenticated:
 		w.Header().Set("WWW-Authenticate", auth.WWWAuthenticate(err))
 	}
-	writeProblemWith(w, e, extend)
+	writeRequestProblem(w, r, e, extend)
 }
 
 // withPathSource names the path parameter a 404 is about, when the route

@@ -72,7 +72,7 @@ func TestKeeperIsolationOfWrites(t *testing.T) {
 				res.decode(&rec)
 				done := b.await(k2, tc.collection, rec.RequestID)
 				got := b.do(http.MethodGet, fmt.Sprintf("/v1/%s(%d)", tc.collection, rec.RequestID), k2, nil)
-				if m := sec.leaks(got, ""); done.RequestStatus != "Failed" || m != "" {
+				if m := sec.leaks(got, ""); done.RequestStatus != "Fail" || m != "" {
 					t.Errorf("keeper2's %s naming keeper1's request: %s, shows %q: %s", tc.collection, done.RequestStatus, m, got.body)
 				}
 			default:

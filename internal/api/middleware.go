@@ -57,7 +57,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 				slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
 			if !rec.wrote {
-				writeProblem(rec, fmt.Errorf("panic: %v", v))
+				writeProblemFor(rec, r, fmt.Errorf("panic: %v", v))
 			}
 		}()
 		next.ServeHTTP(rec, r)
@@ -82,7 +82,7 @@ func (s *Server) deadline(next http.Handler) http.Handler {
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.cfg.MaxBody {
-			writeProblem(w, &livestock.Error{Kind: livestock.KindTooLarge,
+			writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindTooLarge,
 				Detail: fmt.Sprintf("the request body is over the limit of %d bytes", s.cfg.MaxBody)})
 			return
 		}

@@ -157,8 +157,36 @@ func (s *Server) validHoldings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"content": map[string]any{"validateResults": results}})
+	live := make([]validHolding, len(results))
+	named := make([]validHolding, len(results))
+	for i, res := range results {
+		live[i] = validHolding{Holding: res.Holding, State: int(res.State), PropertyName: optionalString(res.PropertyName)}
+		named[i] = live[i]
+		named[i].State = holdingStateNames[res.State]
+	}
+	return writeJSON(w, http.StatusOK, validHoldingsAnswer{ValidateResults: live, Content: validHoldingsContent{named}})
 }
+
+// validHoldingsAnswer is the answer of Holdings/ValidHoldings: the live
+// definition's ValidHoldingsResponse (state 1 or 2), and beside it the
+// same results wrapped in content with the state by name, as the live
+// definition's example and Drover before it wrote them.
+type validHoldingsAnswer struct {
+	ValidateResults []validHolding       `json:"validateResults"`
+	Content         validHoldingsContent `json:"content"`
+}
+
+type validHoldingsContent struct {
+	ValidateResults []validHolding `json:"validateResults"`
+}
+
+type validHolding struct {
+	Holding      string  `json:"holding"`
+	State        any     `json:"state"` // 1 or 2; "Valid" or "Invalid" in content
+	PropertyName *string `json:"propertyName"`
+}
+
+var holdingStateNames = map[movements.HoldingState]string{movements.HoldingValid: "Valid", movements.HoldingInvalid: "Invalid"}
 
 func expands(q odata.Query, what string) bool {
 	for _, e := range q.Expand {

@@ -10,18 +10,22 @@ import (
 
 // record is the part of a request record the tests read.
 type record struct {
-	RequestID        int64  `json:"requestId"`
-	RequestType      string `json:"requestType"`
-	RequestStatus    string `json:"requestStatus"`
-	MovementDate     string `json:"movementDate"`
-	UserName         string `json:"userName"`
-	IsFullUndone     bool   `json:"isFullUndone"`
-	UndoSupported    bool   `json:"undoSupported"`
-	TrackingID       string `json:"trackingId"`
-	Errors           []struct{ Code, Message, Source string }
-	Warnings         []struct{ Code, Message, Source string }
-	MovementDocument *struct{ DocumentType, MovementDocumentRef string }
-	Content          json.RawMessage
+	RequestID     int64  `json:"requestId"`
+	RequestStatus string `json:"requestStatus"`
+	MovementDate  string `json:"movementDate"`
+	UserName      string `json:"userName"`
+	IsFullUndone  bool   `json:"isFullUndone"`
+	UndoSupported bool   `json:"undoSupported"`
+	TrackingID    string `json:"trackingId"`
+	Errors        []struct{ Code, Message, Target string }
+	Warnings      []struct{ Code, Message, Target string }
+	Content       json.RawMessage
+}
+
+// applied reports whether the record's request took effect: Success, or
+// CompletedWarning when it has warnings.
+func (r record) applied() bool {
+	return r.RequestStatus == "Success" && len(r.Warnings) == 0 || r.RequestStatus == "CompletedWarning" && len(r.Warnings) > 0
 }
 
 func (r record) codes() (errs, warns []string) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -104,7 +105,7 @@ func TestLiveShapedMovements(t *testing.T) {
 		doc["departureDetail"].(map[string]any)["animalTotal"] = 2
 		doc["destinationDetail"].(map[string]any)["totalAnimalsReceived"] = 3
 		wrong := b.submitWhole(k1, "CorrectTransferRequests", fix)
-		if len(wrong.Errors) != 1 || wrong.Errors[0].Code != "V018" || wrong.Errors[0].Source != "/content/movementDocument/destinationDetail/totalAnimalsReceived" {
+		if len(wrong.Errors) != 1 || wrong.Errors[0].Code != "4028" || wrong.Errors[0].Target != "content.movementDocument.destinationDetail.totalAnimalsReceived" {
 			t.Errorf("a document total that disagrees: %s %+v", wrong.RequestStatus, wrong.Errors)
 		}
 		doc["destinationDetail"].(map[string]any)["totalAnimalsReceived"] = 2
@@ -143,7 +144,7 @@ func TestDeerByFreezebrandAndTotal(t *testing.T) {
 		t.Errorf("deer: %s %+v", rec.RequestStatus, rec.Errors)
 	}
 	deer["animalCount"] = 5
-	if rec := b.submitWhole(k1, "TransferRequests", deer); len(rec.Errors) != 1 || rec.Errors[0].Code != "V018" {
+	if rec := b.submitWhole(k1, "TransferRequests", deer); len(rec.Errors) != 1 || rec.Errors[0].Code != livestock.LiveCode(livestock.EndpointTransfer, livestock.CodeAnimalCount) {
 		t.Errorf("deer miscounted: %s %+v", rec.RequestStatus, rec.Errors)
 	}
 	sheep := map[string]any{"transferDate": day(-1), "species": "Sheep", "userHolding": farm1, "sourceHolding": farm1,

@@ -19,12 +19,24 @@ type problem struct {
 	Status int            `json:"status"`
 	Detail string         `json:"detail,omitempty"`
 	Errors []problemError `json:"errors"`
-	// OAuthError and OAuthDescription are RFC 6749 §5.2's members, on the
-	// token endpoint's 400s only (oauthError), for the OAuth client
-	// libraries that read them. The document lets a problem carry more
-	// members than it names.
-	OAuthError       string `json:"error,omitempty"`
+	// Error is, on the movements interface, the live service's error
+	// (claError: CLAErrorResponse's member, which is OData's JSON error
+	// format too); on the token endpoint's 400s, RFC 6749 §5.2's error
+	// code (a string, with OAuthDescription beside it: oauthError), for
+	// the OAuth client libraries that read them. Elsewhere it is absent.
+	// The document lets a problem carry more members than it names.
+	Error            any    `json:"error,omitempty"`
 	OAuthDescription string `json:"error_description,omitempty"`
+}
+
+// claError is the movements interface's error as the live service writes
+// it: the first rule broken, under the live catalogue's code, and in
+// details every rule broken, each naming its field in target.
+type claError struct {
+	Code    string        `json:"code"`
+	Message string        `json:"message"`
+	Target  string        `json:"target,omitempty"`
+	Details []singleError `json:"details"`
 }
 
 type problemError struct {
@@ -89,6 +101,19 @@ func writeProblem(w http.ResponseWriter, err error) { writeProblemWith(w, err, n
 // writeProblemWith is writeProblem, with extend given the body to add to
 // before it is written.
 func writeProblemWith(w http.ResponseWriter, err error, extend func(*problem)) {
+	writeRequestProblem(w, nil, err, extend)
+}
+
+// writeProblemFor is writeProblem for request r: on the movements
+// interface the body carries the live error beside the problem's members
+// (liveError).
+func writeProblemFor(w http.ResponseWriter, r *http.Request, err error) {
+	writeRequestProblem(w, r, err, nil)
+}
+
+// writeRequestProblem is writeProblemFor with extend (writeProblemWith);
+// r may be nil when the request is not known.
+func writeRequestProblem(w http.ResponseWriter, r *http.Request, err error, extend func(*problem)) {
 	e := asDomainError(err)
 	status, ok := kindStatus[e.Kind]
 	if !ok {
@@ -112,6 +137,11 @@ func writeProblemWith(w http.ResponseWriter, err error, extend func(*problem)) {
 			msg = http.StatusText(status)
 		}
 		p.Errors = []problemError{{Code: kindCode[e.Kind], Message: msg}}
+	}
+	if r != nil {
+		if ep, ok := movementsEndpoint(r.URL.Path); ok {
+			p.Error = liveError(ep, p)
+		}
 	}
 	if extend != nil {
 		extend(&p)
@@ -138,15 +168,16 @@ func oauthError(p *problem) {
 		return
 	}
 	first := p.Errors[0]
-	p.OAuthError, p.OAuthDescription = "invalid_request", first.Message
+	code := "invalid_request"
 	switch {
 	case first.Code == livestock.CodeBadGrant && strings.HasSuffix(first.Source, "scope"):
-		p.OAuthError = "invalid_scope"
+		code = "invalid_scope"
 	case first.Code == livestock.CodeBadGrant:
-		p.OAuthError = "invalid_grant"
+		code = "invalid_grant"
 	case first.Code == livestock.CodeBadEnum && strings.HasSuffix(first.Source, "grant_type"):
-		p.OAuthError = "unsupported_grant_type"
+		code = "unsupported_grant_type"
 	}
+	p.Error, p.OAuthDescription = code, first.Message
 }
 
 // retryAfter sets Retry-After to d rounded up to whole seconds, at least 1.

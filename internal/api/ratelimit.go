@@ -87,7 +87,7 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 		if ok, wait := s.limits.allow(key, time.Now()); !ok {
 			s.metrics.limited.Inc()
 			retryAfter(w, wait)
-			writeProblem(w, &livestock.Error{Kind: livestock.KindTooMany, Detail: "too many requests: slow down and retry after the time in Retry-After",
+			writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindTooMany, Detail: "too many requests: slow down and retry after the time in Retry-After",
 				Fields: []livestock.FieldError{{Code: livestock.CodeRateLimited, Message: "over the limit of requests per second for this user"}}})
 			return
 		}
@@ -117,7 +117,7 @@ func (s *Server) shedLoad(next http.Handler) http.Handler {
 		default:
 			s.metrics.shed.Inc()
 			retryAfter(w, time.Second)
-			writeProblem(w, &livestock.Error{Kind: livestock.KindUnavailable, Detail: "the service is busy: retry after the time in Retry-After",
+			writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable, Detail: "the service is busy: retry after the time in Retry-After",
 				Fields: []livestock.FieldError{{Code: livestock.CodeOverloaded, Message: "too many requests in flight"}}})
 		}
 	})

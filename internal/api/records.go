@@ -5,64 +5,65 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/store"
 )
 
 // requestRecord is a movement request on the wire: the live service's
-// request record (domain-notes §1), plus movementDate, which $filter
-// compares.
+// request record (CLAOData.Models.Transfer.Transfer and its three
+// siblings), plus the members the interface document names as fields of
+// the resources and $filter compares: movementDate, species, trackingId.
 type requestRecord struct {
-	Context          string          `json:"@odata.context,omitempty"`
-	RequestID        int64           `json:"requestId"`
-	RequestType      string          `json:"requestType"`
-	RequestStatus    string          `json:"requestStatus"`
-	RequestDate      string          `json:"requestDate"`
-	UpdatedDate      string          `json:"updatedDate"`
-	MovementDate     *string         `json:"movementDate"`
-	Species          *string         `json:"species"`
-	TrackingID       *string         `json:"trackingId"`
-	UserName         string          `json:"userName"`
-	IsFullUndone     bool            `json:"isFullUndone"`
-	UndoSupported    bool            `json:"undoSupported"`
-	IsContentPurged  bool            `json:"isContentPurged"`
-	Errors           []problemError  `json:"errors"`
-	Warnings         []problemError  `json:"warnings"`
-	ValidationErrors []problemError  `json:"validationErrors"`
-	MovementDocument *movementDoc    `json:"movementDocument"`
-	Corrected        *int64          `json:"requestToBeCorrected_ID,omitempty"`
-	Undone           *int64          `json:"requestToBeUndone_ID,omitempty"`
-	Reviewed         *int64          `json:"reviewedRequestId,omitempty"`
-	Content          json.RawMessage `json:"content,omitempty"`
+	Context         string          `json:"@odata.context,omitempty"`
+	RequestID       int64           `json:"requestId"`
+	RequestDate     string          `json:"requestDate"`
+	UpdatedDate     string          `json:"updatedDate"`
+	RequestStatus   string          `json:"requestStatus"`
+	UserName        string          `json:"userName"`
+	Errors          []singleError   `json:"errors"`
+	Warnings        []singleError   `json:"warnings"`
+	UndoSupported   bool            `json:"undoSupported"`
+	IsContentPurged bool            `json:"isContentPurged"`
+	IsFullUndone    bool            `json:"isFullUndone"`
+	Content         json.RawMessage `json:"content,omitempty"`
+	MovementDate    *string         `json:"movementDate"`
+	Species         *string         `json:"species"`
+	TrackingID      *string         `json:"trackingId"`
 }
 
+// singleError is one error or warning of a request record, as the live
+// service writes it (CLAOData.Models.SingleError): its code, the live
+// catalogue's for the rule where it has one, and where in the content it
+// is, as a property path.
+type singleError struct {
+	Message string `json:"message"`
+	Code    string `json:"code"`
+	Target  string `json:"target,omitempty"`
+}
+
+// movementDoc names the movement document Drover issues for a movement,
+// as the review look-up shows it.
 type movementDoc struct {
 	DocumentType        string `json:"documentType"`
 	MovementDocumentRef string `json:"movementDocumentRef"`
 }
 
+// endpoints are the live error catalogues of the four request types.
+var endpoints = map[store.RequestType]livestock.Endpoint{
+	store.RequestTransfer:   livestock.EndpointTransfer,
+	store.RequestCorrection: livestock.EndpointCorrection,
+	store.RequestReview:     livestock.EndpointReview,
+	store.RequestUndo:       livestock.EndpointUndo,
+}
+
 // record renders r; content is included for $expand=content.
 func record(r store.Request, context string, content bool) requestRecord {
+	ep := endpoints[r.Type]
 	rec := requestRecord{
-		Context: context, RequestID: r.ID, RequestType: string(r.Type), RequestStatus: string(r.Status),
+		Context: context, RequestID: r.ID, RequestStatus: string(r.Status),
 		RequestDate: instant(r.RequestDate), UpdatedDate: instant(r.UpdatedDate), UserName: r.UserName,
 		IsFullUndone: r.IsFullUndone, UndoSupported: r.UndoSupported,
 		MovementDate: optionalInstant(r.MovementDate), Species: optionalString(r.Species), TrackingID: optionalString(r.TrackingID),
-		Errors: wireErrors(r.Errors), Warnings: wireErrors(r.Warnings),
-	}
-	if r.DocumentRef != "" {
-		rec.MovementDocument = &movementDoc{DocumentType: movements.DocumentType, MovementDocumentRef: r.DocumentRef}
-	}
-	if r.TargetID != 0 {
-		id := r.TargetID
-		switch r.Type {
-		case store.RequestCorrection:
-			rec.Corrected = &id
-		case store.RequestUndo:
-			rec.Undone = &id
-		case store.RequestReview:
-			rec.Reviewed = &id
-		}
+		Errors: singleErrors(ep, r.Errors), Warnings: singleErrors(ep, r.Warnings),
 	}
 	if content {
 		rec.Content = r.Content
@@ -70,10 +71,10 @@ func record(r store.Request, context string, content bool) requestRecord {
 	return rec
 }
 
-func wireErrors(errs []livestock.FieldError) []problemError {
-	out := make([]problemError, 0, len(errs))
+func singleErrors(ep livestock.Endpoint, errs []livestock.FieldError) []singleError {
+	out := make([]singleError, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, problemError{Code: e.Code, Message: e.Message, Source: e.Source, Value: e.Value})
+		out = append(out, singleError{Code: e.LiveCode(ep), Message: e.Message, Target: livestock.Target(e.Source)})
 	}
 	return out
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -94,7 +96,7 @@ func TestReviewByBatchMovementID(t *testing.T) {
 		}
 		if item.RequestID != sent.RequestID || item.AnimalTotal != 10 || item.IsAccepted != nil || str(item.UserHolding) != farm1 ||
 			str(item.TransportHaulierName) != "A. Haulier Ltd" || str(item.TransportVehicleRegistrationNo) != "AB12 CDE" ||
-			str(item.DocumentRef) != sent.MovementDocument.MovementDocumentRef || len(item.ReviewDevices) != 2 || len(item.ReviewBatches) != 2 {
+			str(item.DocumentRef) != movements.DocumentRef(sent.RequestID) || len(item.ReviewDevices) != 2 || len(item.ReviewBatches) != 2 {
 			t.Fatalf("look-up item = %+v", item)
 		}
 		lines := item.ReviewBatches
@@ -151,7 +153,7 @@ func TestReviewByBatchMovementID(t *testing.T) {
 			t.Errorf("review content = %s", review.Content)
 		}
 		// The accepted sheep are keeper2's now.
-		if errs, _ := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 1), nil)).codes(); !slices.Equal(errs, []string{"V014"}) {
+		if errs, _ := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 1), nil)).codes(); !slices.Equal(errs, []string{livestock.LiveCode(livestock.EndpointTransfer, livestock.CodeDeviceNotOnSource)}) {
 			t.Errorf("moving a sheep accepted onto farm2 from farm1: %v, want V014", errs)
 		}
 		// The review decided the first movement; the other two still await.
@@ -165,7 +167,7 @@ func TestReviewByBatchMovementID(t *testing.T) {
 		wrong := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
 			"reviewMovement": map[string]any{"requestId": other.RequestID, "isAccepted": true, "arrivalDate": day(0),
 				"acceptedBatches": []map[string]any{{"batchMovementId": left.Value[0].ReviewBatches[0].BatchMovementID}}}})
-		if errs, _ := wrong.codes(); !slices.Equal(errs, []string{"V026"}) || wrong.Errors[0].Source != "/content/reviewMovement/acceptedBatches/0/batchMovementId" {
+		if errs, _ := wrong.codes(); !slices.Equal(errs, []string{livestock.LiveCode(livestock.EndpointReview, livestock.CodeReviewDevice)}) || wrong.Errors[0].Target != "content.reviewMovement.acceptedBatches[0].batchMovementId" {
 			t.Errorf("a line of another movement: %s %+v, want V026 at its batchMovementId", wrong.RequestStatus, wrong.Errors)
 		}
 	})

@@ -19,13 +19,13 @@ func (s *Server) routes() chi.Router {
 	// The chain, outermost first; middleware.go says what each step does.
 	r.Use(s.recoverPanics, s.correlate, s.canonicalPath, s.versionAlias, middleware.GetHead, s.observe, s.deadline, s.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, &livestock.Error{Kind: livestock.KindNotFound, Detail: "no such endpoint",
+		writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindNotFound, Detail: "no such endpoint",
 			Fields: []livestock.FieldError{{Code: livestock.CodeNoRoute, Message: "no endpoint at this path; see /openapi.json", Source: "path", Value: r.URL.Path}}})
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
 		allowed := allowedMethods(r, req)
 		w.Header().Set("Allow", strings.Join(allowed, ", ")) // RFC 9110 §15.5.6: a 405 says what is allowed
-		writeProblem(w, &livestock.Error{Kind: livestock.KindMethodNotAllowed, Detail: "method not allowed",
+		writeProblemFor(w, req, &livestock.Error{Kind: livestock.KindMethodNotAllowed, Detail: "method not allowed",
 			Fields: []livestock.FieldError{{Code: livestock.CodeNoMethod, Source: "method", Value: req.Method,
 				Message: req.Method + " is not allowed on this endpoint; it allows " + strings.Join(allowed, ", ")}}})
 	})

@@ -1,6 +1,8 @@
 package livestock
 
 // Code is a stable error code. Codes never change meaning once published;
+// on the movements interface's wire most are shown as the live service's
+// numeric code for the same rule (LiveCode);
 // the OpenAPI document lists every one (a test holds the two together).
 //
 // The letters follow the live service: S for schema and format problems
@@ -54,7 +56,7 @@ const (
 	CodeFilterSyntax     Code = "S016" // $filter cannot be parsed
 	CodePageTooLarge     Code = "S017" // $top above the largest page
 
-	// Movements: found by the background job (the request ends Failed).
+	// Movements: found by the background job (the request ends Fail).
 	CodeHoldingUnknown    Code = "V010" // a holding (CPH or MHS) is not registered
 	CodeHoldingType       Code = "V011" // the holding's type does not fit its role in the move
 	CodeSameHolding       Code = "V012" // source and destination are the same holding

@@ -44,6 +44,7 @@ type Holding struct {
 	CPH  CPH
 	Type HoldingType
 	MHS  MHS
+	Name string // the property's name, as Holdings/ValidHoldings gives it; "" when none is known
 }
 
 // User is someone who signs in: a keeper acting for their holdings, or an

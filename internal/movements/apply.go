@@ -17,6 +17,22 @@ type jobPayload struct {
 // outcome is what applying a request decided.
 type outcome struct {
 	errs, warns []livestock.FieldError
+	queueFail   bool // the job gave up: nothing about the request itself was decided
+}
+
+// status is the live status an outcome ends its request in
+// (docs/request-status.md): a request applies in whole or not at all, so
+// it never ends CompletedError.
+func (o outcome) status() store.RequestStatus {
+	switch {
+	case o.queueFail:
+		return store.StatusQueueFail
+	case len(o.errs) > 0:
+		return store.StatusFail
+	case len(o.warns) > 0:
+		return store.StatusCompletedWarning
+	}
+	return store.StatusSuccess
 }
 
 func failed(errs ...livestock.FieldError) (outcome, error) { return outcome{errs: errs}, nil }
@@ -54,11 +70,11 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
 		}
 		// The last attempt: end the request rather than leave it Pending.
 		out = outcome{errs: []livestock.FieldError{{Code: livestock.CodeInternal,
-			Message: "the request could not be processed; please submit it again"}}}
+			Message: "the request could not be processed; please submit it again"}}, queueFail: true}
 	}
-	req.Status = store.StatusSuccess
-	if len(out.errs) > 0 {
-		req.Status, req.UndoSupported = store.StatusFailed, false
+	req.Status = out.status()
+	if !req.Status.Applied() {
+		req.UndoSupported = false
 	}
 	req.Errors, req.Warnings = out.errs, out.warns
 	req.UpdatedDate = s.stamp()

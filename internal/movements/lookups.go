@@ -2,6 +2,7 @@ package movements
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -121,47 +122,72 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 	return items, more, err
 }
 
-// HoldingResult is the validation of one holding.
+// HoldingState is the live service's verdict on one holding number.
+type HoldingState int
+
+const (
+	HoldingValid   HoldingState = 1 // a registered holding
+	HoldingInvalid HoldingState = 2 // not a holding number, or none registered under it
+)
+
+// HoldingResult is the validation of one holding, as the live service
+// answers it (ValidHoldingResult).
 type HoldingResult struct {
-	Holding      string `json:"holding"`
-	State        string `json:"state"` // Valid, Invalid (not a CPH or MHS) or Unknown (not registered)
-	PropertyName string `json:"propertyName"`
+	Holding      string       // the entry as sent: a string's value, anything else as its JSON text
+	State        HoldingState //
+	PropertyName string       // the holding's name when Valid; "" when it is Invalid or has none
 }
 
-// ValidHoldings says of each holding whether it is registered.
+// ValidHoldings says of each holding whether it is registered, one result
+// per entry, in order. An entry that is not a holding number (not even a
+// string) is Invalid; only a body with no list of holdings is refused.
 func (s *Service) ValidHoldings(ctx context.Context, body []byte) ([]HoldingResult, error) {
 	content, err := openEnvelope(body)
 	if err != nil {
 		return nil, err
 	}
 	var w struct {
-		Holdings []string `json:"holdings"`
+		Holdings []json.RawMessage `json:"holdings"`
 	}
 	if err := decodeStrict(content, &w); err != nil {
 		return nil, err
 	}
+	if len(w.Holdings) == 0 {
+		return nil, livestock.Invalid("there are no holdings to validate", livestock.FieldError{Code: livestock.CodeMissing,
+			Source: "/content/holdings", Message: "a list of at least one holding number is required"})
+	}
 	out := make([]HoldingResult, 0, len(w.Holdings))
-	for i, h := range w.Holdings {
-		res := HoldingResult{Holding: h, State: "Invalid", PropertyName: fmt.Sprintf("holdings[%d]", i)}
-		// Valid only as a request body must write it: a CPH's nine digits
-		// or its %2f form are read in a path, but a transfer naming the
-		// holding so would be refused (S008).
-		ref, err := livestock.ParseHoldingRef(h, true)
-		if err == nil && ref.String() == h {
-			res.State = "Unknown"
-			if ref.MHS.IsZero() {
-				_, err = s.store.Holding(ctx, ref.CPH)
-			} else {
-				_, err = s.store.HoldingByMHS(ctx, ref.MHS)
-			}
-			switch {
-			case err == nil:
-				res.State = "Valid"
-			case !livestock.IsNotFound(err):
+	for _, raw := range w.Holdings {
+		res := HoldingResult{Holding: string(raw), State: HoldingInvalid}
+		var h string
+		if json.Unmarshal(raw, &h) == nil {
+			res.Holding = h
+			if res.PropertyName, err = s.holdingName(ctx, h); err == nil {
+				res.State = HoldingValid
+			} else if !livestock.IsNotFound(err) {
 				return nil, err
 			}
 		}
 		out = append(out, res)
 	}
 	return out, nil
+}
+
+// holdingName returns the name of the registered holding h, or a
+// KindNotFound error when h is no registered holding. Valid only as a
+// request body must write it: a CPH's nine digits or its %2f form are
+// read in a path, but a transfer naming the holding so would be refused
+// (S008).
+func (s *Service) holdingName(ctx context.Context, h string) (string, error) {
+	ref, err := livestock.ParseHoldingRef(h, true)
+	if err != nil || ref.String() != h {
+		return "", livestock.Errorf(livestock.KindNotFound, "%q is not written as a holding number", h)
+	}
+	var hold livestock.Holding
+	if ref.MHS.IsZero() {
+		hold, err = s.store.Holding(ctx, ref.CPH)
+	} else {
+		hold, err = s.store.HoldingByMHS(ctx, ref.MHS)
+	}
+	return hold.Name, err
 }

@@ -121,7 +121,7 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 	if target.UserName != req.UserName {
 		return refuse("only the user who submitted a request may correct it")
 	}
-	if target.Status != store.StatusSuccess || (target.Type != store.RequestTransfer && target.Type != store.RequestCorrection) {
+	if !target.Status.Applied() || (target.Type != store.RequestTransfer && target.Type != store.RequestCorrection) {
 		return refuse("only a successful transfer (or correction) can be corrected")
 	}
 	id, err := movementOf(ctx, tx, target)

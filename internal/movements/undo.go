@@ -33,7 +33,7 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 		return refuse(livestock.CodeNotUndoable, "only the user who submitted a request may undo it")
 	case target.IsFullUndone:
 		return refuse(livestock.CodeNotUndoable, "the request is undone already")
-	case target.Status != store.StatusSuccess || !target.UndoSupported:
+	case !target.Status.Applied() || !target.UndoSupported:
 		return refuse(livestock.CodeNotUndoable, "the request cannot be undone (undoSupported is false)")
 	}
 	var why string

@@ -14,9 +14,18 @@ var testFields = Fields{
 	"movementDate":  {Kind: DateTime},
 	"requestDate":   {Kind: DateTime},
 	"species":       {Kind: String},
-	"requestStatus": {Kind: String, Values: []string{"Pending", "Success", "Failed"}},
+	"requestStatus": {Kind: String, Values: []string{"Pending", "Success", "Fail", "CompletedWarning"}, Read: oldStatus},
 	"requestId":     {Kind: Int},
 	"holding":       {Kind: String, Read: livestock.NormalCPH, Unordered: true},
+}
+
+// oldStatus reads a status's old name as the live one, as the stores'
+// requestStatus field does.
+func oldStatus(s string) (string, error) {
+	if s == "Failed" {
+		return "Fail", nil
+	}
+	return s, nil
 }
 
 const allowed = "holding, movementDate, requestDate, requestId, requestStatus, species"

@@ -22,17 +22,16 @@ func (p *parser) literal(field string, f Field) (any, error) {
 		if t.kind != tString {
 			return nil, p.unexpected(t, "a string in single quotes for "+field)
 		}
-		if len(f.Values) > 0 && !slices.Contains(f.Values, t.text) {
-			return nil, syntaxError(p.s, t.off, t.raw, "%s is not a %s: it is one of %s (as written)", clip(t.raw), field, strings.Join(f.Values, ", "))
-		}
-		if f.Read != nil {
-			v, err := f.Read(t.text)
-			if err != nil {
+		v := t.text
+		if f.Read != nil { // first, so that Read may turn an alias into one of Values
+			if v, err = f.Read(t.text); err != nil {
 				return nil, syntaxError(p.s, t.off, t.raw, "%s is not a %s: %v", clip(t.raw), field, err)
 			}
-			return v, nil
 		}
-		return t.text, nil
+		if len(f.Values) > 0 && !slices.Contains(f.Values, v) {
+			return nil, syntaxError(p.s, t.off, t.raw, "%s is not a %s: it is one of %s (as written)", clip(t.raw), field, strings.Join(f.Values, ", "))
+		}
+		return v, nil
 	case Int:
 		if t.kind == tString {
 			return nil, p.unexpected(t, "a whole number without quotes for "+field)

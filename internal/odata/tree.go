@@ -56,9 +56,10 @@ type Fields map[string]Field
 // nothing, and the empty page would look like an answer.
 //
 // Read, when set, reads a String field's literal into the form stored (a
-// holding's CPH in its normal form), or says why it cannot be one, for
-// the same reason. An Unordered field is compared with eq and ne only, and
-// cannot be named in $orderby.
+// holding's CPH in its normal form, an old name of a status as its live
+// one), or says why it cannot be one, for the same reason; Values are
+// checked after it. An Unordered field is compared with eq and ne only,
+// and cannot be named in $orderby.
 type Field struct {
 	Kind      Kind
 	Values    []string

@@ -51,7 +51,7 @@ func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string
 			Fields: []livestock.FieldError{{Code: livestock.CodePollTooSoon, Source: "path:requestId", Value: id,
 				Message: "the status of a request may be read once per retry-after interval"}}}
 	}
-	st := Status{RequestID: reg.ID, Status: string(reg.Status), RequestDate: stamp(reg.RequestDate), UpdatedDate: stamp(reg.UpdatedDate)}
+	st := Status{RequestID: reg.ID, Status: statusName(reg.Status), RequestDate: stamp(reg.RequestDate), UpdatedDate: stamp(reg.UpdatedDate)}
 	switch reg.Status {
 	case store.RegistrationCompleted:
 		st.Result = completed(reg)
@@ -63,6 +63,18 @@ func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string
 		st.Result = f
 	}
 	return st, s.retryAfter, nil
+}
+
+// statusName is what this interface calls a stored status: the stores
+// keep the movements interface's values (Success, Fail).
+func statusName(s store.RegistrationStatus) string {
+	switch s {
+	case store.RegistrationCompleted:
+		return "Completed"
+	case store.RegistrationFailed:
+		return "Failed"
+	}
+	return string(s)
 }
 
 // Animal returns a registered animal to the keeper of its holding or the

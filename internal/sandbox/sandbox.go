@@ -9,6 +9,7 @@ package sandbox
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -54,6 +55,12 @@ var Since = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // ProducerCPH is the producer holding of keeper k, where the flocks are.
 func (k Keeper) ProducerCPH() livestock.CPH { return k.holding(producerOffset) }
 
+// holdingName is the property name of k's holding of type t, such as
+// "Keeper1 Producer Farm".
+func (k Keeper) holdingName(t livestock.HoldingType) string {
+	return strings.ToUpper(k.Name[:1]) + k.Name[1:] + " " + strings.ToUpper(string(t[:1])) + string(t[1:]) + " Farm"
+}
+
 func (k Keeper) holding(i int) livestock.CPH {
 	return livestock.MustCPH(fmt.Sprintf("01/100/%04d", k.FirstCPH+i))
 }
@@ -65,7 +72,7 @@ func Data(cost int) (store.Seed, error) {
 	for _, k := range Keepers {
 		var cphs []livestock.CPH
 		for i, t := range livestock.HoldingTypes {
-			h := livestock.Holding{CPH: k.holding(i), Type: t}
+			h := livestock.Holding{CPH: k.holding(i), Type: t, Name: k.holdingName(t)}
 			if t == livestock.HoldingAbattoir {
 				m, err := livestock.ParseMHS(k.MHS)
 				if err != nil {

@@ -19,15 +19,61 @@ const (
 	RequestUndo       RequestType = "UndoRequest"
 )
 
-// RequestStatus is where a request is: Pending until its job has run,
-// then Success (perhaps with warnings) or Failed (with errors).
+// RequestStatus is where a request is, in the live service's values
+// (CLAOData.Models.RequestStatus). docs/request-status.md says which of
+// them Drover produces and when.
 type RequestStatus string
 
 const (
-	StatusPending RequestStatus = "Pending"
-	StatusSuccess RequestStatus = "Success"
-	StatusFailed  RequestStatus = "Failed"
+	StatusNotAvailable     RequestStatus = "NotAvailable"     // never produced
+	StatusPending          RequestStatus = "Pending"          // queued: its job has not decided it yet
+	StatusProcessing       RequestStatus = "Processing"       // never produced: a job decides in one transaction
+	StatusSuccess          RequestStatus = "Success"          // took effect, nothing to warn about
+	StatusFail             RequestStatus = "Fail"             // broke a rule: no effect, errors say why
+	StatusQueueFail        RequestStatus = "QueueFail"        // could not be processed at all: submit it again
+	StatusCompletedError   RequestStatus = "CompletedError"   // took effect in part: never produced (Drover applies all or nothing)
+	StatusRejected         RequestStatus = "Rejected"         // never produced: Drover answers Fail
+	StatusCancelled        RequestStatus = "Cancelled"        // never produced
+	StatusCompletedWarning RequestStatus = "CompletedWarning" // took effect; warnings say what to look at
+
+	// StatusFailed is StatusFail under the name it had before the live
+	// values; the value it stood for ("Failed") is no longer stored.
+	StatusFailed = StatusFail
 )
+
+// RequestStatuses are the live values, in the live definition's order:
+// every value a client may name in $filter.
+var RequestStatuses = []RequestStatus{StatusNotAvailable, StatusPending, StatusProcessing, StatusSuccess, StatusFail,
+	StatusQueueFail, StatusCompletedError, StatusRejected, StatusCancelled, StatusCompletedWarning}
+
+// Applied reports whether a request in status s took effect: only such a
+// request may be corrected or undone.
+func (s RequestStatus) Applied() bool {
+	return s == StatusSuccess || s == StatusCompletedWarning || s == StatusCompletedError
+}
+
+// Final reports whether s is an end state: the request never changes
+// status again.
+func (s RequestStatus) Final() bool {
+	return s != StatusPending && s != StatusProcessing && s != StatusNotAvailable
+}
+
+// readStatus reads a requestStatus literal of $filter: a live value, or
+// "Failed", what a failed request was called before the live values.
+func readStatus(s string) (string, error) {
+	if s == "Failed" {
+		return string(StatusFail), nil
+	}
+	return s, nil
+}
+
+func statusNames() []string {
+	out := make([]string, len(RequestStatuses))
+	for i, s := range RequestStatuses {
+		out[i] = string(s)
+	}
+	return out
+}
 
 // Request is one submitted movement request: its record and its payload.
 type Request struct {
@@ -83,7 +129,7 @@ var RequestFilterFields = odata.Fields{
 	"movementDate":  {Kind: odata.DateTime},
 	"requestDate":   {Kind: odata.DateTime},
 	"species":       {Kind: odata.String, Values: livestock.MovementSpeciesNames()},
-	"requestStatus": {Kind: odata.String, Values: []string{string(StatusPending), string(StatusSuccess), string(StatusFailed)}},
+	"requestStatus": {Kind: odata.String, Values: statusNames(), Read: readStatus},
 	"trackingId":    {Kind: odata.String},
 	"userName":      {Kind: odata.String},
 	"requestId":     {Kind: odata.Int},

@@ -7,13 +7,17 @@ import (
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
-// RegistrationStatus is where a registration request is.
+// RegistrationStatus is where a registration request is. Its stored
+// values are those of RequestStatus, so that both kinds of request keep
+// one vocabulary: a registration that took effect is Success, one that
+// broke a rule is Fail. What the registration interface shows for each is
+// internal/registration's choice.
 type RegistrationStatus string
 
 const (
-	RegistrationPending   RegistrationStatus = "Pending"
-	RegistrationCompleted RegistrationStatus = "Completed"
-	RegistrationFailed    RegistrationStatus = "Failed"
+	RegistrationPending   = RegistrationStatus(StatusPending)
+	RegistrationCompleted = RegistrationStatus(StatusSuccess)
+	RegistrationFailed    = RegistrationStatus(StatusFail)
 )
 
 // Registration is one animal registration request: kept for both modes,

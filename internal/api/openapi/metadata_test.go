@@ -69,7 +69,7 @@ func TestMetadata(t *testing.T) {
 			t.Errorf("%s is keyed by %v, want requestId", typ.Name, typ.Key)
 		}
 	}
-	if kinds["MovementRequest"] != "EntityType" || kinds["MovementForReview"] != "EntityType" || kinds["ProblemError"] != "ComplexType" {
+	if kinds["MovementRequest"] != "EntityType" || kinds["MovementForReview"] != "EntityType" || kinds["SingleError"] != "ComplexType" {
 		t.Errorf("kinds %v", kinds)
 	}
 	// Every member the document gives a request, but its annotations.
@@ -80,9 +80,8 @@ func TestMetadata(t *testing.T) {
 	}
 	for prop, want := range map[string]string{
 		"requestId": "Edm.Int64", "requestDate": "Edm.DateTimeOffset", "movementDate": "Edm.DateTimeOffset?",
-		"species": "Edm.String?", "isFullUndone": "Edm.Boolean", "errors": "Collection(Drover.ProblemError)",
-		"movementDocument": "Drover.MovementDocument?", "content": "Edm.Untyped?", "requestToBeUndone_ID": "Edm.Int64?",
-		"validationErrors": "Edm.Untyped?", // CSDL has no null collection
+		"species": "Edm.String?", "isFullUndone": "Edm.Boolean", "errors": "Collection(Drover.SingleError)",
+		"warnings": "Collection(Drover.SingleError)", "content": "Edm.Untyped?", "trackingId": "Edm.String?",
 	} {
 		if got := types["MovementRequest"][prop]; got != want {
 			t.Errorf("MovementRequest.%s is %q, want %q", prop, got, want)

@@ -116,3 +116,27 @@ func TestOpenUnavailable(t *testing.T) {
 		t.Errorf("Open of a server that is not there = %v; want KindUnavailable", err)
 	}
 }
+
+// TestLiveStatus checks migration 00009 (the live status values).
+func TestLiveStatus(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	storetest.LiveStatus(t, open(t, u), storetest.Behind{
+		To: func(t *testing.T, v int64) {
+			if err := postgres.MigrateTo(t.Context(), u, v); err != nil {
+				t.Fatalf("MigrateTo(%d): %v", v, err)
+			}
+		},
+		Text: func(t *testing.T, q string, arg any) (s string) {
+			conn, err := pgx.Connect(t.Context(), u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(context.Background())
+			if err := conn.QueryRow(t.Context(), q, arg).Scan(&s); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return s
+		},
+	})
+}

@@ -15,7 +15,7 @@ import (
 const (
 	animalSQL       = `SELECT ` + animalColumns + ` FROM animals WHERE identifier = $1`
 	flockSQL        = `SELECT mark, species, cph FROM flocks WHERE mark = $1`
-	holdingByMHSSQL = `SELECT cph, type, mhs FROM holdings WHERE mhs = $1`
+	holdingByMHSSQL = `SELECT cph, type, mhs, name FROM holdings WHERE mhs = $1`
 	// animalsSQL and moveAnimalsSQL take a chunk of identifiers' marks at
 	// %s (eachOf; MoveAnimals); moveAnimalsSQL's first two parameters are
 	// the holding and the date.

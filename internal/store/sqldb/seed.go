@@ -11,14 +11,14 @@ import (
 
 const (
 	anyUserSQL         = `SELECT EXISTS (SELECT 1 FROM users)`
-	seedHoldingsSQL    = `INSERT INTO holdings (cph, type, mhs)`
+	seedHoldingsSQL    = `INSERT INTO holdings (cph, type, mhs, name)`
 	seedUsersSQL       = `INSERT INTO users (user_name, subject, role, password_hash)`
 	seedUserHoldingSQL = `INSERT INTO user_holdings (user_id, cph)
 		SELECT id, $2 FROM users WHERE user_name = $1 ON CONFLICT DO NOTHING`
 	clearUserHoldingsSQL = `DELETE FROM user_holdings WHERE user_id = (SELECT id FROM users WHERE user_name = $1)`
 	// The conflict clauses of an update (Seed.Update): both dialects
 	// name the proposed row excluded.
-	updateHoldingsSQL = ` ON CONFLICT (cph) DO UPDATE SET type = excluded.type, mhs = excluded.mhs`
+	updateHoldingsSQL = ` ON CONFLICT (cph) DO UPDATE SET type = excluded.type, mhs = excluded.mhs, name = excluded.name`
 	updateUsersSQL    = ` ON CONFLICT (user_name) DO UPDATE SET subject = excluded.subject, role = excluded.role,
 		password_hash = COALESCE(excluded.password_hash, users.password_hash)`
 	seedFlocksSQL  = `INSERT INTO flocks (mark, species, cph)`
@@ -55,13 +55,13 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if sd.Update {
 		holdingsTail, usersTail = updateHoldingsSQL, updateUsersSQL
 	}
-	err = s.insertMany(ctx, tx, seedHoldingsSQL, holdingsTail, 3, len(sd.Holdings), func(i int) []any {
+	err = s.insertMany(ctx, tx, seedHoldingsSQL, holdingsTail, 4, len(sd.Holdings), func(i int) []any {
 		h := sd.Holdings[i]
 		var mhs any
 		if !h.MHS.IsZero() {
 			mhs = h.MHS.String()
 		}
-		return []any{h.CPH.String(), string(h.Type), mhs}
+		return []any{h.CPH.String(), string(h.Type), mhs, h.Name}
 	})
 	if err != nil {
 		return false, err

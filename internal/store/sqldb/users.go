@@ -12,10 +12,10 @@ import (
 const (
 	userBySubjectSQL = `SELECT id, user_name, subject, role FROM users WHERE subject = $1`
 	userByNameSQL    = `SELECT id, user_name, subject, role FROM users WHERE user_name = $1`
-	userHoldingsSQL  = `SELECT h.cph, h.type, h.mhs FROM user_holdings uh
+	userHoldingsSQL  = `SELECT h.cph, h.type, h.mhs, h.name FROM user_holdings uh
 		JOIN holdings h ON h.cph = uh.cph WHERE uh.user_id = $1 ORDER BY h.cph`
 	passwordHashSQL = `SELECT password_hash FROM users WHERE user_name = $1`
-	holdingSQL      = `SELECT cph, type, mhs FROM holdings WHERE cph = $1`
+	holdingSQL      = `SELECT cph, type, mhs, name FROM holdings WHERE cph = $1`
 )
 
 // UserBySubject returns the user a token subject maps to, with holdings.
@@ -82,10 +82,11 @@ func scanHolding(row interface{ Scan(...any) error }) (livestock.Holding, error)
 	var cph string
 	var typ livestock.HoldingType
 	var mhs sql.NullString
-	if err := row.Scan(&cph, &typ, &mhs); err != nil {
+	var name string
+	if err := row.Scan(&cph, &typ, &mhs, &name); err != nil {
 		return livestock.Holding{}, err
 	}
-	h := livestock.Holding{Type: typ}
+	h := livestock.Holding{Type: typ, Name: name}
 	var err error
 	if h.CPH, err = livestock.ParseCPH(cph); err != nil {
 		// %v, not %w: a bad stored value is our fault, not the caller's.

@@ -129,3 +129,22 @@ func TestStoredForms(t *testing.T) {
 		t.Errorf("audit at = %q, want 2024-03-31T23:30:00.000005Z", at)
 	}
 }
+
+// TestLiveStatus checks migration 00009 (the live status values).
+func TestLiveStatus(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.LiveStatus(t, open(t, path), storetest.Behind{
+		To: func(t *testing.T, v int64) {
+			if err := sqlite.MigrateTo(t.Context(), path, v); err != nil {
+				t.Fatalf("MigrateTo(%d): %v", v, err)
+			}
+		},
+		Text: func(t *testing.T, q string, arg any) (s string) {
+			if err := raw(t, path).QueryRowContext(t.Context(), q, arg).Scan(&s); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return s
+		},
+	})
+}

@@ -1,0 +1,132 @@
+package livestock
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestLiveCode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		e    Endpoint
+		c    Code
+		want string
+	}{
+		{EndpointTransfer, CodeDuplicateTrack, "25"},
+		{EndpointTransfer, CodeUnknownField, "31000"},
+		{EndpointTransfer, CodeDeviceUnknown, "4053"},
+		{EndpointReview, CodeDeviceUnknown, "21381"}, // the review catalogue's own code for the same rule
+		{EndpointCorrection, CodeTargetUnknown, "4075"},
+		{EndpointUndo, CodeTargetUnknown, "403"},
+		{EndpointUndo, CodeNoEnvelope, "14003"},
+		{EndpointTransfer, CodeNoEnvelope, "30072"},
+		{EndpointTransfer, CodeStandstill, "W001"}, // no live code: Drover's
+		{EndpointTransfer, CodeDateFuture, "V019"}, // live has one for reviews only
+		{EndpointReview, CodeDateFuture, "21500"},
+	}
+	for _, tc := range tests {
+		if got := LiveCode(tc.e, tc.c); got != tc.want {
+			t.Errorf("LiveCode(%s, %s) = %q, want %q", tc.e, tc.c, got, tc.want)
+		}
+	}
+}
+
+func TestFieldErrorLiveCode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		f    FieldError
+		want string
+	}{
+		{FieldError{Code: CodeBadFormat, Source: "query:$top"}, "31003"}, // any refused query option
+		{FieldError{Code: CodeBadFormat, Source: "/content/transferDate"}, "30059"},
+		{FieldError{Code: CodeBadFormat, Source: "query:holding"}, "30059"},
+	} {
+		if got := tc.f.LiveCode(EndpointTransfer); got != tc.want {
+			t.Errorf("%+v.LiveCode = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
+func TestTarget(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                                    "",
+		"/content/movementGroups/0/devices/1": "content.movementGroups[0].devices[1]",
+		"/content/trackingId":                 "content.trackingId",
+		"/content/a~1b/c~0d":                  "content.a/b.c~d",
+		"/0":                                  "0",
+		"/content/01":                         "content.01",
+		"query:$filter":                       "$filter",
+		"path:requestId":                      "requestId",
+		"header:X-Correlation-ID":             "X-Correlation-ID",
+		"method":                              "method",
+	} {
+		if got := Target(in); got != want {
+			t.Errorf("Target(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestLiveCodesInCatalogue checks every live code of the table against
+// the live error catalogue: a code given for an endpoint is in that
+// endpoint's file, a default code in at least one file.
+func TestLiveCodesInCatalogue(t *testing.T) {
+	t.Parallel()
+	dir := catalogueDir(t)
+	byEndpoint := map[Endpoint]map[string]bool{}
+	all := map[string]bool{}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
+	for _, f := range files {
+		b, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := csv.NewReader(b)
+		r.FieldsPerRecord = -1
+		rows, err := r.ReadAll()
+		_ = b.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		e := Endpoint(filepath.Base(f[:len(f)-len(".csv")]))
+		byEndpoint[e] = map[string]bool{}
+		for _, row := range rows {
+			if len(row) > 1 && row[1] != "" {
+				byEndpoint[e][row[1]], all[row[1]] = true, true
+			}
+		}
+	}
+	for c, live := range liveCodes {
+		if !all[live] {
+			t.Errorf("%s maps to %s, which no catalogue in %s has", c, live, dir)
+		}
+	}
+	for e, codes := range endpointCodes {
+		for c, live := range codes {
+			if !byEndpoint[e][live] {
+				t.Errorf("%s on %s maps to %s, which %s.csv does not have", c, e, live, e)
+			}
+		}
+	}
+}
+
+// catalogueDir finds the live error catalogue (shared/spec/live/cla-errors
+// beside or above the repository), or skips the test saying so.
+func catalogueDir(t *testing.T) string {
+	if d := os.Getenv("DROVER_LIVE_SPEC"); d != "" {
+		return filepath.Join(d, "cla-errors")
+	}
+	wd, _ := os.Getwd()
+	for d := wd; ; d = filepath.Dir(d) {
+		c := filepath.Join(d, "shared", "spec", "live", "cla-errors")
+		if _, err := os.Stat(c); err == nil {
+			return c
+		}
+		if filepath.Dir(d) == d {
+			t.Skip("the live error catalogue (shared/spec/live/cla-errors) is not beside the repository; set DROVER_LIVE_SPEC to its spec/live directory")
+			return ""
+		}
+	}
+}
