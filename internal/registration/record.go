@@ -16,14 +16,14 @@ import (
 // (identifier, holding, onSince, movementRestricted, …), which its clients
 // read. Details the register does not hold are absent.
 type Record struct {
-	Animal          recordAnimal       `json:"animal"`
-	Breed           *recordBreed       `json:"breed,omitempty"`
-	CurrentSite     recordSite         `json:"currentSite"`
-	ImportParents   map[string]parentRef  `json:"importParents,omitempty"`
-	Birth           *recordBirth       `json:"birth,omitempty"`
-	Death           *recordDeath       `json:"death"` // null while alive
-	Registration    *recordRegistation `json:"registration,omitempty"`
-	CreatedDateTime string             `json:"createdDateTime,omitempty"`
+	Animal          recordAnimal         `json:"animal"`
+	Breed           *recordBreed         `json:"breed,omitempty"`
+	CurrentSite     recordSite           `json:"currentSite"`
+	ImportParents   map[string]parentRef `json:"importParents,omitempty"`
+	Birth           *recordBirth         `json:"birth,omitempty"`
+	Death           *recordDeath         `json:"death,omitempty"` // absent while alive: the live schema does not let it be null
+	Registration    *recordRegistation   `json:"registration,omitempty"`
+	CreatedDateTime string               `json:"createdDateTime,omitempty"`
 
 	Identifier         string  `json:"identifier"`
 	Species            string  `json:"species"`
@@ -97,9 +97,9 @@ type recordDeath struct {
 }
 
 type recordRegistation struct {
-	BirthDam           *parentRef    `json:"birthDam,omitempty"`
-	GeneticDam         *parentRef    `json:"geneticDam,omitempty"`
-	Sire               *parentRef    `json:"sire,omitempty"`
+	BirthDam           *parentRef `json:"birthDam,omitempty"`
+	GeneticDam         *parentRef `json:"geneticDam,omitempty"`
+	Sire               *parentRef `json:"sire,omitempty"`
 	Site               recordSite `json:"site"`
 	Date               string     `json:"date"`
 	Category           string     `json:"category"`
