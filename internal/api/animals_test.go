@@ -56,10 +56,13 @@ func TestRegistrationLifecycle(t *testing.T) {
 		}
 		var queued struct{ Requestid, ID, RequestStatus, RequestDate, RequestStatusURL string }
 		res.decode(&queued)
+		// requestStatusUrl is written as the live example writes it: under
+		// the interface's base, /v1, where Location has the whole path.
 		if queued.Requestid == "" || queued.ID != queued.Requestid || queued.RequestStatus != "Pending" ||
-			queued.RequestStatusURL != "/v1/requeststatus/"+queued.ID {
-			t.Fatalf("202 body = %s", res.body)
+			queued.RequestStatusURL != "/requeststatus/"+queued.ID || res.header.Get("Location") != "/v1"+queued.RequestStatusURL {
+			t.Fatalf("202 body = %s, Location %q", res.body, res.header.Get("Location"))
 		}
+		statusURL := "/v1" + queued.RequestStatusURL
 		for _, h := range []string{"X-Request-ID", "LI-Request-Id"} {
 			if res.header.Get(h) != queued.ID {
 				t.Errorf("%s = %q, want %s", h, res.header.Get(h), queued.ID)
@@ -74,11 +77,11 @@ func TestRegistrationLifecycle(t *testing.T) {
 		}
 
 		// Polling at once is too soon; another keeper may not look.
-		soon := b.do(http.MethodGet, queued.RequestStatusURL, k1, nil)
+		soon := b.do(http.MethodGet, statusURL, k1, nil)
 		if soon.status != http.StatusTooManyRequests || soon.header.Get("Retry-After") == "" || soon.problem().Errors[0].Code != "R009" {
 			t.Errorf("poll too soon = %d %v %s", soon.status, soon.header, soon.body)
 		}
-		if other := b.do(http.MethodGet, queued.RequestStatusURL, k2, nil); other.status != http.StatusForbidden {
+		if other := b.do(http.MethodGet, statusURL, k2, nil); other.status != http.StatusForbidden {
 			t.Errorf("keeper2 polling keeper1's request = %d", other.status)
 		}
 		if missing := b.do(http.MethodGet, "/v1/requeststatus/00000000-0000-0000-0000-000000000000", k1, nil); missing.status != http.StatusNotFound {
@@ -86,17 +89,18 @@ func TestRegistrationLifecycle(t *testing.T) {
 		}
 		// Politely: wait as told, until it is decided.
 		var st struct {
-			Status string
-			Result struct {
+			Status     string
+			Identifier string
+			Links      struct{ Self string }
+			Result     struct {
 				Identifier string
 				Links      struct{ Self string }
-				Errors     []struct{ Code string }
 			}
 		}
 		for deadline := time.Now().Add(20 * time.Second); ; {
 			wait, _ := strconv.Atoi(soon.header.Get("Retry-After"))
 			time.Sleep(time.Duration(wait) * time.Second)
-			soon = b.do(http.MethodGet, queued.RequestStatusURL, k1, nil)
+			soon = b.do(http.MethodGet, statusURL, k1, nil)
 			if soon.status != http.StatusOK {
 				t.Fatalf("poll = %d %s", soon.status, soon.body)
 			}
@@ -105,24 +109,38 @@ func TestRegistrationLifecycle(t *testing.T) {
 				break
 			}
 		}
-		if st.Status != "Completed" || st.Result.Identifier != calfID || st.Result.Links.Self != "/v1/animals/"+calfID {
+		// The live RequestStatus: Success, with the identifier and links at
+		// the top level (result stays beside them).
+		if st.Status != "Success" || st.Identifier != calfID || st.Links.Self != "/animals/"+calfID || st.Result.Identifier != calfID {
 			t.Fatalf("status = %s", soon.body)
 		}
-		// The animal can be read at once.
-		var animal struct {
-			Identifier, Species, Sex, State, Holding string
-			MovementRestricted                       bool
-			Birth                                    struct{ BirthDam struct{ Identifier string } }
+		if soon.header.Get("LI-Request-Id") == "" {
+			t.Errorf("request status without LI-Request-Id: %v", soon.header)
 		}
-		got := b.do(http.MethodGet, st.Result.Links.Self, k1, nil)
+		// The animal can be read at once, as the live Animal.
+		var animal struct {
+			Animal      struct{ Identifier, Species, Sex, State string }
+			CurrentSite struct {
+				Identifiers []struct{ Identifier, Type string }
+			}
+			Registration       struct{ BirthDam struct{ Identifier string } }
+			Birth              struct{ Year int }
+			Identifier         string
+			Holding            string
+			MovementRestricted bool
+		}
+		self := "/v1" + st.Links.Self
+		got := b.do(http.MethodGet, self, k1, nil)
 		got.decode(&animal)
-		if got.status != 200 || animal.Identifier != calfID || animal.Holding != farm1 || animal.Birth.BirthDam.Identifier != cow || animal.MovementRestricted {
+		if got.status != 200 || animal.Animal.Identifier != calfID || animal.Animal.State != "registered" || len(animal.CurrentSite.Identifiers) != 1 ||
+			animal.CurrentSite.Identifiers[0].Identifier != farm1 || animal.Registration.BirthDam.Identifier != cow || animal.Birth.Year == 0 ||
+			animal.Identifier != calfID || animal.Holding != farm1 || animal.MovementRestricted {
 			t.Errorf("animal = %d %s", got.status, got.body)
 		}
-		if res := b.do(http.MethodGet, st.Result.Links.Self, k2, nil); res.status != http.StatusForbidden {
+		if res := b.do(http.MethodGet, self, k2, nil); res.status != http.StatusForbidden {
 			t.Errorf("keeper2 reading keeper1's calf = %d", res.status)
 		}
-		if res := b.do(http.MethodGet, st.Result.Links.Self, b.token("inspector"), nil); res.status != http.StatusOK {
+		if res := b.do(http.MethodGet, self, b.token("inspector"), nil); res.status != http.StatusOK {
 			t.Errorf("inspector reading the calf = %d", res.status)
 		}
 

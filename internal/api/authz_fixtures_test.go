@@ -120,8 +120,7 @@ func (f *authzFixture) registrationID() string {
 	}
 	sum := sha256.Sum256(body)
 	a, err := f.pastService.Submit(f.b.t.Context(), registration.Posted{User: u, Body: body, Async: true,
-		CorrelationID: uuid.NewString(), Hash: hex.EncodeToString(sum[:]),
-		StatusURL: func(id string) string { return "/v1/requeststatus/" + id }})
+		CorrelationID: uuid.NewString(), Hash: hex.EncodeToString(sum[:])})
 	if err != nil || a.RequestID == "" {
 		f.b.t.Fatalf("queue registration: %v %d %s", err, a.Status, a.Body)
 	}

@@ -58,7 +58,13 @@ func authzMatrix() map[string]authzRow {
 		"GET /v1/StandingData":                  {build: getCall("/v1/StandingData"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/StandingData/{list}":           {build: getCall("/v1/StandingData/species"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/animals/{identifier}":          {build: getCall("/v1/animals/UK442501300001"), owner: st200, stranger: st403, inspector: st200},
-		"POST /v1/Holdings/ValidHoldings":       {build: postCall("Holdings/ValidHoldings", map[string]any{"holdings": []string{farm1, "0035"}}), owner: st200, stranger: st200, inspector: st200},
+		// The registration interface's reference lists: any signed-in user.
+		"GET /v1/breeds":                  {build: getCall("/v1/breeds?species=cattle"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/deathreasons":            {build: getCall("/v1/deathreasons?species=sheep"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/genotypes":               {build: getCall("/v1/genotypes?species=goats"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/rejectionreasons":        {build: getCall("/v1/rejectionreasons?species=deer"), owner: st200, stranger: st200, inspector: st200},
+		"GET /v1/hauliers":                {build: getCall("/v1/hauliers?species=sheep&page=1&pageSize=2"), owner: st200, stranger: st200, inspector: st200},
+		"POST /v1/Holdings/ValidHoldings": {build: postCall("Holdings/ValidHoldings", map[string]any{"holdings": []string{farm1, "0035"}}), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/HoldingMovementForReviews(species={species},holding={holding})": {
 			build: getCall("/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0257')"), owner: st200, stranger: st403, inspector: st200},
 		"GET /v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})": {

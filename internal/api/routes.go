@@ -79,9 +79,15 @@ func (s *Server) routes() chi.Router {
 		r.Get("/v1/", s.handle(s.serviceDocument))
 
 		// Animal registration.
-		r.With(s.gateQueue(asyncMode)).Post("/v1/animals", s.handle(s.registerAnimal))
-		r.Get("/v1/requeststatus/{requestId}", s.handle(s.requestStatus))
-		r.Get("/v1/animals/{identifier}", s.handle(s.getAnimal))
+		r.With(s.gateQueue(asyncMode)).Post("/v1/animals", s.handleRegistration(s.registerAnimal))
+		r.Get("/v1/requeststatus/{requestId}", s.handleRegistration(s.requestStatus))
+		r.Get("/v1/animals/{identifier}", s.handleRegistration(s.getAnimal))
+		// … and the reference lists it names values from.
+		r.Get("/v1/breeds", s.handleRegistration(s.breeds))
+		r.Get("/v1/deathreasons", s.handleRegistration(s.deathReasons))
+		r.Get("/v1/genotypes", s.handleRegistration(s.genotypes))
+		r.Get("/v1/rejectionreasons", s.handleRegistration(s.rejectionReasons))
+		r.Get("/v1/hauliers", s.handleRegistration(s.hauliers))
 	})
 	return r
 }

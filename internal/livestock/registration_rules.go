@@ -92,6 +92,10 @@ func checkDates(r Registration, f RegistrationFacts, bad func(Code, string, stri
 	if r.BirthYear != 0 && !r.BirthDate.IsZero() && fmt.Sprint(r.BirthYear) != r.BirthDate.String()[:4] {
 		bad(CodeBirthYear, "/birth/year", fmt.Sprint(r.BirthYear), "birth.year is %d but birth.date is in %s", r.BirthYear, r.BirthDate.String()[:4])
 	}
+	// A birth given by its year alone is held to the same order, by year.
+	if r.BirthYear != 0 && r.BirthDate.IsZero() && !prev.IsZero() && fmt.Sprint(r.BirthYear) > prev.String()[:4] {
+		bad(CodeDateOrder, "/birth/year", fmt.Sprint(r.BirthYear), "born in %d, after %s (%s)", r.BirthYear, prevAt, prev)
+	}
 	if !r.DeathDate.IsZero() {
 		switch {
 		case r.DeathDate.Before(r.BirthDate):
@@ -138,7 +142,7 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 		bad(CodeDamSpecies, at, r.BirthDam, "%s is of species %s, not %s", r.BirthDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
 	case dam.State != "registered":
 		bad(CodeDamNotAlive, at, r.BirthDam, "%s is recorded %s", r.BirthDam, dam.State)
-	case !dam.Born.IsZero() && !dam.Born.Before(r.BirthDate):
+	case !dam.Born.IsZero() && !r.BirthDate.IsZero() && !dam.Born.Before(r.BirthDate):
 		bad(CodeDamTooYoung, at, r.BirthDam, "%s was born on %s, not before her calf (%s)", r.BirthDam, dam.Born, r.BirthDate)
 	}
 	if s := f.Sire; s != nil && (s.Sex != "male" || s.Species != r.Species) {

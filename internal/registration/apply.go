@@ -20,6 +20,11 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	}
 	out, errs, warns := livestock.CheckRegistration(r, f)
 	if len(errs) > 0 {
+		for i := range errs { // the rules name the interface document's member; the caller may have used the live one
+			if errs[i].Source == "/OriginalIdentifier" && w.Animal.OriginalIdentifier != nil && *w.Animal.OriginalIdentifier != "" {
+				errs[i].Source = "/animal/originalIdentifier"
+			}
+		}
 		return errs, nil, nil
 	}
 	record, _ := json.Marshal(w)
@@ -34,7 +39,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	if len(r.BirthSite) > 0 {
 		a.BirthSite = r.BirthSite[0].Identifier
 	}
-	if r.Category == livestock.CategoryBirth {
+	if r.Category == livestock.CategoryBirth && !r.BirthDate.IsZero() {
 		a.OnSince = r.BirthDate.Time() // born there
 	}
 	if out.Dead {

@@ -23,6 +23,36 @@ func (p *problems) add(at string, err error) {
 	}
 }
 
+// decode is the package's decode, with a death reason named by its id
+// (the live form) checked against the death reasons list and its name
+// stored beside it; one named by a name of the list gets its id too.
+func (s *Service) decode(data []byte) (livestock.Registration, body, error) {
+	r, w, err := decode(data)
+	if w.Death == nil || w.Death.Reason == nil {
+		return r, w, err
+	}
+	reason := w.Death.Reason
+	if reason.ID == "" {
+		reason.ID = s.deathReasonIDs[strings.ToLower(strings.TrimSpace(reason.Name))]
+		return r, w, err
+	}
+	name, ok := s.deathReasons[strings.ToLower(reason.ID)]
+	if ok {
+		reason.ID, reason.Name = strings.ToLower(reason.ID), name
+		return r, w, err
+	}
+	f := livestock.FieldError{Code: livestock.CodeBadEnum, Source: "/death/reason/id", Value: reason.ID,
+		Message: "is not the id of a death reason: see GET /v1/deathreasons"}
+	if e, ok := err.(*livestock.Error); ok && len(e.Fields) > 0 && e.Fields[0].Code != livestock.CodeSchema {
+		e.Fields = append(e.Fields, f)
+		return r, w, e
+	}
+	if err != nil {
+		return r, w, err
+	}
+	return r, w, livestock.Invalid("the body breaks the interface's formats", f)
+}
+
 // decode reads a registration body: identifiers by their species' rules,
 // dates, and site identifiers, each problem at its JSON pointer. The
 // returned body has identifiers in normal form, for storing.
@@ -43,15 +73,22 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	} else {
 		w.Animal.Identifier = r.Tag.String()
 	}
+	w.dropReadOnly()
 	r.Name, r.Sex, r.ProductionType = w.Animal.Name, w.Animal.Sex, w.Animal.ProductionType
+	if w.Breed != nil && w.Breed.Code == nil { // only the read-only name: no breed reported
+		w.Breed = nil
+	}
 	if w.Breed != nil {
-		r.Breed = w.Breed.Code
+		r.Breed = *w.Breed.Code
 		if strings.TrimSpace(r.Breed) == "" { // no code is not in the list either; leaving breed out is how to give none
 			p = append(p, livestock.FieldError{Code: livestock.CodeBreedUnknown, Source: "/breed/code", Value: r.Breed,
-				Message: "is empty: give a code from the breed list of the species (see /v1/StandingData), or leave breed out"})
+				Message: "is empty: give a code from the breed list of the species (see /v1/breeds), or leave breed out"})
 		}
 	}
 	r.OriginalIdentifier = w.OriginalIdentifier
+	if o := w.Animal.OriginalIdentifier; o != nil && *o != "" {
+		r.OriginalIdentifier = *o // the live name; the top-level one is its alias
+	}
 	if ip := w.ImportParents; ip != nil {
 		r.ImportParentsGiven = true
 		for _, x := range []*ref{ip.Sire, ip.GeneticDam, ip.BirthDam} {
@@ -73,14 +110,32 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		}
 		return d
 	}
-	r.BirthDate = date("/birth/date", w.Birth.Date, true)
-	r.BirthYear, r.BirthMark = w.Birth.Year, w.Birth.Mark
-	if w.Birth.Site != nil {
-		r.BirthSite = sites("/birth/site", w.Birth.Site, &p)
-		oneHolding("/birth/site", w.Birth.Site, livestock.CodeBadFormat, &p)
+	if b := w.Birth; b != nil {
+		// The live service needs the year; the date may be left out when
+		// the year is given (the interface document's form gives the date).
+		if b.Date == "" && b.Year == 0 {
+			p = append(p, livestock.FieldError{Code: livestock.CodeMissing, Source: "/birth/date", Message: "a birth gives its date, or at least its year"})
+		}
+		r.BirthDate = date("/birth/date", b.Date, false)
+		r.BirthYear, r.BirthMark = b.Year, b.Mark
+		if b.Site != nil {
+			r.BirthSite = sites("/birth/site", b.Site, &p)
+			oneHolding("/birth/site", b.Site, livestock.CodeBadFormat, &p)
+		}
+	}
+	if _, limited := livestock.StatutoryDays[r.Species]; limited && (w.Birth == nil || w.Birth.Date == "") && w.Registration.Category == livestock.CategoryBirth {
+		p = append(p, livestock.FieldError{Code: livestock.CodeMissing, Source: "/birth/date",
+			Message: "a birth registration of " + r.Species.RegistrationName() + " gives the date of birth: the statutory limit is counted from it"})
+	}
+	if d := w.Death; d != nil && d.empty() {
+		w.Death = nil // an empty death reports none, as null does
 	}
 	if w.Death != nil {
-		r.DeathDate = date("/death/date", w.Death.Date, true)
+		if w.Death.Date == "" {
+			p = append(p, livestock.FieldError{Code: livestock.CodeMissing, Source: "/death/date", Message: "a death is reported with its date"})
+		} else {
+			r.DeathDate = date("/death/date", w.Death.Date, true)
+		}
 		timestamp("/death/createdDateTime", w.Death.CreatedDateTime, &p)
 		timestamp("/death/updatedDateTime", w.Death.UpdatedDateTime, &p)
 		if w.Death.Site != nil {
@@ -192,4 +247,11 @@ func parent(sp livestock.Species, x *ref, at, category string, p *problems) stri
 	}
 	x.Identifier = t.String()
 	return t.String()
+}
+
+// empty reports whether a death reports nothing (the read-only members
+// dropped): no date, reason, place or flag.
+func (d *death) empty() bool {
+	return d.Date == "" && d.Reason == nil && d.Site == nil && d.CarcassCollectionSite == nil &&
+		d.TSETestRequiredFlag == nil && d.CreatedDateTime == "" && d.UpdatedDateTime == ""
 }

@@ -87,7 +87,7 @@ func (b *bundle) submit(u livestock.User, body []byte, async bool, corr string) 
 	}
 	sum := sha256.Sum256([]byte("POST /v1/animals " + mode + "\n" + string(body)))
 	p := Posted{User: u, Body: body, Async: async, CorrelationID: corr, Replayable: corr != "",
-		Hash: hex.EncodeToString(sum[:]), StatusURL: func(id string) string { return "/v1/requeststatus/" + id }}
+		Hash: hex.EncodeToString(sum[:])}
 	if corr == "" {
 		p.CorrelationID = fmt.Sprintf("generated-%d", b.generated.Add(1))
 	}

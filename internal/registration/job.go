@@ -30,7 +30,7 @@ func (s *Service) applyJob(ctx context.Context, tx store.Tx, j store.Job) error 
 		return err
 	}
 	var errs, warns []livestock.FieldError
-	r, w, derr := decode(reg.Body)
+	r, w, derr := s.decode(reg.Body)
 	if derr != nil {
 		errs = fieldsOf(derr)
 	} else {

@@ -9,18 +9,46 @@ import (
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// Status is the answer to GET /requeststatus/{requestId}.
+// Status is the answer to GET /requeststatus/{requestId}: the live
+// RequestStatus, whose status is Pending, Success or Fail, with what a
+// registration made (identifier, links) at the top level once Success, and
+// the live problem details' title, detail and errors once Fail. requestId,
+// requestDate, updatedDate and result are Drover's, kept for its clients.
 type Status struct {
-	RequestID   string `json:"requestId"`
-	Status      string `json:"status"` // Pending, Completed or Failed
-	RequestDate string `json:"requestDate"`
-	UpdatedDate string `json:"updatedDate"`
-	Result      any    `json:"result"` // nil while Pending; Completed or Failure after
+	Status      string    `json:"status"`
+	Identifier  string    `json:"identifier,omitempty"`
+	Links       *Links    `json:"links,omitempty"`
+	Warnings    []Problem `json:"warnings,omitempty"`
+	Title       string    `json:"title,omitempty"`
+	Detail      string    `json:"detail,omitempty"`
+	Errors      []Problem `json:"errors,omitempty"`
+	RequestID   string    `json:"requestId"`
+	RequestDate string    `json:"requestDate"`
+	UpdatedDate string    `json:"updatedDate"`
+	Result      any       `json:"result"` // nil while Pending; Completed or Failure after
 }
 
 // Failure is a failed registration's outcome: every rule broken.
 type Failure struct {
 	Errors []Problem `json:"errors"`
+}
+
+// The request statuses the registration interface answers with: the live
+// values, which the stored ones map to (wireStatus).
+const (
+	StatusPending = "Pending"
+	StatusSuccess = "Success"
+	StatusFail    = "Fail"
+)
+
+func wireStatus(st store.RegistrationStatus) string {
+	switch st {
+	case store.RegistrationCompleted:
+		return StatusSuccess
+	case store.RegistrationFailed:
+		return StatusFail
+	}
+	return StatusPending
 }
 
 // RequestStatus answers a poll of a registration: 404 when unknown, 403
@@ -51,30 +79,19 @@ func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string
 			Fields: []livestock.FieldError{{Code: livestock.CodePollTooSoon, Source: "path:requestId", Value: id,
 				Message: "the status of a request may be read once per retry-after interval"}}}
 	}
-	st := Status{RequestID: reg.ID, Status: statusName(reg.Status), RequestDate: stamp(reg.RequestDate), UpdatedDate: stamp(reg.UpdatedDate)}
+	st := Status{RequestID: reg.ID, Status: wireStatus(reg.Status), RequestDate: stamp(reg.RequestDate), UpdatedDate: stamp(reg.UpdatedDate)}
 	switch reg.Status {
 	case store.RegistrationCompleted:
-		st.Result = completed(reg)
+		c := completed(reg)
+		st.Identifier, st.Links, st.Warnings, st.Result = c.Identifier, &c.Links, c.Warnings, c
 	case store.RegistrationFailed:
 		f := Failure{Errors: []Problem{}}
 		for _, e := range reg.Errors {
-			f.Errors = append(f.Errors, Problem{e.Code, e.Message, e.Source, e.Value})
+			f.Errors = append(f.Errors, problemOf(e))
 		}
-		st.Result = f
+		st.Title, st.Detail, st.Errors, st.Result = "Validation Error", "The request is invalid: nothing was registered.", f.Errors, f
 	}
 	return st, s.retryAfter, nil
-}
-
-// statusName is what this interface calls a stored status: the stores
-// keep the movements interface's values (Success, Fail).
-func statusName(s store.RegistrationStatus) string {
-	switch s {
-	case store.RegistrationCompleted:
-		return "Completed"
-	case store.RegistrationFailed:
-		return "Failed"
-	}
-	return string(s)
 }
 
 // Animal returns a registered animal to the keeper of its holding or the

@@ -66,14 +66,19 @@ func TestPollGate(t *testing.T) {
 		b.runJob()
 		b.clock.Add(5 * time.Second)
 		st, _, err := b.svc.RequestStatus(b.ctx, k1, a.RequestID)
-		want := Status{RequestID: a.RequestID, Status: "Completed", RequestDate: pending.RequestDate, UpdatedDate: decided,
-			Result: Completed{Identifier: id, Links: map[string]string{"self": "/v1/animals/" + id}, Warnings: []Problem{}}}
+		// Success and Fail are the live values; the outcome is at the top
+		// level, as the live RequestStatus has it, and in result.
+		links := Links{Self: "/animals/" + id}
+		want := Status{RequestID: a.RequestID, Status: "Success", RequestDate: pending.RequestDate, UpdatedDate: decided,
+			Identifier: id, Links: &links, Warnings: []Problem{},
+			Result: Completed{Identifier: id, Links: links, Warnings: []Problem{}}}
 		if diff := cmp.Diff(want, st); err != nil || diff != "" {
 			t.Errorf("completed: %v, status (-want +got):\n%s", err, diff)
 		}
 		st, _, err = b.svc.RequestStatus(b.ctx, k1, failed.RequestID)
 		f, ok := st.Result.(Failure)
-		if err != nil || st.Status != "Failed" || !ok || len(f.Errors) != 1 || f.Errors[0].Code != livestock.CodeDamRequired {
+		if err != nil || st.Status != "Fail" || !ok || len(f.Errors) != 1 || f.Errors[0].Code != livestock.CodeDamRequired ||
+			len(st.Errors) != 1 || st.Errors[0].Detail == "" || st.Errors[0].Detail != st.Errors[0].Message || st.Title != "Validation Error" {
 			t.Errorf("failed: %+v, %v", st, err)
 		}
 	})

@@ -18,14 +18,17 @@ type Service struct {
 	store      store.Store
 	now        func() time.Time
 	retryAfter time.Duration
-	breeds     map[string]map[string]bool // species (registration name) → breed codes
-	notify     func()
+	breeds     map[string]map[string]string // species (registration name) → breed code → name
+	// deathReasons are the death reasons' names by id (GET
+	// /v1/deathreasons), deathReasonIDs the ids by lower-case name.
+	deathReasons, deathReasonIDs map[string]string
+	notify                       func()
 }
 
 // New makes the service. retryAfter is the wait the answer to an async
 // submission asks for, and the least time between two polls of it.
 func New(st store.Store, lists *standing.Lists, now func() time.Time, retryAfter time.Duration) (*Service, error) {
-	s := &Service{store: st, now: now, retryAfter: retryAfter, breeds: map[string]map[string]bool{}, notify: func() {}}
+	s := &Service{store: st, now: now, retryAfter: retryAfter, breeds: map[string]map[string]string{}, notify: func() {}}
 	for list, species := range map[string]string{"cattleBreeds": "cattle", "sheepBreeds": "sheep", "goatBreeds": "goats"} {
 		entries, err := lists.List(list)
 		if err != nil {
@@ -37,10 +40,14 @@ func New(st store.Store, lists *standing.Lists, now func() time.Time, retryAfter
 				sp = strings.ToLower(x)
 			}
 			if s.breeds[sp] == nil {
-				s.breeds[sp] = map[string]bool{}
+				s.breeds[sp] = map[string]string{}
 			}
-			s.breeds[sp][e.Code] = true
+			s.breeds[sp][e.Code] = e.Description
 		}
+	}
+	s.deathReasons, s.deathReasonIDs = map[string]string{}, map[string]string{}
+	for _, r := range lists.DeathReasons("") {
+		s.deathReasons[r.ID], s.deathReasonIDs[strings.ToLower(r.Name)] = r.Name, r.ID
 	}
 	return s, nil
 }
@@ -55,7 +62,8 @@ func (s *Service) Register(r *jobs.Runner) {
 func (s *Service) RetryAfter() time.Duration { return s.retryAfter }
 
 func (s *Service) breedKnown(sp livestock.Species, code string) bool {
-	return s.breeds[sp.RegistrationName()][code]
+	_, ok := s.breeds[sp.RegistrationName()][code]
+	return ok
 }
 
 // storedSpecies is how the store spells a species ("Cattle", "Sheep", …),

@@ -23,7 +23,6 @@ type Posted struct {
 	CorrelationSource string
 	Replayable        bool   // the caller chose the correlation id: keep the answer for retries
 	Hash              string // SHA-256 of method, path and body, hex
-	StatusURL         func(id string) string
 }
 
 // Answer is the response to a submission.
@@ -34,29 +33,44 @@ type Answer struct {
 	Replayed  bool
 }
 
-// Completed is the 200 body of a synchronous registration, and the result
-// of a completed asynchronous one.
+// Completed is the 200 body of a synchronous registration (the live
+// AnimalResponse), and the result of a completed asynchronous one.
+// Warnings are Drover's: what to look at although the animal is registered.
 type Completed struct {
-	Identifier string            `json:"identifier"`
-	Links      map[string]string `json:"links"`
-	Warnings   []Problem         `json:"warnings"`
+	Identifier string    `json:"identifier"`
+	Links      Links     `json:"links"`
+	Warnings   []Problem `json:"warnings"`
 }
 
-// Problem is one error or warning on the wire.
+// Links are where to read what a request made, written as the live
+// service writes them: a path under the interface's base (/v1).
+type Links struct {
+	Self string `json:"self"`
+}
+
+// Problem is one error or warning on the wire: the live service's items
+// (code, detail, source, value), with Drover's message beside detail.
 type Problem struct {
 	Code    livestock.Code `json:"code"`
+	Detail  string         `json:"detail"`
 	Message string         `json:"message"`
 	Source  string         `json:"source,omitempty"`
 	Value   string         `json:"value,omitempty"`
 }
 
-// Queued is the 202 body of an asynchronous registration.
+func problemOf(f livestock.FieldError) Problem {
+	return Problem{Code: f.Code, Detail: f.Message, Message: f.Message, Source: f.Source, Value: f.Value}
+}
+
+// Queued is the 202 body of an asynchronous registration: the live
+// requestStatusUrl, the interface document's requestid, and the live
+// movements service's id, requestStatus and requestDate.
 type Queued struct {
-	RequestIDDoc     string `json:"requestid"` // the interface document's name
-	ID               string `json:"id"`        // the live service's name
+	RequestStatusURL string `json:"requestStatusUrl"`
+	RequestIDDoc     string `json:"requestid"`
+	ID               string `json:"id"`
 	RequestStatus    string `json:"requestStatus"`
 	RequestDate      string `json:"requestDate"`
-	RequestStatusURL string `json:"requestStatusUrl"`
 }
 
 // Submit registers an animal (sync) or queues the registration (async).
@@ -80,7 +94,7 @@ func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
 }
 
 func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
-	r, w, err := decode(p.Body)
+	r, w, err := s.decode(p.Body)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -136,20 +150,24 @@ func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
 
 func (s *Service) queued(reg store.Registration, p Posted) Answer {
 	body, _ := json.Marshal(Queued{RequestIDDoc: reg.ID, ID: reg.ID, RequestStatus: "Pending",
-		RequestDate: reg.RequestDate.Format("2006-01-02T15:04:05Z07:00"), RequestStatusURL: p.StatusURL(reg.ID)})
+		RequestDate: reg.RequestDate.Format("2006-01-02T15:04:05Z07:00"), RequestStatusURL: StatusPath(reg.ID)})
 	return Answer{Status: 202, Body: body, RequestID: reg.ID}
 }
 
 func completed(reg store.Registration) Completed {
-	c := Completed{Identifier: reg.Identifier, Links: map[string]string{"self": AnimalPath(reg.Identifier)}, Warnings: []Problem{}}
+	c := Completed{Identifier: reg.Identifier, Links: Links{Self: AnimalPath(reg.Identifier)}, Warnings: []Problem{}}
 	for _, w := range reg.Warnings {
-		c.Warnings = append(c.Warnings, Problem{w.Code, w.Message, w.Source, w.Value})
+		c.Warnings = append(c.Warnings, problemOf(w))
 	}
 	return c
 }
 
-// AnimalPath is the path of an animal's record.
-func AnimalPath(identifier string) string { return "/v1/animals/" + url.PathEscape(identifier) }
+// AnimalPath is the path of an animal's record under the interface's
+// base, as the live service's links write it (/animals/UK123450600001).
+func AnimalPath(identifier string) string { return "/animals/" + url.PathEscape(identifier) }
+
+// StatusPath is the path of a request's status under the interface's base.
+func StatusPath(id string) string { return "/requeststatus/" + id }
 
 // replay finds the answer kept for the caller's correlation id.
 func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {

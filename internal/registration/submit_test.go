@@ -23,7 +23,7 @@ func TestSyncRegistered(t *testing.T) {
 		before := b.rows()
 		a := b.mustSubmit(k1, calf(id, dam, "2026-06-07"), false, "c-1", 200)
 
-		want := Completed{Identifier: id, Links: map[string]string{"self": "/v1/animals/" + id}, Warnings: []Problem{}}
+		want := Completed{Identifier: id, Links: Links{Self: "/animals/" + id}, Warnings: []Problem{}}
 		var got Completed
 		if err := json.Unmarshal(a.Body, &got); err != nil || a.RequestID == "" || a.Replayed {
 			t.Fatalf("answer = %+v (%v)", a, err)

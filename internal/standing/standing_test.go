@@ -39,8 +39,8 @@ func TestBuiltInLists(t *testing.T) {
 	l := builtInLists(t)
 	want := []string{
 		"cattleBreeds", "counties", "deathReason", "departureHoldingType", "destinationHoldingType",
-		"documentType", "gender", "genderSpecies", "goatBreeds", "metFCIWithdrawalPeriod",
-		"processingFlags", "productionType", "registrationCategory", "requestType", "sex",
+		"documentType", "gender", "genderSpecies", "genotype", "goatBreeds", "haulier", "metFCIWithdrawalPeriod",
+		"processingFlags", "productionType", "registrationCategory", "rejectionReason", "requestType", "sex",
 		"sheepBreeds", "siteIdentifierType", "species", "stockType", "title", "transporterType",
 	}
 	var got []string

@@ -62,10 +62,10 @@ func verifyOne(ctx context.Context, base, token string, e *entry) error {
 		if err := get(ctx, base+"/v1/requeststatus/"+e.id, token, &v); err != nil {
 			return err
 		}
-		if v.Status == "Failed" {
+		if v.Status == "Fail" {
 			return nil
 		}
-		if v.Status != "Completed" {
+		if v.Status != "Success" {
 			return fmt.Errorf("status %q", v.Status)
 		}
 	}

@@ -81,12 +81,12 @@ func checkKept(t *testing.T, base, tok string, results []result) {
 					t.Fatalf("acknowledged registration %s: %v", id, a)
 				}
 				status = field(a.Body, "status")
-				if status == "Completed" || status == "Failed" {
+				if status == "Success" || status == "Fail" {
 					return "final", 0
 				}
 				return "", time.Duration(max(wait, 1)) * time.Second
 			})
-			if status == "Completed" {
+			if status == "Success" {
 				animal(t, base, tok, r.Tag)
 			}
 		case opAnimalSync:

@@ -25,6 +25,11 @@ var registrationOps = []struct {
 		map[string]string{"200": "RegistrationRequestStatus"}, []string{"403", "404"}},
 	{"getAnimal", "GET", "/v1/animals/{identifier}",
 		map[string]string{"200": "Animal"}, []string{"403", "404"}},
+	{"getAnimalBreeds", "GET", "/v1/breeds", map[string]string{"200": "BreedList"}, nil},
+	{"getAnimalDeathReasons", "GET", "/v1/deathreasons", map[string]string{"200": "DeathReasonList"}, nil},
+	{"getAnimalGenotypes", "GET", "/v1/genotypes", map[string]string{"200": "GenotypeList"}, nil},
+	{"getMovementRejectionReasons", "GET", "/v1/rejectionreasons", map[string]string{"200": "RejectionReasonList"}, nil},
+	{"getHauliers", "GET", "/v1/hauliers", map[string]string{"200": "HaulierList"}, nil},
 }
 
 // TestRegistrationOperations: each operation of the registration interface
@@ -114,6 +119,12 @@ func TestRegistrationParameters(t *testing.T) {
 		"registerAnimal":   {"XCorrelationID", "LICorrelationID", "RequestMode", "LIRequestMode"},
 		"getRequestStatus": {"XCorrelationID", "LICorrelationID", "RegistrationRequestID"},
 		"getAnimal":        {"XCorrelationID", "LICorrelationID", "AnimalIdentifierInPath"},
+		// The reference lists' own parameters are written in place.
+		"getAnimalBreeds":             {"XCorrelationID", "LICorrelationID", "ReferenceSpecies"},
+		"getAnimalDeathReasons":       {"XCorrelationID", "LICorrelationID", "ReferenceSpecies"},
+		"getAnimalGenotypes":          {"XCorrelationID", "LICorrelationID", "ReferenceSpecies"},
+		"getMovementRejectionReasons": {"XCorrelationID", "LICorrelationID", "ReferenceSpecies", ""},
+		"getHauliers":                 {"XCorrelationID", "LICorrelationID", "", "", "", "", "", ""},
 	}
 	for _, m := range registrationOps {
 		if diff := cmp.Diff(want[m.id], refs(m.path, m.method)); diff != "" {
@@ -136,25 +147,35 @@ func TestRegistrationWireNames(t *testing.T) {
 	t.Parallel()
 	schemas := load(t).spec.Components.Schemas
 	want := map[string][]string{
-		"AnimalRegistration":        {"OriginalIdentifier", "animal", "birth", "breed", "death", "importParents", "registration"},
-		"RegistrationAnimal":        {"identifier", "name", "productionType", "sex", "species"},
-		"RegistrationBirth":         {"assistedBirthFlag", "date", "embryoTransferFlag", "mark", "multipleBirthsFlag", "site", "year"},
-		"RegistrationDeath":         {"carcassCollectionSite", "createdDateTime", "date", "reason", "site", "tseTestRequiredFlag", "updatedDateTime"},
-		"RegistrationDetails":       {"birthDam", "category", "date", "geneticDam", "identificationDate", "sire", "site"},
-		"ImportParents":             {"birthDam", "geneticDam", "sire"},
-		"Site":                      {"identifiers"},
-		"SiteIdentifier":            {"identifier", "type"},
-		"RegistrationResult":        {"identifier", "links", "warnings"},
-		"AnimalLinks":               {"self"},
-		"RegistrationFailure":       {"errors"},
-		"RegistrationAccepted":      {"id", "requestDate", "requestStatus", "requestStatusUrl", "requestid"},
-		"RegistrationRequestStatus": {"requestDate", "requestId", "result", "status", "updatedDate"},
-		"Animal": {"OriginalIdentifier", "birth", "breed", "death", "holding", "identifier", "importParents",
-			"movementRestricted", "name", "onSince", "productionType", "receivedDate", "registeredBy",
+		"AnimalRegistration": {"OriginalIdentifier", "animal", "assurance", "birth", "birthingHistory", "breed", "createdDateTime",
+			"currentSite", "death", "homeSite", "importParents", "registration", "updatedDateTime"},
+		"RegistrationAnimal":   {"genotype", "identifier", "name", "originalIdentifier", "productionType", "sex", "species", "state"},
+		"RegistrationBirth":    {"assistedBirthFlag", "date", "embryoTransferFlag", "mark", "multipleBirthsFlag", "site", "year"},
+		"RegistrationDeath":    {"carcassCollectionSite", "createdDateTime", "date", "reason", "receivedDate", "site", "tseTestRequiredFlag", "updatedDateTime"},
+		"DeathReason":          {"id", "name"},
+		"RegistrationDetails":  {"birthDam", "category", "date", "geneticDam", "identificationDate", "sire", "site"},
+		"ImportParents":        {"birthDam", "geneticDam", "sire"},
+		"AnimalReference":      {"identifier", "name", "sex", "species"},
+		"Breed":                {"code", "crossBreed", "name"},
+		"Site":                 {"identifiers", "name", "type"},
+		"SiteIdentifier":       {"identifier", "type"},
+		"SiteActivity":         {"description", "type"},
+		"RegistrationResult":   {"identifier", "links", "warnings"},
+		"AnimalLinks":          {"self"},
+		"RegistrationFailure":  {"errors"},
+		"RegistrationAccepted": {"id", "requestDate", "requestStatus", "requestStatusUrl", "requestid"},
+		"RegistrationRequestStatus": {"detail", "errors", "identifier", "links", "requestDate", "requestId", "result", "status",
+			"title", "updatedDate", "warnings"},
+		"RegistrationProblem":      {"detail", "errors", "instance", "status", "title", "type"},
+		"RegistrationProblemError": {"code", "detail", "message", "source", "value"},
+		"Animal": {"OriginalIdentifier", "animal", "birth", "breed", "createdDateTime", "currentSite", "death", "holding", "identifier",
+			"importParents", "movementRestricted", "name", "onSince", "productionType", "receivedDate", "registeredBy",
 			"registration", "restrictionReason", "sex", "species", "state"},
-		"AnimalBirth":              {"birthDam", "date", "geneticDam", "mark", "sire", "site"},
-		"AnimalRegistrationRecord": {"category", "date", "identificationDate", "site"},
-		"AnimalDeath":              {"date"},
+		"AnimalSummary":            {"genotype", "identifier", "name", "originalIdentifier", "productionType", "sex", "species", "state"},
+		"AnimalSite":               {"identifiers", "type"},
+		"AnimalBirth":              {"assistedBirthFlag", "date", "embryoTransferFlag", "mark", "multipleBirthsFlag", "site", "year"},
+		"AnimalRegistrationRecord": {"birthDam", "category", "date", "geneticDam", "identificationDate", "sire", "site"},
+		"AnimalDeath":              {"carcassCollectionSite", "createdDateTime", "date", "reason", "site", "tseTestRequiredFlag", "updatedDateTime"},
 	}
 	for name, props := range want {
 		s := schemas[name]

@@ -91,12 +91,23 @@ func TestValidateRegistration(t *testing.T) {
 			[]fe{{"S008", "must be a date, YYYY-MM-DD", "/birth/date", "2026-13-01"}, {"S008", "must be at least 1900", "/birth/year", "1899"}}},
 		{"no registration category", post(edit(`"date": "2026-11-10", "category": "birthRegistration"`, `"date": "2026-11-10"`), nil),
 			[]fe{{"S002", "is required", "/registration/category", ""}}},
-		{"death without a date", post(strings.Replace(importRegistration, `"date": "2026-11-09",`, "", 1), nil),
-			[]fe{{"S002", "is required", "/death/date", ""}}},
+		// The live Animal: only animal and registration are required, a
+		// death may be null or named by its reason's id, and the members
+		// the register fills in may be sent back as read.
+		{"death without a date (the decoder's to refuse)", post(strings.Replace(importRegistration, `"date": "2026-11-09",`, "", 1), nil), nil},
+		{"live: no birth, death null", post(edit(`"birth": {"site": {"identifiers": [{"identifier": "01/100/0257", "type": "holdingNumber"}]}, "date": "2026-11-01", "year": 2026,
+  "mark": "UK123450", "assistedBirthFlag": false, "multipleBirthsFlag": false, "embryoTransferFlag": false},`, `"death": null,`), nil), nil},
+		{"live: birth year without date", post(edit(`"date": "2026-11-01", "year": 2026`, `"year": 2026`), nil), nil},
+		{"live: read-only members", post(edit(`"productionType": "dairy"}`, `"productionType": "dairy", "genotype": "ARR/ARR", "originalIdentifier": null, "state": "registered"},
+ "currentSite": {"type": {"type": "producer", "description": "Agricultural holding"}, "identifiers": [{"identifier": "01/100/0257", "type": "holdingNumber"}], "name": "Hill Farm"},
+ "createdDateTime": "2026-11-10T09:00:00Z", "birthingHistory": null, "assurance": null`), nil), nil},
+		{"live: parent as read", post(edit(`"birthDam": {"identifier": "UK123450700002"}`, `"birthDam": {"identifier": "UK123450700002", "species": "cattle", "name": "Daisy", "sex": "female"}`), nil), nil},
+		{"live: death reason by id", post(strings.Replace(importRegistration, `"reason": {"name": "Died in transit"}`, `"reason": {"id": "0b6f3c1e-8d2a-4f57-9c1b-2e4d6a8f0c31"}`, 1), nil), nil},
+		{"death reason id not a UUID", post(strings.Replace(importRegistration, `"reason": {"name": "Died in transit"}`, `"reason": {"id": "transit"}`, 1), nil),
+			[]fe{{"S008", "must match the pattern ^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "/death/reason/id", "transit"}}},
 		{"enveloped", post(`{"content": {}}`, nil),
 			[]fe{
 				{"S002", "is required", "/animal", ""},
-				{"S002", "is required", "/birth", ""},
 				{"S004", `property "content" is not allowed`, "/content", "{}"},
 				{"S002", "is required", "/registration", ""},
 			}},
