@@ -39,7 +39,11 @@ type Violation struct {
 }
 
 func (v *Violation) Error() string {
-	return fmt.Sprintf("live %s: %d: %s:\n  %s", v.Operation, v.Status, v.Kind, strings.Join(v.Details, "\n  "))
+	lines := v.Details
+	if len(lines) > 30 {
+		lines = append(lines[:30:30], fmt.Sprintf("… and %d more", len(lines)-30))
+	}
+	return fmt.Sprintf("live %s: %d: %s:\n  %s", v.Operation, v.Status, v.Kind, strings.Join(lines, "\n  "))
 }
 
 var responseOptions = &openapi3filter.Options{MultiError: true, IncludeResponseStatus: true}
@@ -137,8 +141,8 @@ func checkPlain(s *openapi3.SchemaRef, body []byte) error {
 	return nil
 }
 
-// describe flattens kin-openapi's error tree into one line per problem (at
-// most 30) and says whether it is about a header or the body.
+// describe flattens kin-openapi's error tree into one line per problem
+// and says whether it is about a header or the body.
 func describe(err error) ([]string, Kind) {
 	var lines []string
 	kind := KindBody
@@ -159,16 +163,13 @@ func describe(err error) ([]string, Kind) {
 			}
 			walk(re.Err)
 		case errors.As(err, &se):
-			lines = append(lines, fmt.Sprintf("/%s: %s", strings.Join(se.JSONPointer(), "/"), se.Reason))
+			reason, _, _ := strings.Cut(se.Reason, " (string doesn't match pattern") // the format's name says it
+			lines = append(lines, fmt.Sprintf("/%s: %s", strings.Join(se.JSONPointer(), "/"), reason))
 		default:
 			lines = append(lines, err.Error())
 		}
 	}
 	walk(err)
 	slices.Sort(lines)
-	lines = slices.Compact(lines)
-	if len(lines) > 30 {
-		lines = append(lines[:30], fmt.Sprintf("… and %d more", len(lines)-30))
-	}
-	return lines, kind
+	return slices.Compact(lines), kind
 }

@@ -62,26 +62,37 @@ var shared struct {
 	err      error // they are present and do not load
 }
 
-// ForTest is the live contract, loaded once per test binary. When the
-// definitions cannot be found it skips t, saying why, except in CI (CI
-// set), where it fails t: the shared folder is part of every checkout CI
-// makes (../shared/spec/live/README.md), so its absence there is a broken
-// checkout, not a reason to pass without the check.
-func ForTest(t testing.TB) *Contract {
-	t.Helper()
+// Shared is the live contract, loaded once per process. found is false
+// when the definitions are absent, and err then says where it looked;
+// when they are present but do not load, found is true and err says why.
+func Shared() (c *Contract, found bool, err error) {
 	shared.once.Do(func() {
 		var dir string
 		if dir, shared.notFound = Locate(); shared.notFound == nil {
 			shared.c, shared.err = Load(dir)
 		}
 	})
-	switch {
-	case shared.err != nil:
-		t.Fatal(shared.err)
-	case shared.notFound != nil && os.Getenv("CI") != "":
-		t.Fatalf("the live contract check cannot run in CI: %v", shared.notFound)
-	case shared.notFound != nil:
-		t.Skipf("skipping the live contract check (the live definitions are not here): %v", shared.notFound)
+	if shared.notFound != nil {
+		return nil, false, shared.notFound
 	}
-	return shared.c
+	return shared.c, true, shared.err
+}
+
+// ForTest is the shared live contract for a test. When the definitions
+// cannot be found it skips t, saying why, except in CI (CI set), where it
+// fails t: the shared folder is part of every checkout CI makes
+// (../shared/spec/live/README.md), so its absence there is a broken
+// checkout, not a reason to pass without the check.
+func ForTest(t testing.TB) *Contract {
+	t.Helper()
+	c, found, err := Shared()
+	switch {
+	case found && err != nil:
+		t.Fatal(err)
+	case !found && os.Getenv("CI") != "":
+		t.Fatalf("the live contract check cannot run in CI: %v", err)
+	case !found:
+		t.Skipf("skipping the live contract check (the live definitions are not here): %v", err)
+	}
+	return c
 }
