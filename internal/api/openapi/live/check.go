@@ -148,26 +148,31 @@ func describe(err error) ([]string, Kind) {
 	kind := KindBody
 	var walk func(error)
 	walk = func(err error) {
-		var multi openapi3.MultiError
-		var re *openapi3filter.ResponseError
-		var se *openapi3.SchemaError
-		switch {
-		case errors.As(err, &multi):
-			for _, e := range multi {
+		switch e := err.(type) {
+		case openapi3.MultiError:
+			for _, e := range e {
 				walk(e)
 			}
-		case errors.As(err, &re) && re.Err != nil:
-			if strings.Contains(re.Reason, "header") {
+			return
+		case *openapi3filter.ResponseError:
+			if strings.Contains(e.Reason, "header") {
 				kind = KindHeader
-				lines = append(lines, re.Reason)
+				lines = append(lines, e.Reason)
 			}
-			walk(re.Err)
-		case errors.As(err, &se):
+			if e.Err != nil {
+				walk(e.Err)
+			} else {
+				lines = append(lines, e.Reason)
+			}
+			return
+		}
+		var se *openapi3.SchemaError
+		if errors.As(err, &se) {
 			reason, _, _ := strings.Cut(se.Reason, " (string doesn't match pattern") // the format's name says it
 			lines = append(lines, fmt.Sprintf("/%s: %s", strings.Join(se.JSONPointer(), "/"), reason))
-		default:
-			lines = append(lines, err.Error())
+			return
 		}
+		lines = append(lines, err.Error())
 	}
 	walk(err)
 	slices.Sort(lines)

@@ -105,6 +105,11 @@ func TestCheck(t *testing.T) {
 		{"the async answer", "POST", "/v1/animals", 202, hdr("application/json"),
 			`{"requestStatusUrl":"/requeststatus/df44b048-aa6a-4b2f-8ae7-daad7d3f6dc4","requestid":"df44b048-aa6a-4b2f-8ae7-daad7d3f6dc4"}`, "", ""},
 		{"the async answer without its URL", "POST", "/v1/animals", 202, hdr("application/json"), `{"requestid":"x"}`, KindBody, "requestStatusUrl"},
+		{"a request id that is no uuid", "POST", "/v1/animals", 400,
+			http.Header{"Content-Type": {"application/problem+json"}, "Li-Request-Id": {"r-1"}}, problem, KindHeader, "LI-Request-Id"},
+		{"a request status (oddity 6)", "GET", "/v1/requeststatus/x", 200, hdr("application/json"),
+			`{"status":"Success","identifier":"UK442501100105","links":{"self":"/animals/UK442501100105"}}`, "", ""},
+		{"a request status that is no object", "GET", "/v1/requeststatus/x", 200, hdr("application/json"), `["Success"]`, KindBody, ""},
 		{"not a live path", "GET", "/v1/me", 418, hdr("text/plain"), "", "", ""},
 	}
 	for _, tt := range tests {

@@ -66,6 +66,48 @@ func isMisplacedResponseExample(name string) bool {
 	return strings.HasSuffix(strings.ToLower(name), "- response")
 }
 
+// Oddity 6. The LIS RequestStatus schema is a oneOf of a movement answer,
+// another movement answer and an animal answer, none of which requires a
+// member, so every object matches all three and no answer can satisfy
+// "exactly one". The live example's answer is the animal one; the check
+// holds a status to at least one of them (anyOf).
+func oneOfAsAnyOf(schemas openapi3.Schemas, name string) {
+	if ref := schemas[name]; ref != nil && ref.Value != nil && len(ref.Value.OneOf) > 0 {
+		ref.Value.AnyOf, ref.Value.OneOf = ref.Value.OneOf, nil
+	}
+}
+
+// Oddity 5, of the checker rather than the definitions: kin-openapi cannot
+// read a header whose schema is an allOf without a type (it decodes every
+// value to null), and the LIS definition writes its uuid headers
+// (LI-Request-Id, LI-Correlation-Id) as allOf of the uuid schema and an
+// example. Such a header is checked against the first schema of its allOf.
+func unwrapHeaderSchemas(spec *openapi3.T) {
+	unwrap := func(h *openapi3.HeaderRef) {
+		if h == nil || h.Value == nil || h.Value.Schema == nil || h.Value.Schema.Value == nil {
+			return
+		}
+		s := h.Value.Schema.Value
+		if len(s.AllOf) > 0 && s.Type == nil && s.AllOf[0].Value != nil {
+			h.Value.Schema = s.AllOf[0]
+		}
+	}
+	for _, h := range spec.Components.Headers {
+		unwrap(h)
+	}
+	for _, item := range spec.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, r := range op.Responses.Map() {
+				if r.Value != nil {
+					for _, h := range r.Value.Headers {
+						unwrap(h)
+					}
+				}
+			}
+		}
+	}
+}
+
 // AllowedExtras are the members Drover adds, on purpose, to a schema of a
 // live definition that forbids members it does not list, keyed by the
 // schema's name in components. Each is bound by an interface document, and
@@ -89,11 +131,13 @@ var mediaTypeAliases = map[string]string{
 // freshly loaded definition.
 func correct(def string, spec *openapi3.T) {
 	schemas := spec.Components.Schemas
+	unwrapHeaderSchemas(spec)
 	if def == "LIS" {
 		// In place: every reference to Errors shares its *Schema.
 		if ref := schemas["Errors"]; ref != nil && ref.Value != nil {
 			*ref.Value = *problemErrors()
 		}
+		oneOfAsAnyOf(schemas, "RequestStatus")
 	}
 	for name, members := range AllowedExtras {
 		ref := schemas[name]
