@@ -170,6 +170,9 @@ func describe(err error) ([]string, Kind) {
 		if errors.As(err, &se) {
 			reason, _, _ := strings.Cut(se.Reason, " (string doesn't match pattern") // the format's name says it
 			lines = append(lines, fmt.Sprintf("/%s: %s", strings.Join(se.JSONPointer(), "/"), reason))
+			if se.Origin != nil { // an allOf or a oneOf says why only here
+				walk(se.Origin)
+			}
 			return
 		}
 		lines = append(lines, err.Error())
