@@ -250,4 +250,5 @@ func (b *bundle) check(t *testing.T, method, path string, res *http.Response, bo
 	if err := b.doc.ValidateResponse(method, path, res.StatusCode, res.Header, body); err != nil {
 		t.Errorf("the response breaks the OpenAPI document: %v\nbody: %.500s", err, body)
 	}
+	checkLive(t, method, path, res.StatusCode, res.Header, body)
 }

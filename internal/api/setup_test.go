@@ -156,7 +156,8 @@ func (p problemBody) codes() []string {
 
 // do sends a request; headers come in name, value pairs. Every response
 // is held to the OpenAPI document (the contract check): its status is
-// declared for the operation and its headers and body match.
+// declared for the operation and its headers and body match; an answer to
+// a live path is held to the live definition too (livecontract_test.go).
 func (b *bundle) do(method, path, token string, body io.Reader, headers ...string) response {
 	b.t.Helper()
 	req, err := http.NewRequest(method, b.url+path, body)
@@ -181,5 +182,6 @@ func (b *bundle) do(method, path, token string, body io.Reader, headers ...strin
 	if err := b.doc.ValidateResponse(method, req.URL.EscapedPath(), res.StatusCode, res.Header, data); err != nil {
 		b.t.Errorf("the response breaks the OpenAPI document: %v\nbody: %.500s", err, data)
 	}
+	checkLive(b.t, method, req.URL.EscapedPath(), res.StatusCode, res.Header, data)
 	return response{t: b.t, status: res.StatusCode, header: res.Header, body: data}
 }
