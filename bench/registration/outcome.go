@@ -58,13 +58,13 @@ func read(ctx context.Context, db *sql.DB, answered map[string]time.Time) (outco
 			return o, err
 		}
 		switch status {
-		case "Completed":
+		case "Success":
 			o.Completed++
 			o.Stored = append(o.Stored, updated.Sub(requested.Time))
 			if at, ok := answered[id]; ok {
 				o.FromAnswer = append(o.FromAnswer, updated.Sub(at))
 			}
-		case "Failed":
+		case "Fail":
 			o.Failed++
 			o.FailedBy[fmt.Sprintf("%.120s", errs)]++
 		}

@@ -16,13 +16,14 @@ import (
 //     names (migration 00007), and exactly one
 //     movements.apply job, done, and the reply kept for its correlation id,
 //     which names it;
-//   - it is final (Success or Failed); Success has its movement, with as
-//     many devices as animals; Failed has none;
+//   - it is final (Success, CompletedWarning or Fail); one that took
+//     effect has its movement, with as many devices as animals; Fail has
+//     none;
 //   - a registration has its reply; async ones exactly one job, done, sync
-//     ones none; Completed has its animal, Failed names none;
+//     ones none; Success has its animal, Fail names none;
 //   - a job names a request or registration that exists (no orphans);
 //   - a reply names a request or registration (no reply without its record);
-//   - an animal registered through the API has exactly one Completed
+//   - an animal registered through the API has exactly one Success
 //     registration;
 //   - each sheep is where its completed moves leave it (checkSheep).
 func invariants(s *snapshot) []string {
@@ -53,14 +54,15 @@ func invariants(s *snapshot) []string {
 			checkJobs(fail, fmt.Sprintf("request %d (%s)", r.id, corr), requestJobs[r.id], 1)
 			checkReply(fail, s, corr, "requestId", strconv.FormatInt(r.id, 10))
 			m, moved := s.movements[r.id]
+			applied := r.status == "Success" || r.status == "CompletedWarning"
 			switch {
-			case r.status == "Success" && !moved:
-				fail("request %d (%s): Success without its movement", r.id, corr)
-			case r.status == "Success" && len(s.devices[r.id]) != m.count:
+			case applied && !moved:
+				fail("request %d (%s): %s without its movement", r.id, corr, r.status)
+			case applied && len(s.devices[r.id]) != m.count:
 				fail("request %d (%s): movement of %d animals has %d devices", r.id, corr, m.count, len(s.devices[r.id]))
-			case r.status == "Failed" && moved:
-				fail("request %d (%s): Failed, yet has a movement", r.id, corr)
-			case r.status != "Success" && r.status != "Failed":
+			case r.status == "Fail" && moved:
+				fail("request %d (%s): Fail, yet has a movement", r.id, corr)
+			case !applied && r.status != "Fail":
 				fail("request %d (%s): status %q after the queue drained", r.id, corr, r.status)
 			}
 		}
@@ -80,14 +82,14 @@ func invariants(s *snapshot) []string {
 				checkReply(fail, s, corr, "identifier", g.identifier)
 			}
 			switch {
-			case g.status == "Completed":
+			case g.status == "Success":
 				registered[g.identifier]++
 				if _, ok := s.animals[g.identifier]; !ok {
-					fail("registration %s (%s): Completed, yet animal %s does not exist", g.id, corr, g.identifier)
+					fail("registration %s (%s): Success, yet animal %s does not exist", g.id, corr, g.identifier)
 				}
-			case g.status == "Failed" && g.identifier != "":
-				fail("registration %s (%s): Failed, yet names animal %s", g.id, corr, g.identifier)
-			case g.status != "Failed":
+			case g.status == "Fail" && g.identifier != "":
+				fail("registration %s (%s): Fail, yet names animal %s", g.id, corr, g.identifier)
+			case g.status != "Fail":
 				fail("registration %s (%s): status %q after the queue drained", g.id, corr, g.status)
 			}
 		}
@@ -109,7 +111,7 @@ func invariants(s *snapshot) []string {
 	}
 	for id, a := range s.animals {
 		if a.registeredBy != "" && registered[id] != 1 {
-			fail("animal %s: registered by %s with %d Completed registrations", id, a.registeredBy, registered[id])
+			fail("animal %s: registered by %s with %d Success registrations", id, a.registeredBy, registered[id])
 		}
 	}
 	checkSheep(fail, s)

@@ -54,7 +54,7 @@ func verifyOne(ctx context.Context, base, token string, e *entry) error {
 		if err := get(ctx, base+"/v1/TransferRequests("+e.id+")", token, &v); err != nil {
 			return err
 		}
-		if v.TrackingID != e.corr || (v.RequestStatus != "Success" && v.RequestStatus != "Failed") {
+		if v.TrackingID != e.corr || (v.RequestStatus != "Success" && v.RequestStatus != "CompletedWarning" && v.RequestStatus != "Fail") {
 			return fmt.Errorf("trackingId %q, status %q", v.TrackingID, v.RequestStatus)
 		}
 		return nil

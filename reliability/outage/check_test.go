@@ -66,7 +66,7 @@ func checkKept(t *testing.T, base, tok string, results []result) {
 					t.Fatalf("acknowledged transfer %s: %v", id, a)
 				}
 				s := field(a.Body, "requestStatus")
-				return map[string]string{"Success": "final", "Failed": "final"}[s], 50 * time.Millisecond
+				return map[string]string{"Success": "final", "CompletedWarning": "final", "Fail": "final", "QueueFail": "final"}[s], 50 * time.Millisecond
 			})
 		case opAnimalAsync:
 			id := field(r.Answer.Body, "requestid")
