@@ -262,7 +262,7 @@ func TestServiceRoot(t *testing.T) {
 	s := storetest.OpenSQLite(t)
 	b := setup(t, s, api.Config{})
 	k1 := b.token("keeper1")
-	for _, path := range []string{"/v1/", "/v1.0/"} {
+	for _, path := range []string{"/v1/", "/v1.0/", "/v1", "/v1.0"} {
 		res := b.get(path, k1)
 		var doc struct {
 			Context string `json:"@odata.context"`

@@ -68,15 +68,24 @@ func (s *Server) serviceDocument(w http.ResponseWriter, r *http.Request) error {
 const versionPrefix = "/v1.0"
 
 // versionAlias serves /v1.0/… as /v1/…, so a client configured with the
-// live definitions' server URL works unchanged. Links in answers name
-// /v1, the canonical path, which such a client follows as given.
+// live definitions' server URL works unchanged, and the service root
+// without its slash (/v1, /v1.0) as /v1/: a client joins the server URL
+// and a relative path either way. Links in answers name /v1, the
+// canonical path, which such a client follows as given.
 func (s *Server) versionAlias(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rest, ok := strings.CutPrefix(r.URL.Path, versionPrefix)
+		path := r.URL.Path
+		rest, ok := strings.CutPrefix(path, versionPrefix)
 		if ok && (rest == "" || rest[0] == '/') {
+			path = "/v1" + rest
+		}
+		if path == "/v1" {
+			path = "/v1/"
+		}
+		if path != r.URL.Path {
 			u := *r.URL
-			u.Path = "/v1" + rest
-			if raw, ok := strings.CutPrefix(u.RawPath, versionPrefix); ok {
+			u.Path, u.RawPath = path, ""
+			if raw, ok := strings.CutPrefix(r.URL.RawPath, versionPrefix); ok && raw != "" {
 				u.RawPath = "/v1" + raw
 			}
 			r2 := *r

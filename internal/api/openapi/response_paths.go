@@ -42,6 +42,14 @@ func newPathMatchers(paths []string) []pathMatcher {
 // does not list.
 func (d *Doc) match(path string) (template string, params map[string]string, ok bool) {
 	path, _, _ = strings.Cut(path, "?")
+	// The service serves /v1.0 as /v1 and the root without its slash as
+	// /v1/ (api.versionAlias); the document lists /v1 alone.
+	if rest, ok := strings.CutPrefix(path, "/v1.0"); ok && (rest == "" || rest[0] == '/') {
+		path = "/v1" + rest
+	}
+	if path == "/v1" {
+		path = "/v1/"
+	}
 	canon, err := url.PathUnescape(strings.ReplaceAll(strings.ReplaceAll(path, "%2F", "%252F"), "%2f", "%252f"))
 	if err != nil {
 		return "", nil, false
