@@ -143,6 +143,23 @@ func TestDeerByFreezebrandAndTotal(t *testing.T) {
 	if rec := b.submitWhole(k1, "TransferRequests", deer); rec.RequestStatus != "Success" {
 		t.Errorf("deer: %s %+v", rec.RequestStatus, rec.Errors)
 	}
+	// keeper2's look-up shows the branded hind beside the batch: six to review.
+	k2 := b.token("keeper2")
+	res := b.do(http.MethodGet, "/v1/HoldingMovementForReviews/ReviewBySpecies(species=Deer,holding="+farm2Path+")", k2, nil)
+	var page struct {
+		Value []struct {
+			AnimalTotal   int `json:"animalTotal"`
+			ReviewDevices []struct {
+				TagNumber   *string `json:"tagNumber"`
+				Freezebrand *string `json:"freezebrand"`
+			} `json:"reviewDevices"`
+		}
+	}
+	res.decode(&page)
+	if len(page.Value) != 1 || page.Value[0].AnimalTotal != 6 || len(page.Value[0].ReviewDevices) != 1 ||
+		page.Value[0].ReviewDevices[0].TagNumber != nil || page.Value[0].ReviewDevices[0].Freezebrand == nil || *page.Value[0].ReviewDevices[0].Freezebrand != "H17" {
+		t.Errorf("deer awaiting review: %d %s", res.status, res.body)
+	}
 	deer["animalCount"] = 5
 	if rec := b.submitWhole(k1, "TransferRequests", deer); len(rec.Errors) != 1 || rec.Errors[0].Code != livestock.LiveCode(livestock.EndpointTransfer, livestock.CodeAnimalCount) {
 		t.Errorf("deer miscounted: %s %+v", rec.RequestStatus, rec.Errors)

@@ -98,7 +98,11 @@ func newReviewItem(m movements.ForReview) reviewItem {
 			Freezebrand: orNull(x.Freezebrand), Breed: orNull(x.Breed),
 			BeginBirthPeriod: orNull(asDateTime(x.BeginBirthPeriod)), EndBirthPeriod: orNull(asDateTime(x.EndBirthPeriod))})
 	}
-	item.AnimalTotal = len(m.Devices)
+	for _, x := range m.Branded {
+		item.ReviewDevices = append(item.ReviewDevices, reviewTag{Freezebrand: orNull(x.Freezebrand), Breed: orNull(x.Breed),
+			BeginBirthPeriod: orNull(asDateTime(x.BeginBirthPeriod)), EndBirthPeriod: orNull(asDateTime(x.EndBirthPeriod))})
+	}
+	item.AnimalTotal = len(item.ReviewDevices)
 	for i, b := range m.Batches {
 		x := m.BatchDetails[i]
 		item.ReviewBatches = append(item.ReviewBatches, reviewBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber),

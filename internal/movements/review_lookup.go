@@ -23,6 +23,7 @@ type ForReview struct {
 	DocumentRef   string
 	DeviceDetails []DeviceDetail // one for each of Movement.Devices
 	BatchDetails  []BatchDetail  // one for each of Movement.Batches
+	Branded       []DeviceDetail // deer the transfer named by freezebrand alone: moved, but not on the register
 	Duplicates    []int64        // requestIds of other movements awaiting the same review that report the same move
 }
 
@@ -135,6 +136,9 @@ func detailReview(m store.Movement, req store.Request) ForReview {
 				tag, rfid, brand = first(tag, deref(d.Device.TagNumber)), first(rfid, deref(d.Device.RFID)), first(brand, deref(d.Device.Freezebrand))
 			}
 			detail := DeviceDetail{Freezebrand: brand, Breed: deref(d.Breed), BeginBirthPeriod: deref(d.BeginBirthPeriod), EndBirthPeriod: deref(d.EndBirthPeriod)}
+			if tag == "" && rfid == "" && brand != "" {
+				f.Branded = append(f.Branded, detail)
+			}
 			for _, key := range []string{tag, rfid} {
 				if key != "" {
 					byTag[key] = detail
