@@ -52,11 +52,25 @@ func (s *Server) approvedByRange(w http.ResponseWriter, r *http.Request) error {
 	return s.approvedPage(w, r, narrow)
 }
 
+// approvedCollection is what the query options of the approved movements
+// may name: $filter and $orderby over ApprovedFilterFields, $select over
+// the record's members, $expand of its related members, and $count.
+func (s *Server) approvedCollection() odata.Collection {
+	return odata.Collection{Fields: store.ApprovedFilterFields, OrderBy: true, Key: store.ApprovedKey,
+		Members: jsonMembers(approvedMovement{}), Expand: approvedExpand, Count: true, Format: true, MaxPage: s.cfg.MaxPage}
+}
+
+// approvedEntity is what the query options of one record may name:
+// $select and $expand, as the live definition has them.
+func (s *Server) approvedEntity() odata.Collection {
+	return odata.Collection{Members: jsonMembers(approvedMovement{}), Expand: approvedExpand, Format: true, MaxPage: s.cfg.MaxPage}
+}
+
 // approvedPage writes one page of the approved movements narrow and the
-// query's $filter keep.
+// query's $filter keep, in key order or the query's $orderby.
 func (s *Server) approvedPage(w http.ResponseWriter, r *http.Request, narrow odata.Expr) error {
 	u, _ := auth.UserFrom(r.Context())
-	q, err := odata.ParseQuery(r.URL.Query(), store.ApprovedFilterFields, s.cfg.MaxPage)
+	q, err := odata.Parse(r.URL.Query(), s.approvedCollection())
 	if err != nil {
 		return err
 	}
@@ -64,12 +78,24 @@ func (s *Server) approvedPage(w http.ResponseWriter, r *http.Request, narrow oda
 	if err != nil {
 		return err
 	}
-	page := collection{Context: s.baseURL(r) + "/v1/$metadata#" + approvedSet, Value: make([]any, 0, len(list))}
+	page := collection{Context: contextURL(s.baseURL(r), approvedSet, q), Value: make([]any, 0, len(list))}
+	if q.Count {
+		n, err := s.movements.CountApproved(r.Context(), u, narrow, q)
+		if err != nil {
+			return err
+		}
+		page.Count = &n
+	}
 	for _, a := range list {
-		page.Value = append(page.Value, s.approvedRecord(a, ""))
+		item, err := selectMembers(s.approvedRecord(a, ""), q)
+		if err != nil {
+			return err
+		}
+		page.Value = append(page.Value, item)
 	}
 	if more && !q.HasTop {
-		page.NextLink = s.nextLink(r, q, "", list[len(list)-1].Key(), nil) // ParseQuery takes no $orderby: the id keyset
+		last := list[len(list)-1]
+		page.NextLink = s.nextLink(r, q, store.ApprovedKey, last.Key(), last.Values(q.Order(store.ApprovedKey...)))
 	}
 	return writeJSON(w, http.StatusOK, page)
 }
@@ -92,14 +118,19 @@ func (s *Server) getApproved(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || id < 1 {
 		return badPathID("id", rawID)
 	}
-	if _, err := odata.ParseQuery(r.URL.Query(), nil, s.cfg.MaxPage); err != nil {
+	q, err := odata.Parse(r.URL.Query(), s.approvedEntity())
+	if err != nil {
 		return err
 	}
 	a, err := s.movements.ApprovedMovement(r.Context(), u, id, rawSide)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, s.approvedRecord(a, s.baseURL(r)+"/v1/$metadata#"+approvedSet+"/$entity"))
+	rec, err := selectMembers(s.approvedRecord(a, contextURL(s.baseURL(r), approvedSet, q)+"/$entity"), q)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, rec)
 }
 
 // nullEmptyParams writes a function parameter given empty, as in

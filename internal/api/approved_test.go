@@ -288,7 +288,7 @@ func TestServiceRoot(t *testing.T) {
 		`<Function Name="ReviewBySpecies" IsBound="true">`, `<Function Name="ByTransferDateRange" IsBound="true">`,
 		`<Parameter Name="startTransferDate" Type="Edm.DateTimeOffset" Nullable="false">`,
 		`<Annotation Term="Org.OData.Capabilities.V1.TopSupported" Bool="true">`,
-		`<PropertyValue Property="Countable" Bool="false">`,
+		`<PropertyValue Property="Countable" Bool="true">`, `<PropertyValue Property="MaxLevels" Int="2">`,
 		`<edmx:Include Namespace="Org.OData.Capabilities.V1" Alias="Capabilities">`,
 	} {
 		if !strings.Contains(string(meta.body), want) {

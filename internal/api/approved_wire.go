@@ -1,18 +1,22 @@
 package api
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/movements"
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 )
 
 // approvedMovement is the live ApprovedMovement: one end's record of a
 // movement. A Departure record shows the animals as reported; a
 // Destination record the animals the destination has (all of them when
-// it reported the move, those it accepted when it reviewed it).
+// it reported the move, those it accepted when it reviewed it). What the
+// transfer did not say (a haulier, an idMark) is null.
 type approvedMovement struct {
 	Context            string             `json:"@odata.context,omitempty"`
 	ID                 int64              `json:"id"`
@@ -32,6 +36,18 @@ type approvedMovement struct {
 	VehicleNo          *string            `json:"transportVehicleRegistrationNo"`
 }
 
+// approvedExpand is what $expand may name on an approved movement: its
+// related members as the live model has them, and theirs below (depth 2).
+// Every one is always sent inline, so naming one changes nothing; it only
+// keeps the member under a $select that does not name it.
+var approvedExpand = []odata.Expansion{
+	{Name: "species"},
+	{Name: "movementDocument", Nested: []odata.Expansion{{Name: "documentType"}, {Name: "destinationDetail"}, {Name: "transportDetail"}}},
+	{Name: "devices"},
+	{Name: "batches"},
+	{Name: "approvedMovementProcessingFlags", Nested: []odata.Expansion{{Name: "processingFlag"}}},
+}
+
 type approvedSpecies struct {
 	ID   int    `json:"id"`
 	Name string `json:"name"`
@@ -41,6 +57,7 @@ type approvedDocument struct {
 	MovementDocumentRef string               `json:"movementDocumentRef"`
 	DocumentType        approvedDocumentType `json:"documentType"`
 	DestinationDetail   *approvedArrival     `json:"destinationDetail,omitempty"`
+	TransportDetail     *approvedTransport   `json:"transportDetail,omitempty"`
 }
 
 type approvedDocumentType struct {
@@ -54,6 +71,12 @@ type approvedArrival struct {
 	TotalAnimalsReceived int    `json:"totalAnimalsReceived"`
 }
 
+// approvedTransport is who carried the animals, when the transfer said.
+type approvedTransport struct {
+	HaulierName *string `json:"transportHaulierName"`
+	VehicleNo   *string `json:"transportVehicleRegistrationNo"`
+}
+
 type approvedDevice struct {
 	TagNumber   string     `json:"tagNumber"`
 	RFID        *string    `json:"rfid"`
@@ -62,54 +85,66 @@ type approvedDevice struct {
 	RecordedBy  store.Side `json:"approvedMovementRecordedBy"`
 }
 
+// approvedBatch is a batch line, by the batchMovementId the review
+// look-up and a review name it by.
 type approvedBatch struct {
-	BatchNumber string     `json:"batchNumber"`
-	AnimalTotal int        `json:"animalTotal"`
-	MovementID  int64      `json:"approvedMovementId"`
-	RecordedBy  store.Side `json:"approvedMovementRecordedBy"`
+	BatchMovementID int64      `json:"batchMovementId"`
+	BatchNumber     *string    `json:"batchNumber"`
+	AnimalTotal     int        `json:"animalTotal"`
+	IDMark          *string    `json:"idMark"`
+	StockType       *string    `json:"stockType"`
+	MovementID      int64      `json:"approvedMovementId"`
+	RecordedBy      store.Side `json:"approvedMovementRecordedBy"`
 }
 
 type approvedFlagLink struct {
-	MovementID     int64        `json:"approvedMovementId"`
-	RecordedBy     store.Side   `json:"approvedMovementRecordedBy"`
-	ProcessingFlag approvedFlag `json:"processingFlag"`
+	ProcessingFlagID *int64       `json:"processingFlagId,omitempty"`
+	MovementID       int64        `json:"approvedMovementId"`
+	RecordedBy       store.Side   `json:"approvedMovementRecordedBy"`
+	ProcessingFlag   approvedFlag `json:"processingFlag"`
 }
 
 // approvedFlag is a processing flag as the live ProcessingFlag has it:
-// name and description of letters, digits and spaces only.
+// its id in standing data, name and description of letters, digits and
+// spaces only.
 type approvedFlag struct {
+	ID              *int64 `json:"id,omitempty"`
 	FlagName        string `json:"flagName"`
 	FlagDescription string `json:"flagDescription"`
 	IsSystem        bool   `json:"isSystem"`
 }
 
 // approvedRecord renders a; context is set on a single entity.
-func (s *Server) approvedRecord(a store.ApprovedMovement, context string) approvedMovement {
+func (s *Server) approvedRecord(a movements.Approved, context string) approvedMovement {
 	sp := livestock.SpeciesNamed(a.Species)
 	out := approvedMovement{Context: context, ID: a.ID, RecordedBy: a.RecordedBy, SpeciesID: sp.ID(),
 		Species: approvedSpecies{ID: sp.ID(), Name: a.Species}, SourceHolding: a.Source, DestinationHolding: a.Destination,
 		TransferDate: instant(a.TransferDate), Devices: []approvedDevice{}, Batches: []approvedBatch{}, Flags: []approvedFlagLink{},
-		MovementDocument: approvedDocument{MovementDocumentRef: movements.DocumentRef(a.ID),
-			DocumentType: approvedDocumentType{Name: movements.DocumentType}}}
+		MovementDocument: approvedDocument{MovementDocumentRef: a.DocumentRef, DocumentType: approvedDocumentType{Name: a.DocumentType}},
+		HaulierName:      orNull(a.Haulier), VehicleNo: orNull(a.Vehicle)}
+	if a.Haulier != "" || a.Vehicle != "" {
+		out.MovementDocument.TransportDetail = &approvedTransport{HaulierName: out.HaulierName, VehicleNo: out.VehicleNo}
+	}
 	// The destination's record holds what it has: what it accepted.
 	destination := a.RecordedBy == store.SideDestination
 	received := 0
-	for _, d := range a.Devices {
+	for i, d := range a.Devices {
 		if destination && d.Outcome != "accepted" {
 			continue
 		}
 		out.Devices = append(out.Devices, approvedDevice{TagNumber: d.Identifier, RFID: optionalString(d.RFID),
-			MovementID: a.ID, RecordedBy: a.RecordedBy})
+			Freezebrand: orNull(a.DeviceDetails[i].Freezebrand), MovementID: a.ID, RecordedBy: a.RecordedBy})
 		received += boolInt(d.Outcome == "accepted")
 	}
-	for _, b := range a.Batches {
+	for i, b := range a.Batches {
 		total := b.AnimalTotal
 		if destination {
 			total = b.Accepted
 		}
 		if total > 0 || !destination {
-			out.Batches = append(out.Batches, approvedBatch{BatchNumber: b.BatchNumber, AnimalTotal: total,
-				MovementID: a.ID, RecordedBy: a.RecordedBy})
+			x := a.BatchDetails[i]
+			out.Batches = append(out.Batches, approvedBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber), AnimalTotal: total,
+				IDMark: orNull(x.IDMark), StockType: orNull(x.StockType), MovementID: a.ID, RecordedBy: a.RecordedBy})
 		}
 		received += b.Accepted
 	}
@@ -121,24 +156,39 @@ func (s *Server) approvedRecord(a store.ApprovedMovement, context string) approv
 		out.MovementDocument.DestinationDetail = &approvedArrival{ArrivalDateTime: instant(a.ArrivalDate), TotalAnimalsReceived: received}
 	}
 	for _, code := range a.Flags {
-		out.Flags = append(out.Flags, approvedFlagLink{MovementID: a.ID, RecordedBy: a.RecordedBy,
-			ProcessingFlag: approvedFlag{FlagName: plainText(code, 30), FlagDescription: plainText(s.flagDescription(code), 70)}})
+		f := s.processingFlag(code)
+		id, description := flagID(f), f.Description
+		if description == "" {
+			description = code
+		}
+		out.Flags = append(out.Flags, approvedFlagLink{ProcessingFlagID: id, MovementID: a.ID, RecordedBy: a.RecordedBy,
+			ProcessingFlag: approvedFlag{ID: id, FlagName: plainText(code, 30), FlagDescription: plainText(description, 70)}})
 	}
 	return out
 }
 
-// flagDescription is a processing flag's description in standing data,
-// or its code when it has none.
-func (s *Server) flagDescription(code string) string {
+// processingFlag is the entry of standing data processingFlags with the
+// code code, or an entry of the code alone when there is none.
+func (s *Server) processingFlag(code string) standing.Entry {
 	flags, err := s.standing.List("processingFlags")
 	if err == nil {
 		for _, f := range flags {
-			if f.Code == code && f.Description != "" {
-				return f.Description
+			if f.Code == code {
+				return f
 			}
 		}
 	}
-	return code
+	return standing.Entry{Code: code}
+}
+
+// flagID is a flag's processingFlagId in standing data, or nil when it
+// has none.
+func flagID(f standing.Entry) *int64 {
+	id, err := strconv.ParseInt(f.Extra["processingFlagId"], 10, 64)
+	if err != nil {
+		return nil
+	}
+	return &id
 }
 
 // plainText is s with only letters, digits and spaces, cut to at most n

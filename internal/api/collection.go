@@ -21,11 +21,11 @@ type collection struct {
 }
 
 // nextLink is the URL of the page after the one that ended with the item
-// whose id is last, and, under an $orderby, whose values for the order's
-// fields are keys: the same query with $skip dropped (in any spelling)
+// at position last (its id, in the default order), and, under an $orderby,
+// whose values for the order's fields (key last) are keys: the same query with $skip dropped (in any spelling)
 // and a keyset $skiptoken, so that following it costs the same at any
 // depth and never repeats or skips an item.
-func (s *Server) nextLink(r *http.Request, q odata.Query, key string, last int64, keys []any) string {
+func (s *Server) nextLink(r *http.Request, q odata.Query, key []string, last int64, keys []any) string {
 	v := url.Values{}
 	for k, vs := range r.URL.Query() {
 		if name := strings.TrimPrefix(strings.ToLower(k), "$"); name != "skip" && name != "skiptoken" {

@@ -121,7 +121,7 @@ func (s *Server) listRequests(typ store.RequestType) handlerFunc {
 			for _, o := range q.Order(store.RequestKey) {
 				fields = append(fields, o.Field)
 			}
-			page.NextLink = s.nextLink(r, q, store.RequestKey, last.ID, last.Values(fields))
+			page.NextLink = s.nextLink(r, q, []string{store.RequestKey}, last.ID, last.Values(fields))
 		}
 		return writeJSON(w, http.StatusOK, page)
 	}

@@ -80,7 +80,7 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 		page.Value = append(page.Value, newReviewItem(m))
 	}
 	if more && !q.HasTop {
-		page.NextLink = s.nextLink(r, q, "", list[len(list)-1].ID, nil)
+		page.NextLink = s.nextLink(r, q, nil, list[len(list)-1].ID, nil)
 	}
 	return writeJSON(w, http.StatusOK, page)
 }

@@ -7,20 +7,21 @@ import (
 	"strings"
 
 	"github.com/drover-registry/drover/internal/api/openapi"
+	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
 
 // serviceModel is what /v1/$metadata declares: the entity sets answers
 // name, what each honours of the query options, and the functions bound
 // to them. It must say what the handlers do, no more: a set's
-// Capabilities change with its handler.
+// Capabilities are read from the odata.Collection its handler parses
+// with, and TestMetadataCapabilities holds the service to them.
 func serviceModel() openapi.Model {
-	requests := openapi.Capabilities{Annotate: true, Top: true, Skip: true, Filterable: fieldNames(store.RequestFilterFields)}
+	s := &Server{} // only the collections' shapes are read, not the page size
 	m := openapi.Model{
 		Sets: []openapi.EntitySet{
 			{Name: reviewSet, Type: "MovementForReview"}, // read only through its functions: no capabilities of its own
-			{Name: approvedSet, Type: "ApprovedMovement", Key: []string{"id", "recordedBy"}, Capabilities: openapi.Capabilities{
-				Annotate: true, Top: true, Skip: true, Filterable: fieldNames(store.ApprovedFilterFields)}},
+			{Name: approvedSet, Type: "ApprovedMovement", Key: store.ApprovedKey, Capabilities: capabilitiesOf(s.approvedCollection())},
 		},
 		Functions: []openapi.Function{
 			{Name: "ReviewBySpecies", Binding: "MovementForReview", Params: []openapi.Param{
@@ -31,10 +32,28 @@ func serviceModel() openapi.Model {
 				{Name: "departureHolding", Type: "Edm.String", Nullable: true}, {Name: "destinationHolding", Type: "Edm.String", Nullable: true}}},
 		},
 	}
-	for _, name := range collectionNames {
-		m.Sets = append(m.Sets, openapi.EntitySet{Name: name, Type: "MovementRequest", Capabilities: requests})
+	for typ, name := range collectionNames {
+		m.Sets = append(m.Sets, openapi.EntitySet{Name: name, Type: "MovementRequest", Capabilities: capabilitiesOf(s.requestCollection(typ))})
 	}
 	return m
+}
+
+// capabilitiesOf is what a collection read with c honours: $top, $skip
+// and $filter always, and the options c offers.
+func capabilitiesOf(c odata.Collection) openapi.Capabilities {
+	caps := openapi.Capabilities{Annotate: true, Top: true, Skip: true, Count: c.Count, Select: c.Members != nil,
+		Filterable: fieldNames(c.Fields)}
+	if c.OrderBy {
+		for name, f := range c.Fields {
+			if !f.Unordered {
+				caps.Sortable = append(caps.Sortable, name)
+			}
+		}
+	}
+	if c.Expand != nil {
+		caps.ExpandLevels = odata.MaxExpandDepth
+	}
+	return caps
 }
 
 func fieldNames[M ~map[string]V, V any](fields M) []string { return slices.Sorted(maps.Keys(fields)) }

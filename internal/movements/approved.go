@@ -24,47 +24,66 @@ func reportedBy(t livestock.Transfer) store.Side {
 // ApprovedMovements lists the approved movements u may see — an inspector
 // every one, a keeper the records of the ends they act for — that both
 // narrow (nil for none) and q's $filter keep, one page at a time, in key
-// order. more reports whether another page follows.
-func (s *Service) ApprovedMovements(ctx context.Context, u livestock.User, narrow odata.Expr, q odata.Query, maxPage int) (list []store.ApprovedMovement, more bool, err error) {
+// order or q's $orderby, each with the facts of the request that made it.
+// more reports whether another page follows.
+func (s *Service) ApprovedMovements(ctx context.Context, u livestock.User, narrow odata.Expr, q odata.Query, maxPage int) (list []Approved, more bool, err error) {
 	size := q.PageSize(maxPage)
-	aq := store.ApprovedQuery{All: u.Role == livestock.RoleInspector, Filter: both(narrow, q.Filter),
-		AfterKey: q.AfterID, Offset: q.Skip, Limit: size + 1}
+	aq := approvedQuery(u, narrow, q)
+	aq.AfterKey, aq.Order, aq.After, aq.Offset, aq.Limit = q.AfterID, q.Order(store.ApprovedKey...), q.After, q.Skip, size+1
+	found, err := s.store.ApprovedMovements(ctx, aq)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(found) > size {
+		found, more = found[:size], true
+	}
+	list, err = s.detailApproved(ctx, found)
+	return list, more, err
+}
+
+// CountApproved is how many approved movements the listing with the same
+// narrow and $filter pages through for u.
+func (s *Service) CountApproved(ctx context.Context, u livestock.User, narrow odata.Expr, q odata.Query) (int64, error) {
+	return s.store.CountApproved(ctx, approvedQuery(u, narrow, q))
+}
+
+// approvedQuery selects the approved movements u may see that narrow and
+// q's $filter keep, paging aside.
+func approvedQuery(u livestock.User, narrow odata.Expr, q odata.Query) store.ApprovedQuery {
+	aq := store.ApprovedQuery{All: u.Role == livestock.RoleInspector, Filter: both(narrow, q.Filter)}
 	if !aq.All {
 		for _, h := range u.Holdings {
 			aq.Holdings = append(aq.Holdings, h.CPH.String())
 		}
 	}
-	list, err = s.store.ApprovedMovements(ctx, aq)
-	if err != nil {
-		return nil, false, err
-	}
-	if len(list) > size {
-		return list[:size], true, nil
-	}
-	return list, false, nil
+	return aq
 }
 
 // ApprovedMovement is movement id's record by recordedBy (Departure or
 // Destination), if u may see it: 404 when there is none, or it is the
 // record of an end u does not act for (the live service answers so).
-func (s *Service) ApprovedMovement(ctx context.Context, u livestock.User, id int64, recordedBy string) (store.ApprovedMovement, error) {
+func (s *Service) ApprovedMovement(ctx context.Context, u livestock.User, id int64, recordedBy string) (Approved, error) {
 	side, ok := ParseSide(recordedBy)
 	if !ok {
-		return store.ApprovedMovement{}, livestock.Invalid("recordedBy is not valid", livestock.FieldError{Code: livestock.CodeBadEnum,
+		return Approved{}, livestock.Invalid("recordedBy is not valid", livestock.FieldError{Code: livestock.CodeBadEnum,
 			Source: "path:recordedBy", Value: recordedBy, Message: "recordedBy is Departure or Destination"})
 	}
 	a, err := s.store.ApprovedMovement(ctx, id, side)
 	if err != nil {
-		return a, err
+		return Approved{}, err
 	}
 	end := a.Source
 	if side == store.SideDestination {
 		end = a.Destination
 	}
 	if c, err := livestock.ParseCPH(end); u.Role != livestock.RoleInspector && (err != nil || !u.CanActFor(c)) {
-		return store.ApprovedMovement{}, livestock.Errorf(livestock.KindNotFound, "no approved movement (%d,%s)", id, side)
+		return Approved{}, livestock.Errorf(livestock.KindNotFound, "no approved movement (%d,%s)", id, side)
 	}
-	return a, nil
+	list, err := s.detailApproved(ctx, []store.ApprovedMovement{a})
+	if err != nil {
+		return Approved{}, err
+	}
+	return list[0], nil
 }
 
 // ParseSide reads Departure or Destination, in any letter case.

@@ -12,10 +12,11 @@ import (
 type Collection struct {
 	Fields Fields // what $filter compares, and $orderby sorts by
 	// OrderBy says whether $orderby is offered, over the Fields that are
-	// not Unordered. Key is then the field unique to each item (requestId),
-	// last in every order, so that a $skiptoken marks one place.
+	// not Unordered. Key is then the fields that together identify an item
+	// (requestId; id and recordedBy), last in every order, so that a
+	// $skiptoken marks one place.
 	OrderBy bool
-	Key     string
+	Key     []string
 	Members []string    // what $select may name; nil: $select is not offered
 	Expand  []Expansion // what $expand may name; nil: $expand is not offered
 	Count   bool        // whether $count=true is offered

@@ -20,7 +20,7 @@ var testCollection = Collection{
 		"content/trackingId": {Kind: String},
 		"holding":            {Kind: String, Unordered: true},
 	},
-	OrderBy: true, Key: "requestId",
+	OrderBy: true, Key: []string{"requestId"},
 	Members: []string{"requestId", "requestDate", "userName", "content"},
 	Expand: []Expansion{{Name: "content", Nested: []Expansion{
 		{Name: "movementGroups", Nested: []Expansion{{Name: "devices"}}}, {Name: "movementDocument"}}}},
@@ -118,7 +118,7 @@ func TestOrderTokens(t *testing.T) {
 		t.Fatalf("Order (-want +got):\n%s", diff)
 	}
 	keys := []any{utc(2026, 11, 1, 9, 30, 0), nil, true, int64(42)}
-	tok := q.Token("requestId", 42, keys)
+	tok := q.Token([]string{"requestId"}, 42, keys)
 	v.Set("$skiptoken", tok)
 	next, err := Parse(v, testCollection)
 	if err != nil {
@@ -134,5 +134,42 @@ func TestOrderTokens(t *testing.T) {
 	v.Del("$orderby")
 	if _, err := Parse(v, testCollection); err == nil {
 		t.Error("an $orderby token was read in the default order")
+	}
+}
+
+// TestCompositeKey: a key of two fields (an approved movement's id and
+// recordedBy) ends every order; $orderby of its first field, or of all
+// of it ascending, is the default order; a token holds both.
+func TestCompositeKey(t *testing.T) {
+	t.Parallel()
+	c := Collection{Fields: Fields{"id": {Kind: Int}, "recordedBy": {Kind: String}, "transferDate": {Kind: DateTime}},
+		OrderBy: true, Key: []string{"id", "recordedBy"}, MaxPage: maxPage}
+	for raw, want := range map[string][]OrderItem{
+		"$orderby=id":                   nil,
+		"$orderby=id,recordedBy%20asc":  nil,
+		"$orderby=id%20desc":            {{"id", true}, {"recordedBy", false}},
+		"$orderby=recordedBy":           {{"recordedBy", false}, {"id", false}},
+		"$orderby=transferDate%20desc":  {{"transferDate", true}, {"id", false}, {"recordedBy", false}},
+		"$orderby=recordedBy%20desc,id": {{"recordedBy", true}, {"id", false}},
+	} {
+		v, _ := url.ParseQuery(raw)
+		q, err := Parse(v, c)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if diff := cmp.Diff(want, q.Order(c.Key...)); diff != "" {
+			t.Errorf("%s: Order (-want +got):\n%s", raw, diff)
+		}
+	}
+	v, _ := url.ParseQuery("$orderby=transferDate%20desc")
+	q, _ := Parse(v, c)
+	keys := []any{utc(2026, 3, 2, 0, 0, 0), int64(7), "Destination"}
+	v.Set("$skiptoken", q.Token(c.Key, 15, keys))
+	next, err := Parse(v, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(keys, next.After); diff != "" {
+		t.Errorf("After (-want +got):\n%s", diff)
 	}
 }

@@ -39,7 +39,8 @@ func parseSelect(s string, members []string) ([]string, error) {
 
 // parseOrderBy reads $orderby: at most MaxOrderBy expressions separated
 // by commas, each a field of c that has an order, then perhaps asc or
-// desc after a space. The key alone, ascending, is the default order (nil).
+// desc after a space. The key ascending (all of it, or its first fields)
+// is the default order (nil).
 func parseOrderBy(s string, c Collection) ([]OrderItem, error) {
 	bad := func(value, format string, args ...any) ([]OrderItem, error) {
 		return nil, invalid(optionError(livestock.CodeBadQuery, "$orderby", value, format, args...))
@@ -73,8 +74,8 @@ func parseOrderBy(s string, c Collection) ([]OrderItem, error) {
 		}
 		order = append(order, o)
 	}
-	if len(order) == 1 && order[0] == (OrderItem{Field: c.Key}) {
-		return nil, nil
+	if len(c.Key) > 0 && slices.Equal(withKey(order, c.Key), withKey(nil, c.Key)) {
+		return nil, nil // the key ascending: the default order
 	}
 	return order, nil
 }

@@ -85,7 +85,7 @@ func Parse(v url.Values, c Collection) (Query, error) {
 		if q.OrderBy == nil {
 			q.AfterID, err = ParseSkipToken(g.values[0])
 		} else {
-			q.After, err = parseKeysetToken(g.values[0], q.Order(c.Key), c.Fields)
+			q.After, err = parseKeysetToken(g.values[0], q.Order(c.Key...), c.Fields)
 		}
 		add(err)
 	}
@@ -153,28 +153,36 @@ func (q Query) Next(lastID int64) url.Values {
 	return v
 }
 
-// Order is the whole order of the items: $orderby, then the key
-// ascending unless $orderby names it, so that no two items tie and a
-// $skiptoken marks one place. It is nil in the default order.
-func (q Query) Order(key string) []OrderItem {
+// Order is the whole order of the items: $orderby, then each field of
+// the key ascending that $orderby does not name, so that no two items
+// tie and a $skiptoken marks one place. It is nil in the default order.
+func (q Query) Order(key ...string) []OrderItem {
 	if q.OrderBy == nil {
 		return nil
 	}
-	order := slices.Clone(q.OrderBy)
-	if !slices.ContainsFunc(order, func(o OrderItem) bool { return o.Field == key }) {
-		order = append(order, OrderItem{Field: key})
+	return withKey(q.OrderBy, key)
+}
+
+// withKey is order followed by each field of key it does not name,
+// ascending.
+func withKey(order []OrderItem, key []string) []OrderItem {
+	order = slices.Clone(order)
+	for _, k := range key {
+		if !slices.ContainsFunc(order, func(o OrderItem) bool { return o.Field == k }) {
+			order = append(order, OrderItem{Field: k})
+		}
 	}
 	return order
 }
 
 // Token is the $skiptoken for the page after one whose last item has the
-// values keys (one per item of Order(key), as Query.After holds them), or,
-// in the default order, the id lastID.
-func (q Query) Token(key string, lastID int64, keys []any) string {
+// values keys (one per item of Order(key...), as Query.After holds them),
+// or, in the default order, the position lastID.
+func (q Query) Token(key []string, lastID int64, keys []any) string {
 	if q.OrderBy == nil {
 		return SkipToken(lastID)
 	}
-	return keysetToken(q.Order(key), keys)
+	return keysetToken(q.Order(key...), keys)
 }
 
 // parseTop reads $top: a whole number from 1 to maxPage.

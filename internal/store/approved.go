@@ -37,36 +37,84 @@ func (a ApprovedMovement) Key() int64 {
 	return a.ID * 2
 }
 
-// ApprovedQuery selects approved movements in Key order. A keeper sees
-// the records of the ends they act for: the Departure record of a
-// movement from one of Holdings, the Destination record of one to one of
-// them. AfterKey applies first, then Offset, then Limit; a Limit of zero
-// or less means no limit.
+// ApprovedQuery selects approved movements in Key order, or in Order. A
+// keeper sees the records of the ends they act for: the Departure record
+// of a movement from one of Holdings, the Destination record of one to
+// one of them. AfterKey (or After) applies first, then Offset, then Limit;
+// a Limit of zero or less means no limit.
 type ApprovedQuery struct {
 	All      bool     // an inspector: every record
 	Holdings []string // otherwise: the records of these holdings' ends (CPHs)
 	Filter   odata.Expr
-	AfterKey int64
-	Offset   int
-	Limit    int
+	AfterKey int64 // in Key order: only records after this key
+	// Order, when not nil, replaces Key order: fields of
+	// ApprovedFilterFields, ending with those of ApprovedKey
+	// (odata.Query.Order). After then holds, when not nil, the values
+	// (ApprovedMovement.Value) of the record the page starts after, one
+	// per field of Order; AfterKey is not used.
+	Order  []odata.OrderItem
+	After  []any
+	Offset int
+	Limit  int
 }
 
-// ApprovedFilterFields are the fields an ApprovedQuery's Filter may name.
-// transferDate compares the transfer date as the instant 00:00Z of that
-// date, as a ReviewQuery's movementDate does.
+// ApprovedKey is the fields that together identify an approved movement,
+// last in every order of a listing (odata.Collection.Key).
+var ApprovedKey = []string{"id", "recordedBy"}
+
+// ApprovedFilterFields are the fields an ApprovedQuery's Filter may name
+// and its Order sort by. transferDate compares the transfer date as the
+// instant 00:00Z of that date, as a ReviewQuery's movementDate does.
+// Holdings sort as their CPHs' text, which orders them by county, parish
+// and holding number.
 var ApprovedFilterFields = odata.Fields{
 	"id":                 {Kind: odata.Int},
 	"transferDate":       {Kind: odata.DateTime},
 	"speciesId":          {Kind: odata.Int},
-	"recordedBy":         {Kind: odata.String, Values: []string{string(SideDeparture), string(SideDestination)}, Unordered: true},
-	"sourceHolding":      {Kind: odata.String, Read: livestock.NormalCPH, Unordered: true},
-	"destinationHolding": {Kind: odata.String, Read: livestock.NormalCPH, Unordered: true},
+	"recordedBy":         {Kind: odata.String, Values: []string{string(SideDeparture), string(SideDestination)}},
+	"sourceHolding":      {Kind: odata.String, Read: livestock.NormalCPH},
+	"destinationHolding": {Kind: odata.String, Read: livestock.NormalCPH},
+}
+
+// Value is a's value for a field of ApprovedFilterFields, as the store
+// keeps it (an int64, a time.Time or a string; nil for a species outside
+// the movements interface): what a $skiptoken holds for the last record of
+// a page under an $orderby (ApprovedQuery.After).
+func (a ApprovedMovement) Value(field string) any {
+	switch field {
+	case "id":
+		return a.ID
+	case "transferDate":
+		return a.TransferDate
+	case "speciesId":
+		if sp, err := livestock.ParseMovementSpecies(a.Species); err == nil {
+			return int64(sp.ID())
+		}
+	case "recordedBy":
+		return string(a.RecordedBy)
+	case "sourceHolding":
+		return a.Source
+	case "destinationHolding":
+		return a.Destination
+	}
+	return nil
+}
+
+// Values is a's values for the fields of order, for ApprovedQuery.After.
+func (a ApprovedMovement) Values(order []odata.OrderItem) []any {
+	out := make([]any, len(order))
+	for i, o := range order {
+		out[i] = a.Value(o.Field)
+	}
+	return out
 }
 
 // ApprovedStore reads approved movements; both Store implementations
 // have it through MovementStore.
 type ApprovedStore interface {
 	ApprovedMovements(ctx context.Context, q ApprovedQuery) ([]ApprovedMovement, error)
+	// CountApproved is how many records q selects, paging aside.
+	CountApproved(ctx context.Context, q ApprovedQuery) (int64, error)
 	// ApprovedMovement returns movement id's record by side, whoever may
 	// see it, or KindNotFound when the movement has no such record.
 	ApprovedMovement(ctx context.Context, id int64, side Side) (ApprovedMovement, error)

@@ -24,11 +24,14 @@ type EntitySet struct {
 // Capabilities say which query options an entity set honours, as the
 // Org.OData.Capabilities.V1 vocabulary writes them. Zero means none.
 type Capabilities struct {
-	Top, Skip, Count, Sort, Select bool
+	// Count: $count=true, and /$count where the set has it.
+	Top, Skip, Count, Select bool
 	// Filterable are the properties $filter may name; none means the set
 	// takes no $filter. The entity's other properties are declared not
-	// filterable.
-	Filterable []string
+	// filterable. Sortable is the same for $orderby.
+	Filterable, Sortable []string
+	// ExpandLevels is how deep $expand may reach; 0 means no $expand.
+	ExpandLevels int
 	// Annotate says whether to write these annotations at all.
 	Annotate bool
 }
@@ -54,18 +57,11 @@ const (
 
 // csdl is the set as the entity container declares it; t is its type.
 func (set EntitySet) csdl(t *csdlType) csdlSet {
-	var others []string
-	for _, p := range t.Properties {
-		if !slices.Contains(set.Capabilities.Filterable, p.Name) {
-			others = append(others, p.Name)
-		}
-	}
-	return csdlSet{Name: set.Name, Type: MetadataNamespace + "." + set.Type, Annotations: set.Capabilities.annotations(others)}
+	return csdlSet{Name: set.Name, Type: MetadataNamespace + "." + set.Type, Annotations: set.Capabilities.annotations(t)}
 }
 
-// annotations are c as CSDL annotations of an entity set whose other
-// properties are nonFilterable.
-func (c Capabilities) annotations(nonFilterable []string) []csdlAnnotation {
+// annotations are c as CSDL annotations of an entity set of type t.
+func (c Capabilities) annotations(t *csdlType) []csdlAnnotation {
 	if !c.Annotate {
 		return nil
 	}
@@ -73,18 +69,31 @@ func (c Capabilities) annotations(nonFilterable []string) []csdlAnnotation {
 	record := func(term string, props ...csdlPropertyValue) csdlAnnotation {
 		return csdlAnnotation{Term: capabilities + "." + term, Record: &csdlRecord{Props: props}}
 	}
-	paths := func(names []string) *csdlCollection {
-		sorted := slices.Sorted(slices.Values(names))
-		return &csdlCollection{Paths: sorted}
+	// others are t's properties not in names, as a collection of paths.
+	others := func(names []string) *csdlCollection {
+		var paths []string
+		for _, p := range t.Properties {
+			if !slices.Contains(names, p.Name) {
+				paths = append(paths, p.Name)
+			}
+		}
+		slices.Sort(paths)
+		return &csdlCollection{Paths: paths}
+	}
+	expand := []csdlPropertyValue{{Property: "Expandable", Bool: yes(c.ExpandLevels > 0)}}
+	if c.ExpandLevels > 0 {
+		expand = append(expand, csdlPropertyValue{Property: "MaxLevels", Int: strconv.Itoa(c.ExpandLevels)})
 	}
 	return []csdlAnnotation{
 		{Term: capabilities + ".TopSupported", Bool: yes(c.Top)},
 		{Term: capabilities + ".SkipSupported", Bool: yes(c.Skip)},
 		record("CountRestrictions", csdlPropertyValue{Property: "Countable", Bool: yes(c.Count)}),
 		record("FilterRestrictions", csdlPropertyValue{Property: "Filterable", Bool: yes(len(c.Filterable) > 0)},
-			csdlPropertyValue{Property: "NonFilterableProperties", Collection: paths(nonFilterable)}),
-		record("SortRestrictions", csdlPropertyValue{Property: "Sortable", Bool: yes(c.Sort)}),
+			csdlPropertyValue{Property: "NonFilterableProperties", Collection: others(c.Filterable)}),
+		record("SortRestrictions", csdlPropertyValue{Property: "Sortable", Bool: yes(len(c.Sortable) > 0)},
+			csdlPropertyValue{Property: "NonSortableProperties", Collection: others(c.Sortable)}),
 		record("SelectSupport", csdlPropertyValue{Property: "Supported", Bool: yes(c.Select)}),
+		record("ExpandRestrictions", expand...),
 	}
 }
 
@@ -123,6 +132,7 @@ type (
 	csdlPropertyValue struct {
 		Property   string          `xml:"Property,attr"`
 		Bool       string          `xml:"Bool,attr,omitempty"`
+		Int        string          `xml:"Int,attr,omitempty"`
 		Collection *csdlCollection `xml:"Collection,omitempty"`
 	}
 	csdlCollection struct {

@@ -14,12 +14,15 @@ import (
 // An approved movement is one end's record of a movement, so the listing
 // reads each movement up to twice: a Departure branch and a Destination
 // branch, each a plain read of movements (on movements_source or
-// movements_destination for a keeper), joined and paged in key order.
-// $1 is the key to start after; the filter's parameters come next, then
-// the keeper's holdings. The page's window is written in (paging).
+// movements_destination for a keeper), joined, sorted (by key, or by the
+// caller's $orderby with keyset paging, as requestorder.go) and paged.
+// $1 is the key to start after; the filter's and the order's parameters
+// come next, then the keeper's holdings. The page's window is written in
+// (paging).
 const (
 	approvedSQL = `SELECT a.* FROM (%s UNION ALL %s) a
-		WHERE a.k > $1 AND %s ORDER BY a.k LIMIT {limit} OFFSET {offset}`
+		WHERE a.k > $1 AND %s AND %s ORDER BY %s LIMIT {limit} OFFSET {offset}`
+	approvedCountSQL = `SELECT count(*) FROM (%s UNION ALL %s) a WHERE %s`
 	// approvedDepartureSQL: a movement its departure keeper reported,
 	// whatever its review decided, until it is undone.
 	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id
@@ -55,7 +58,7 @@ var speciesIDSQL = func() string {
 }()
 
 // ApprovedMovements lists the approved movements q selects, with their
-// devices and batches, in key order.
+// devices and batches, in key order or q's Order.
 func (s *Store) ApprovedMovements(ctx context.Context, q store.ApprovedQuery) (list []store.ApprovedMovement, err error) {
 	defer s.wrap(&err, "ApprovedMovements")
 	f := filter{s: s, cols: approvedFields, prefix: "a.", args: []any{q.AfterKey}}
@@ -63,22 +66,18 @@ func (s *Store) ApprovedMovements(ctx context.Context, q store.ApprovedQuery) (l
 	if err != nil {
 		return nil, err
 	}
-	args := f.args
-	departure, destination := "", ""
-	if !q.All {
-		if len(q.Holdings) == 0 {
-			return nil, nil
+	after, by := sqlTrue, "a.k"
+	if q.Order != nil {
+		if after, by, err = f.order(q.Order, q.After); err != nil {
+			return nil, err
 		}
-		in := marks(len(args)+1, len(q.Holdings))
-		for _, h := range q.Holdings {
-			args = append(args, h)
-		}
-		departure, destination = " AND source IN ("+in+")", " AND destination IN ("+in+")"
 	}
-	query := paging(q.Limit, q.Offset).Replace(fmt.Sprintf(approvedSQL,
-		fmt.Sprintf(approvedDepartureSQL, speciesIDSQL, departure),
-		fmt.Sprintf(approvedDestinationSQL, speciesIDSQL, destination), cond))
-	rows, err := s.r.QueryContext(ctx, query, args...)
+	departure, destination, ok := f.approvedBranches(q)
+	if !ok {
+		return nil, nil
+	}
+	query := paging(q.Limit, q.Offset).Replace(fmt.Sprintf(approvedSQL, departure, destination, cond, after, by))
+	rows, err := s.r.QueryContext(ctx, query, f.args...)
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +95,38 @@ func (s *Store) ApprovedMovements(ctx context.Context, q store.ApprovedQuery) (l
 		return nil, err
 	}
 	return list, s.fillApproved(ctx, list)
+}
+
+// CountApproved is how many records q selects, paging aside.
+func (s *Store) CountApproved(ctx context.Context, q store.ApprovedQuery) (n int64, err error) {
+	defer s.wrap(&err, "CountApproved")
+	f := filter{s: s, cols: approvedFields, prefix: "a."}
+	cond, err := f.compile(q.Filter)
+	if err != nil {
+		return 0, err
+	}
+	departure, destination, ok := f.approvedBranches(q)
+	if !ok {
+		return 0, nil
+	}
+	err = s.r.QueryRowContext(ctx, fmt.Sprintf(approvedCountSQL, departure, destination, cond), f.args...).Scan(&n)
+	return n, err
+}
+
+// approvedBranches are the listing's two branches for the records q may
+// see, binding a keeper's holdings, or false when q can see none.
+func (f *filter) approvedBranches(q store.ApprovedQuery) (departure, destination string, ok bool) {
+	if !q.All {
+		if len(q.Holdings) == 0 {
+			return "", "", false
+		}
+		in := marks(len(f.args)+1, len(q.Holdings))
+		for _, h := range q.Holdings {
+			f.args = append(f.args, h)
+		}
+		departure, destination = " AND source IN ("+in+")", " AND destination IN ("+in+")"
+	}
+	return fmt.Sprintf(approvedDepartureSQL, speciesIDSQL, departure), fmt.Sprintf(approvedDestinationSQL, speciesIDSQL, destination), true
 }
 
 // ApprovedMovement is the one record the listing would show for id and

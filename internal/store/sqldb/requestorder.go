@@ -92,7 +92,7 @@ func (f *filter) order(order []odata.OrderItem, after []any) (cond, by string, e
 	keys := make([]string, len(order))
 	for i, o := range order {
 		col, ok := f.cols[o.Field]
-		if !ok || col.kind == colHolding || col.kind == colDate {
+		if !ok || col.kind == colHolding {
 			return "", "", badFilter(fmt.Sprintf("$orderby cannot sort by %q", o.Field))
 		}
 		cols[i] = col
@@ -126,7 +126,7 @@ func (f *filter) same(col column, v any) string {
 	if v == nil {
 		return name + " IS NULL"
 	}
-	return fmt.Sprintf("%s = $%d", name, f.bind(v))
+	return fmt.Sprintf("%s = $%d", name, f.bindAs(col, v))
 }
 
 // later is the condition that col's value comes after v in its direction.
@@ -138,9 +138,19 @@ func (f *filter) later(col column, desc bool, v any) string {
 	case v == nil:
 		return name + " IS NOT NULL"
 	case desc:
-		return fmt.Sprintf("(%s < $%d OR %s IS NULL)", name, f.bind(v), name)
+		return fmt.Sprintf("(%s < $%d OR %s IS NULL)", name, f.bindAs(col, v), name)
 	}
-	return fmt.Sprintf("%s > $%d", name, f.bind(v))
+	return fmt.Sprintf("%s > $%d", name, f.bindAs(col, v))
+}
+
+// bindAs binds v as col holds it: a date column's instant (its 00:00Z,
+// as a listing's values give it) as that calendar date.
+func (f *filter) bindAs(col column, v any) int {
+	if t, ok := v.(time.Time); ok && col.kind == colDate {
+		f.args = append(f.args, date(t.UTC()))
+		return len(f.args)
+	}
+	return f.bind(v)
 }
 
 // bind appends v as the next parameter and returns its number.

@@ -128,3 +128,73 @@ func testApprovedMovement(t *testing.T, s store.Store) {
 		wantKind(t, fmt.Sprintf("ApprovedMovement(%d,%s)", tt.id, tt.side), err, livestock.KindNotFound)
 	}
 }
+
+// testApprovedOrder: an Order sorts the records, the key breaking ties,
+// and After (a record's Values) pages through them exactly, on every
+// kind of field, a date among them.
+func testApprovedOrder(t *testing.T, s store.Store) {
+	ids := approvedFixture(t, s)
+	withKey := func(order ...odata.OrderItem) []odata.OrderItem {
+		return odata.Query{OrderBy: order}.Order(store.ApprovedKey...)
+	}
+	for _, tt := range []struct {
+		name  string
+		order []odata.OrderItem
+		want  []string
+	}{
+		{"transferDate desc", withKey(odata.OrderItem{Field: "transferDate", Desc: true}), []string{"5D", "4D", "2d", "1D", "1d", "0D"}},
+		{"recordedBy desc", withKey(odata.OrderItem{Field: "recordedBy", Desc: true}), []string{"1d", "2d", "0D", "1D", "4D", "5D"}},
+		{"id desc", withKey(odata.OrderItem{Field: "id", Desc: true}), []string{"5D", "4D", "2d", "1D", "1d", "0D"}},
+		{"speciesId desc, sourceHolding desc", withKey(odata.OrderItem{Field: "speciesId", Desc: true}, odata.OrderItem{Field: "sourceHolding", Desc: true}),
+			[]string{"5D", "2d", "0D", "1D", "1d", "4D"}}, // goats first; the market (66/…) before farm A (01/…)
+		{"destinationHolding, transferDate desc", withKey(odata.OrderItem{Field: "destinationHolding"}, odata.OrderItem{Field: "transferDate", Desc: true}),
+			[]string{"4D", "2d", "1D", "1d", "0D", "5D"}}, // farm B (01/…) before the abattoir (44/…)
+	} {
+		whole := approvedKeys(ids, approved(t, s, store.ApprovedQuery{All: true, Order: tt.order}))
+		if diff := cmp.Diff(tt.want, whole); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+		// Two at a time, each page after the last record of the one before.
+		var walked []string
+		var after []any
+		for range 10 {
+			page := approved(t, s, store.ApprovedQuery{All: true, Order: tt.order, After: after, Limit: 2})
+			walked = append(walked, approvedKeys(ids, page)...)
+			if len(page) < 2 {
+				break
+			}
+			after = page[len(page)-1].Values(tt.order)
+		}
+		if diff := cmp.Diff(tt.want, walked); diff != "" {
+			t.Errorf("%s, paged by After (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	// A keeper's records, ordered, with a filter.
+	got := approvedKeys(ids, approved(t, s, store.ApprovedQuery{Holdings: []string{farmA.String()},
+		Filter: cmpf("speciesId", odata.Eq, int64(1)), Order: withKey(odata.OrderItem{Field: "transferDate", Desc: true})}))
+	if diff := cmp.Diff([]string{"4D", "1D", "0D"}, got); diff != "" {
+		t.Errorf("a keeper's sheep, latest first (-want +got):\n%s", diff)
+	}
+}
+
+// testApprovedCount: CountApproved counts what the listing pages through.
+func testApprovedCount(t *testing.T, s store.Store) {
+	approvedFixture(t, s)
+	for _, q := range []store.ApprovedQuery{
+		{All: true},
+		{Holdings: []string{farmA.String()}},
+		{Holdings: []string{farmB.String()}, Filter: cmpf("recordedBy", odata.Eq, "Destination")},
+		{All: true, Filter: cmpf("transferDate", odata.Ge, at("2026-03-03T00:00:00Z"))},
+		{Holdings: []string{market.String()}},
+		{},
+	} {
+		n, err := s.CountApproved(ctx(t), q)
+		must(t, "CountApproved", err)
+		if want := len(approved(t, s, q)); n != int64(want) {
+			t.Errorf("CountApproved(%+v) = %d, the listing has %d", q, n, want)
+		}
+	}
+	if _, err := s.CountApproved(ctx(t), store.ApprovedQuery{All: true, Filter: cmpf("movementDate", odata.Eq, at("2026-03-01T00:00:00Z"))}); err == nil {
+		t.Error("CountApproved took a filter on a field approved movements lack")
+	}
+}

@@ -73,6 +73,8 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReviewFilter", testReviewFilter},
 		{"ApprovedMovements", testApprovedMovements},
 		{"ApprovedMovement", testApprovedMovement},
+		{"ApprovedOrder", testApprovedOrder},
+		{"ApprovedCount", testApprovedCount},
 		{"InTransit", testInTransit},
 		{"ArrivalsOn", testArrivalsOn},
 		{"Replies", testReplies},
