@@ -157,9 +157,9 @@ func TestAdmit(t *testing.T) {
 	h.ServeHTTP(after, httptest.NewRequest(http.MethodPost, "/v1/TransferRequests", nil))
 
 	if over.Code != http.StatusServiceUnavailable || over.Header().Get("Retry-After") != "1" ||
-		over.Header().Get("Content-Type") != "application/problem+json" ||
+		over.Header().Get("Content-Type") != "application/json" ||
 		!strings.Contains(over.Body.String(), `"R003"`) || !strings.Contains(over.Body.String(), "write requests in flight") {
-		t.Errorf("write over the limit = %d %v %s; want 503, Retry-After 1, problem+json with R003", over.Code, over.Header(), over.Body)
+		t.Errorf("write over the limit = %d %v %s; want 503, Retry-After 1, the movements error body with R003", over.Code, over.Header(), over.Body)
 	}
 	if read.Code != http.StatusCreated || after.Code != http.StatusCreated {
 		t.Errorf("read during the write = %d, write after it = %d; want both admitted", read.Code, after.Code)

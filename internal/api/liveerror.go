@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -65,4 +66,27 @@ func liveError(ep livestock.Endpoint, p problem) claError {
 		}
 	}
 	return e
+}
+
+// movementsError is the error body of the movements interface's live
+// operations: the live CLAErrorResponse ({"error": …}, OData's JSON error
+// format) with the interface document's errors list beside it, each entry
+// naming its field. A 404 also carries the members of the problem details
+// the live definition declares for it (type, title, status, detail).
+type movementsError struct {
+	Type   string         `json:"type,omitempty"`
+	Title  string         `json:"title,omitempty"`
+	Status int            `json:"status,omitempty"`
+	Detail string         `json:"detail,omitempty"`
+	Error  claError       `json:"error"`
+	Errors []problemError `json:"errors"`
+}
+
+// movementsProblem is p as the body of a live operation of endpoint ep.
+func movementsProblem(ep livestock.Endpoint, p problem) movementsError {
+	body := movementsError{Error: liveError(ep, p), Errors: p.Errors}
+	if p.Status == http.StatusNotFound {
+		body.Type, body.Title, body.Status, body.Detail = p.Type, p.Title, p.Status, p.Detail
+	}
+	return body
 }

@@ -109,16 +109,26 @@ func TestLiveExamples(t *testing.T) {
 		"/content/holdings/0": farm1, "/content/holdings/1": farm2, // the third stays the example's malformed one
 	}))
 	for name, rid := range map[string]int64{"TransferRequests": t1, "CorrectTransferRequests": c1, "ReviewHoldingMovementRequests": r1, "UndoRequests": u1} {
-		call(k1, "GET", "/v1/"+name+"?$top=5", nil)
-		call(k1, "GET", "/v1/"+name+"/$count", nil)
 		tok := k1
 		if name == "ReviewHoldingMovementRequests" {
 			tok = k2
 		}
-		call(tok, "GET", fmt.Sprintf("/v1/%s(%d)?$expand=content", name, max(rid, 1)), nil) // 1 when the POST was refused
+		page := call(tok, "GET", "/v1/"+name+"?$top=5", nil)
+		call(tok, "GET", "/v1/"+name+"/$count", nil)
+		if rid == 0 { // the POST was refused (reported above): read a request the listing shows
+			rid = firstRequestID(page)
+		}
+		if rid == 0 {
+			t.Errorf("%s: the test made no request to read back", name)
+			continue
+		}
+		call(tok, "GET", fmt.Sprintf("/v1/%s(%d)?$expand=content", name, rid), nil)
 	}
-	approvedID, recordedBy := firstApproved(call(k1, "GET", "/v1/ApprovedMovements", nil), t1)
-	call(k1, "GET", fmt.Sprintf("/v1/ApprovedMovements(%d,'%s')", approvedID, recordedBy), nil)
+	if approvedID, recordedBy, ok := firstApproved(call(k1, "GET", "/v1/ApprovedMovements", nil)); ok {
+		call(k1, "GET", fmt.Sprintf("/v1/ApprovedMovements(%d,'%s')", approvedID, recordedBy), nil)
+	} else {
+		t.Error("ApprovedMovements lists none of the test's movements, so none can be read by its key")
+	}
 	call(k1, "GET", fmt.Sprintf("/v1/ApprovedMovements/ByTransferDateRange(speciesId=%d,startTransferDate=%sT00:00:00Z,endTransferDate=%sT23:59:59Z,departureHolding='%s',destinationHolding='')",
 		liveSheepID, day(-7), day(0), url.PathEscape(farm1)), nil)
 
@@ -157,9 +167,11 @@ func TestLiveExamples(t *testing.T) {
 	}
 }
 
-// liveFlag is a processing flag in the live shape, with a live sheep
-// exemption code (standing data, cla-v1.0-summary.json).
-var liveFlag = map[string]any{"processingFlagId": 173, "name": "Returning to their correct home after being inadvertently rounded up from common land"}
+// liveFlag is a processing flag in the live shape: its name is a live
+// sheep exemption code (cla-v1.0-summary.json, "Exemption Codes": 173,
+// back home after being gathered from common land) and its id is the one
+// standing data gives that code.
+var liveFlag = map[string]any{"processingFlagId": 1, "name": "173"}
 
 // liveSheepID is the speciesId of sheep that ByTransferDateRange takes.
 const liveSheepID = 1
@@ -319,9 +331,23 @@ func reviewBatchID(res response, id int64) int64 {
 	return 0
 }
 
-// firstApproved is the id and recordedBy of the first approved movement,
-// or fallback and Departure when there is none.
-func firstApproved(res response, fallback int64) (int64, string) {
+// firstRequestID is the requestId of the first record of a page, or 0.
+func firstRequestID(res response) int64 {
+	var page struct {
+		Value []struct {
+			RequestID int64 `json:"requestId"`
+		} `json:"value"`
+	}
+	_ = json.Unmarshal(res.body, &page)
+	if len(page.Value) == 0 {
+		return 0
+	}
+	return page.Value[0].RequestID
+}
+
+// firstApproved is the id and recordedBy of the first approved movement;
+// ok is false when there is none.
+func firstApproved(res response) (id int64, recordedBy string, ok bool) {
 	var page struct {
 		Value []struct {
 			ID         int64  `json:"id"`
@@ -330,9 +356,9 @@ func firstApproved(res response, fallback int64) (int64, string) {
 	}
 	_ = json.Unmarshal(res.body, &page)
 	if len(page.Value) > 0 && page.Value[0].RecordedBy != "" {
-		return page.Value[0].ID, page.Value[0].RecordedBy
+		return page.Value[0].ID, page.Value[0].RecordedBy, true
 	}
-	return fallback, "Departure"
+	return 0, "", false
 }
 
 // liveRefused treats a live-shaped request Drover did not answer 2xx as

@@ -19,11 +19,12 @@ type problem struct {
 	Status int            `json:"status"`
 	Detail string         `json:"detail,omitempty"`
 	Errors []problemError `json:"errors"`
-	// Error is, on the movements interface, the live service's error
-	// (claError: CLAErrorResponse's member, which is OData's JSON error
-	// format too); on the token endpoint's 400s, RFC 6749 §5.2's error
-	// code (a string, with OAuthDescription beside it: oauthError), for
-	// the OAuth client libraries that read them. Elsewhere it is absent.
+	// Error is, on the movements interface's own paths ($metadata, the
+	// service document, standing data), the live service's error
+	// (claError; its collections answer movementsError instead); on the
+	// token endpoint's 400s, RFC 6749 §5.2's error code (a string, with
+	// OAuthDescription beside it: oauthError), for the OAuth client
+	// libraries that read them. Elsewhere it is absent.
 	// The document lets a problem carry more members than it names.
 	Error            any    `json:"error,omitempty"`
 	OAuthDescription string `json:"error_description,omitempty"`
@@ -138,13 +139,19 @@ func writeRequestProblem(w http.ResponseWriter, r *http.Request, err error, exte
 		}
 		p.Errors = []problemError{{Code: kindCode[e.Kind], Message: msg}}
 	}
+	var body any = p
+	contentType := "application/problem+json"
 	if r != nil {
-		if ep, ok := movementsEndpoint(r.URL.Path); ok {
+		if ep, ok := movementsEndpoint(r.URL.Path); ok && ep != livestock.EndpointOtherMovement {
+			body, contentType = movementsProblem(ep, p), "application/json"
+		} else if ok {
 			p.Error = liveError(ep, p)
+			body = p
 		}
 	}
 	if extend != nil {
 		extend(&p)
+		body = p
 	}
 	h := w.Header()
 	if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
@@ -152,11 +159,11 @@ func writeRequestProblem(w http.ResponseWriter, r *http.Request, err error, exte
 			h.Set("Retry-After", "1")
 		}
 	}
-	h.Set("Content-Type", "application/problem+json")
+	h.Set("Content-Type", contentType)
 	h.Set("Cache-Control", "no-store")
 	h.Del("Content-Length")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(p)
+	_ = json.NewEncoder(w).Encode(body)
 }
 
 // oauthError adds RFC 6749 §5.2's error and error_description to a 400 of

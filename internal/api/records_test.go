@@ -1,7 +1,9 @@
 package api_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -15,7 +17,7 @@ import (
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
-// liveBody is a movements error body: the live error beside the problem.
+// liveBody is a movements error body: the live error beside the errors list.
 type liveBody struct {
 	Error struct {
 		Code, Message, Target string
@@ -24,10 +26,12 @@ type liveBody struct {
 	Errors []struct{ Code, Source string }
 }
 
-// TestLiveErrorBody: a 4xx of the movements interface carries the live
-// error (CLAErrorResponse, OData's error format) beside the problem's
-// errors, under the live catalogue's codes, naming the field in target;
-// the registration interface's errors do not.
+// TestLiveErrorBody: a 4xx of the movements interface is the live error
+// (CLAErrorResponse, OData's error format, as application/json) with the
+// interface document's errors beside it and nothing else (a 404 adds the
+// problem members the live definition declares for it), under the live
+// catalogue's codes, naming the field in target; the registration
+// interface and the token endpoint keep their problem bodies.
 func TestLiveErrorBody(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})
@@ -55,6 +59,9 @@ func TestLiveErrorBody(t *testing.T) {
 		p := res.problem()
 		var got liveBody
 		res.decode(&got)
+		if members := bodyMembers(t, res); res.header.Get("Content-Type") != "application/json" || members != "error errors" {
+			t.Errorf("%s: %s with members %q; want application/json with error and errors alone", tc.name, res.header.Get("Content-Type"), members)
+		}
 		if res.status != http.StatusBadRequest || got.Error.Code != tc.code || got.Error.Target != tc.target || got.Error.Message != p.Detail ||
 			len(got.Error.Details) != len(p.Errors) || got.Error.Details[0].Code != tc.code || got.Error.Details[0].Target != tc.target ||
 			p.Errors[0].Code != tc.drover {
@@ -69,6 +76,18 @@ func TestLiveErrorBody(t *testing.T) {
 	var got liveBody
 	if res.decode(&got); res.status != http.StatusBadRequest || got.Error.Code != "25" || got.Error.Target != "content.trackingId" {
 		t.Errorf("a trackingId again: %d %s; want 400 with 25 at content.trackingId", res.status, res.body)
+	}
+	// A request that does not exist: the live ProblemDetails members too.
+	res = b.do(http.MethodGet, "/v1.0/UndoRequests(999)", k1, nil)
+	if p := res.problem(); res.status != http.StatusNotFound || bodyMembers(t, res) != "detail error errors status title type" ||
+		p.Live.Code != "R001" || p.Live.Target != "requestId" || p.Errors[0].Source != "path:requestId" {
+		t.Errorf("GET of no request = %d %s; want 404 with the problem members, error R001 at requestId and errors", res.status, res.body)
+	}
+	// The token endpoint keeps the problem with OAuth's error.
+	res = b.do(http.MethodPost, "/oauth2/token", "", strings.NewReader("grant_type=password&username=keeper1&password=wrong"),
+		"Content-Type", "application/x-www-form-urlencoded")
+	if res.problem(); res.status != http.StatusBadRequest || !strings.Contains(string(res.body), `"error":"invalid_grant"`) {
+		t.Errorf("a refused token = %d %s; want the problem with error invalid_grant", res.status, res.body)
 	}
 	// The registration interface keeps its own body.
 	res = b.do(http.MethodPost, "/v1/animals", k1, strings.NewReader(`{}`), "Content-Type", "application/json")
@@ -111,4 +130,13 @@ func TestLiveStatusFilter(t *testing.T) {
 			t.Errorf("warnings (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// bodyMembers is the sorted names of the members of a JSON object body,
+// space-separated.
+func bodyMembers(t *testing.T, res response) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	res.decode(&m)
+	return strings.Join(slices.Sorted(maps.Keys(m)), " ")
 }

@@ -119,16 +119,35 @@ func (r response) decode(v any) {
 	}
 }
 
-// problem decodes an error body, checking its media type and shape.
+// problem decodes an error body, checking its media type and shape: a
+// Problem (application/problem+json), or, on the movements interface's
+// live operations, its error body (application/json): the live error with
+// the errors list beside it, and the problem's members on a 404 only.
+// Either way Status is the answer's and Detail says what is wrong.
 func (r response) problem() problemBody {
 	r.t.Helper()
-	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
-		r.t.Fatalf("Content-Type = %q, want application/problem+json; body %s", ct, r.body)
-	}
 	var p problemBody
-	r.decode(&p)
-	if p.Status != r.status || p.Type == "" || p.Title == "" || len(p.Errors) == 0 {
-		r.t.Fatalf("problem body incomplete for status %d: %s", r.status, r.body)
+	switch ct := r.header.Get("Content-Type"); ct {
+	case "application/problem+json":
+		r.decode(&p)
+		if p.Status != r.status || p.Type == "" || p.Title == "" || len(p.Errors) == 0 {
+			r.t.Fatalf("problem body incomplete for status %d: %s", r.status, r.body)
+		}
+	case "application/json":
+		r.decode(&p)
+		if json.Unmarshal(p.RawError, &p.Live) != nil || p.Live == nil || p.Live.Code == "" || p.Live.Message == "" || len(p.Live.Details) == 0 || len(p.Errors) == 0 {
+			r.t.Fatalf("movements error body incomplete for status %d: %s", r.status, r.body)
+		}
+		if notFound := r.status == http.StatusNotFound; notFound != (p.Status != 0) || notFound != (p.Type != "" && p.Title != "") ||
+			notFound && p.Status != r.status {
+			r.t.Fatalf("a movements %d with problem members %v (want them on a 404 only): %s", r.status, p.Status != 0, r.body)
+		}
+		p.Status = r.status
+		if p.Detail == "" {
+			p.Detail = p.Live.Message
+		}
+	default:
+		r.t.Fatalf("Content-Type = %q, want application/problem+json or the movements interface's application/json; body %s", ct, r.body)
 	}
 	return p
 }
@@ -144,6 +163,14 @@ type problemBody struct {
 		Source  string `json:"source"`
 		Value   string `json:"value"`
 	} `json:"errors"`
+	RawError json.RawMessage `json:"error"` // the live error, or OAuth's code on the token endpoint
+	Live     *liveErrorBody  `json:"-"`     // the movements interface's live error, read from RawError
+}
+
+// liveErrorBody is the live service's error object (CLAError).
+type liveErrorBody struct {
+	Code, Message, Target string
+	Details               []struct{ Code, Message, Target string }
 }
 
 func (p problemBody) codes() []string {

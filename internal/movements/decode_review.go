@@ -227,12 +227,18 @@ type batchProblem struct {
 // reviewBatch reads a batch named in a review and rewrites its batch
 // number in the normal form. It must be named by batchMovementId or by
 // batchNumber; an animalTotal left out means the whole line (or batch).
+// A batchMovementId of 0 is one not given, as a client generated from the
+// live definition (where the member is a plain int32) sends it when it
+// names the batch by number; it is dropped from the stored content.
 func reviewBatch(b *reviewBatchWire) (livestock.ReviewBatch, *batchProblem) {
 	var out livestock.ReviewBatch
+	if b.BatchMovementID != nil && *b.BatchMovementID == 0 {
+		b.BatchMovementID = nil
+	}
 	if b.BatchMovementID != nil {
 		if *b.BatchMovementID < 1 {
 			return out, &batchProblem{"batchMovementId", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
-				Value: fmt.Sprint(*b.BatchMovementID), Message: "a batchMovementId is a positive number from the review look-up"})}
+				Value: fmt.Sprint(*b.BatchMovementID), Message: "a batchMovementId is a number from the review look-up (0 when not given)"})}
 		}
 		out.ID = *b.BatchMovementID
 	}

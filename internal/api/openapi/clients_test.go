@@ -34,8 +34,9 @@ const (
 // The document keeps to what ogen v1.24.0 can generate: it reads a oneOf
 // of objects by their unique members, and cannot read a oneOf of objects
 // beside null, nor an anyOf of objects, so a nullable choice of objects is
-// written oneOf [oneOf [A, B], null] (MovementRequest.content,
-// RegistrationRequestStatus.result).
+// written oneOf [oneOf [A, B], null] (RegistrationRequestStatus.result);
+// each movements collection has its own record, whose content is one
+// model or null.
 func TestGeneratedClients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the client generators (they are fetched and built)")

@@ -39,6 +39,7 @@ func (c *collector) result() []livestock.FieldError {
 	if len(c.out) == 0 {
 		return nil
 	}
+	c.out = withoutOtherAlternatives(c.out)
 	slices.SortFunc(c.out, func(a, b livestock.FieldError) int {
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Message, b.Message))
 	})
@@ -214,4 +215,21 @@ func encoded(codings []string) (livestock.FieldError, bool) {
 func isJSON(ct string) bool {
 	mt := mediaType(ct)
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// withoutOtherAlternatives drops the wrong-type errors (S003) at a place
+// where another rule broke too. A value that fails a choice of schemas
+// (such as a deviceApplication that is an object, a date string or null)
+// is refused by every alternative: those of another JSON type only say so,
+// and the alternative of its own type says what is wrong.
+func withoutOtherAlternatives(errs []livestock.FieldError) []livestock.FieldError {
+	other := map[string]bool{}
+	for _, e := range errs {
+		if e.Code != livestock.CodeWrongType {
+			other[e.Source] = true
+		}
+	}
+	return slices.DeleteFunc(errs, func(e livestock.FieldError) bool {
+		return e.Code == livestock.CodeWrongType && other[e.Source]
+	})
 }

@@ -50,7 +50,7 @@ func TestForIssuer(t *testing.T) {
 			t.Errorf("the production document still has the sandbox issuer's component %s", gone)
 		}
 	}
-	for _, kept := range []string{`"MovementRequest"`, `"ProblemError"`, `"XCorrelationID"`, `"BadRequest"`} {
+	for _, kept := range []string{`"TransferRequest"`, `"ProblemError"`, `"XCorrelationID"`, `"BadRequest"`} {
 		if !strings.Contains(string(b), kept) {
 			t.Errorf("the production document lost the component %s", kept)
 		}

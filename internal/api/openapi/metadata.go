@@ -171,6 +171,10 @@ func (m *csdlWriter) typeOf(at string, ref *openapi3.SchemaRef) (string, bool, e
 		return "Edm.Untyped", nullable, nil
 	}
 	switch {
+	case s.Type.Includes(openapi3.TypeObject) && len(s.Properties) == 0:
+		// An object of no declared members (a request's content, whose
+		// model is its collection's) can hold anything.
+		return "Edm.Untyped", nullable, nil
 	case s.Type.Includes(openapi3.TypeArray):
 		if nullable { // CSDL has no null collection
 			return "Edm.Untyped", true, nil

@@ -45,8 +45,9 @@ var responseTextOptions = &openapi3filter.Options{IncludeResponseStatus: true, E
 // header present and well formed, and the body of the declared media type
 // and schema. A body where the document declares none is an error too.
 // For a path the document does not list, the status must be one of the
-// generic answers (genericStatuses) with a Problem body; a 413 is such an
-// answer on every path. It returns nil when the response conforms, and
+// generic answers (genericStatuses) with a Problem body (or, on the
+// movements interface, its MovementsError); a 413 is such an answer on
+// every path. It returns nil when the response conforms, and
 // otherwise an error naming every disagreement. It is meant for tests,
 // which hold every response the service gives to the contract.
 func (d *Doc) ValidateResponse(method, path string, status int, header http.Header, body []byte) error {
@@ -109,16 +110,25 @@ func (d *Doc) validateGeneric(method, path string, status int, header http.Heade
 	if !slices.Contains(genericStatuses, status) {
 		return fmt.Errorf("%s: the status is not one of the generic answers %v", op, genericStatuses)
 	}
-	if ct := mediaType(header.Get("Content-Type")); ct != "application/problem+json" {
-		return fmt.Errorf("%s: Content-Type %q, want application/problem+json", op, ct)
+	// Under the movements interface's live paths the body is its own error
+	// body, as application/json; elsewhere a Problem.
+	name := "Problem"
+	switch ct := mediaType(header.Get("Content-Type")); {
+	case ct == "application/problem+json":
+	case ct == "application/json" && status == http.StatusNotFound:
+		name = "MovementsNotFoundError"
+	case ct == "application/json":
+		name = "MovementsError"
+	default:
+		return fmt.Errorf("%s: Content-Type %q, want application/problem+json (or application/json on the movements interface)", op, ct)
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
 		return fmt.Errorf("%s: the body is not JSON: %v", op, err)
 	}
-	problem := d.spec.Components.Schemas["Problem"]
-	if err := problem.Value.VisitJSON(v, openapi3.MultiErrors(), openapi3.VisitAsResponse()); err != nil {
-		return fmt.Errorf("%s: the body is not a Problem: %s", op, responseErrorText(err))
+	schema := d.spec.Components.Schemas[name]
+	if err := schema.Value.VisitJSON(v, openapi3.MultiErrors(), openapi3.VisitAsResponse()); err != nil {
+		return fmt.Errorf("%s: the body is not a %s: %s", op, name, responseErrorText(err))
 	}
 	return nil
 }

@@ -13,6 +13,11 @@ func TestValidateResponse(t *testing.T) {
 	d := load(t)
 	const problem = `{"type":"urn:drover:problem:not-found","title":"Not Found","status":404,"errors":[{"code":"R001","message":"no such endpoint"}]}`
 	forbidden := strings.Replace(problem, "404", "403", 1)
+	// The movements interface's live operations answer their own body.
+	const liveErr = `"error":{"code":"R001","message":"no request 12","target":"requestId","details":[{"code":"R001","message":"no request 12","target":"requestId"}]},` +
+		`"errors":[{"code":"R001","message":"no request 12","source":"path:requestId","value":"12"}]`
+	const movementsNotFound = `{"type":"urn:drover:problem:not-found","title":"Not Found","status":404,"detail":"no request 12",` + liveErr + `}`
+	const movementsForbidden = `{` + liveErr + `}`
 	const me = `{"userName":"keeper1","role":"keeper","holdings":[]}`
 	hdr := func(ct string, kv ...string) http.Header {
 		h := http.Header{"Content-Type": {ct}, "X-Correlation-Id": {"abc"}}
@@ -36,13 +41,17 @@ func TestValidateResponse(t *testing.T) {
 		{"required header missing", "GET", "/v1/me", 200, http.Header{"Content-Type": {"application/json"}}, me, `"X-Correlation-ID" missing`},
 		{"a problem", "GET", "/v1/me", 401, hdr("application/problem+json", "WWW-Authenticate", "Bearer"), strings.Replace(problem, "404", "401", 1), ""},
 		{"a problem off its schema", "GET", "/v1/me", 400, hdr("application/problem+json"), `{"title":"Bad Request","status":400}`, "/type"},
-		{"parameter in parentheses", "GET", "/v1/TransferRequests(12)", 404, hdr("application/problem+json"), problem, ""},
-		{"parentheses escaped", "GET", "/v1/TransferRequests%2812%29", 404, hdr("application/problem+json"), problem, ""},
+		{"parameter in parentheses", "GET", "/v1/TransferRequests(12)", 404, hdr("application/json"), movementsNotFound, ""},
+		{"parentheses escaped", "GET", "/v1/TransferRequests%2812%29", 404, hdr("application/json"), movementsNotFound, ""},
 		{"quoted parameters with %2f", "GET", "/v1/HoldingMovementForReviews(species=%27Sheep%27,holding=%2701%2f100%2f0264%27)", 403,
-			hdr("application/problem+json"), forbidden, ""},
+			hdr("application/json"), movementsForbidden, ""},
 		{"the longer form", "GET", "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='01%2F100%2F0264')", 403,
-			hdr("application/problem+json"), forbidden, ""},
-		{"problem of another status", "GET", "/v1/TransferRequests(12)", 404, hdr("application/problem+json"), forbidden, "the problem's status is 403"},
+			hdr("application/json"), movementsForbidden, ""},
+		{"a problem where the movements body is declared", "GET", "/v1/TransferRequests(12)", 404, hdr("application/problem+json"), problem, "is not declared"},
+		{"a movements 403 with a problem's members", "GET", "/v1/TransferRequests(12)", 403, hdr("application/json"), `{"status":403,` + liveErr + `}`, `property "status" is unsupported`},
+		{"a movements 404 without the live error", "GET", "/v1/TransferRequests(12)", 404, hdr("application/json"), problem, "/error"},
+		{"no route under the movements interface", "GET", "/v1/TransferRequests/x", 404, hdr("application/json"), movementsNotFound, ""},
+		{"problem of another status", "GET", "/v1/me", 401, hdr("application/problem+json", "WWW-Authenticate", "Bearer"), forbidden, "the problem's status is 403"},
 		{"text body", "GET", "/metrics", 200, hdr("text/plain; version=0.0.4; charset=utf-8"), "# HELP x\n", ""},
 		{"body where none is declared", "GET", "/docs/x.js", 304, hdr(""), "x", "declares no body"},
 		{"413 on any path", "GET", "/v1/me", 413, hdr("application/problem+json"), strings.Replace(problem, "404", "413", 1), ""},

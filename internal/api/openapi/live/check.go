@@ -61,6 +61,9 @@ func (c *Contract) Check(method, path string, status int, header http.Header, bo
 	}
 	resp := op.route.Operation.Responses.Status(status)
 	if resp == nil || resp.Value == nil {
+		if claInfrastructureAnswer(op, status) {
+			return op, checkCLAError(op, header, body, fail)
+		}
 		if securityAnswer(op.Def, status) {
 			return op, nil
 		}
@@ -111,6 +114,27 @@ func (c *Contract) Check(method, path string, status int, header http.Header, bo
 		return op, fail(kind, lines...)
 	}
 	return op, nil
+}
+
+// checkCLAError holds an error answer of a status the CLA operation does
+// not declare (oddities.go, oddity 7) to the live error body.
+func checkCLAError(op *Operation, header http.Header, body []byte, fail func(Kind, ...string) error) error {
+	if ct, _, _ := mime.ParseMediaType(header.Get("Content-Type")); ct != "application/json" {
+		return fail(KindMediaType, fmt.Sprintf("Content-Type %q; the live error body is application/json", header.Get("Content-Type")))
+	}
+	ref := op.route.Spec.Components.Schemas[claErrorSchema]
+	if ref == nil || ref.Value == nil {
+		return fail(KindBody, "the CLA definition has no "+claErrorSchema)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return fail(KindBody, "not JSON: "+err.Error())
+	}
+	if err := ref.Value.VisitJSON(v, openapi3.MultiErrors(), openapi3.VisitAsResponse()); err != nil {
+		lines, _ := describe(err)
+		return fail(KindBody, lines...)
+	}
+	return nil
 }
 
 // withoutODataControl is a JSON object body without the OData control

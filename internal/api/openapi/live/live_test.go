@@ -66,6 +66,7 @@ func TestCheck(t *testing.T) {
 		`"errors":[],"warnings":[],"undoSupported":true,"isFullUndone":false,"isContentPurged":false}`
 	const problem = `{"type":"https://example.org/p","title":"Validation Error","status":400,"detail":"The request is invalid.",` +
 		`"errors":[{"code":"V038","detail":"Birth site not known","source":"#/birth/site","value":"x"}]}`
+	const liveError = `{"error":{"code":"R002","message":"m","details":[]},"errors":[{"code":"R002","message":"m"}]}`
 	tests := []struct {
 		name, method, path string
 		status             int
@@ -80,7 +81,12 @@ func TestCheck(t *testing.T) {
 		{"a plain date", "GET", "/v1/TransferRequests(7)", 200, hdr("application/json"),
 			strings.Replace(record, `"2025-01-02T00:00:00Z"`, `"2025-01-02"`, 1), KindBody, "/content/transferDate"},
 		{"a member the live record lacks", "GET", "/v1/TransferRequests(7)", 200, hdr("application/json"),
-			strings.Replace(record, `"requestId":7`, `"requestId":7,"movementDate":"2025-01-02"`, 1), KindBody, "movementDate"},
+			strings.Replace(record, `"requestId":7`, `"requestId":7,"requestType":"TransferRequest"`, 1), KindBody, "requestType"},
+		{"the interface document's fields (allowed extras)", "GET", "/v1/TransferRequests(7)", 200, hdr("application/json"),
+			strings.Replace(record, `"requestId":7`, `"requestId":7,"movementDate":null,"species":"Sheep","trackingId":"t-1"`, 1), "", ""},
+		{"valid holdings in both shapes", "POST", "/v1/Holdings/ValidHoldings", 200, hdr("application/json"),
+			`{"validateResults":[{"holding":"01/100/0257","state":1,"propertyName":"Home Farm"}],` +
+				`"content":{"validateResults":[{"holding":"01/100/0257","state":"Valid","propertyName":"Home Farm"}]}}`, "", ""},
 		{"a page with OData members", "GET", "/v1/TransferRequests?$top=1", 200, hdr("application/json"),
 			`{"@odata.context":"x/$metadata#TransferRequests","@odata.nextLink":"x?$skiptoken=1","value":[` + record + `]}`, "", ""},
 		{"an unknown OData member", "GET", "/v1/TransferRequests", 200, hdr("application/json"),
@@ -88,8 +94,14 @@ func TestCheck(t *testing.T) {
 		{"an OData member of the wrong type", "GET", "/v1/TransferRequests", 200, hdr("application/json"),
 			`{"@odata.nextLink":5,"value":[]}`, KindBody, "@odata.nextLink"},
 		{"an undeclared status", "POST", "/v1/TransferRequests", 409, hdr("application/problem+json"), `{}`, KindStatus, "declared: 201, 400"},
-		{"a 401 (oddity 3)", "GET", "/v1/TransferRequests", 401, hdr("application/problem+json"), `{"x":1}`, "", ""},
-		{"a 403 to the movements (oddity 3)", "GET", "/v1/TransferRequests(1)", 403, hdr("application/problem+json"), `{}`, "", ""},
+		{"a 401 (oddity 3)", "GET", "/v1/animals/UK0130181%2000001", 401, hdr("application/problem+json"), `{"x":1}`, "", ""},
+		{"a 401 to the movements (oddities 3, 7)", "GET", "/v1/TransferRequests", 401, hdr("application/json"), liveError, "", ""},
+		{"a 403 to the movements as a problem", "GET", "/v1/TransferRequests(1)", 403, hdr("application/problem+json"), `{}`, KindMediaType, "application/json"},
+		{"a 503 to the movements (oddity 7)", "POST", "/v1/UndoRequests", 503, hdr("application/json"), liveError, "", ""},
+		{"a 413 to the movements (oddity 7)", "POST", "/v1/TransferRequests", 413, hdr("application/json"), liveError, "", ""},
+		{"a 429 off the live error body", "GET", "/v1/TransferRequests", 429, hdr("application/json"), `{"status":429}`, KindBody, `"status" is unsupported`},
+		{"a 400 to a count (oddity 7)", "GET", "/v1/UndoRequests/$count", 400, hdr("application/json"), liveError, "", ""},
+		{"a 404 to a count", "GET", "/v1/UndoRequests/$count", 404, hdr("application/json"), liveError, KindStatus, "declared: 200"},
 		{"a 403 LIS does not declare", "GET", "/v1/requeststatus/x", 403, hdr("application/problem+json"), problem, KindStatus, ""},
 		{"the live 400 with the document's errors", "POST", "/v1/TransferRequests", 400, hdr("application/json"),
 			`{"error":{"code":"1","message":"m","target":"content.species","details":[{"code":"1","message":"m","target":"t"}]},"errors":[{"code":"X"}]}`, "", ""},

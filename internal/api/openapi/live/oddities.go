@@ -54,11 +54,39 @@ func problemErrors() *openapi3.Schema {
 // token, so it declares none of the answers to a missing, bad or
 // insufficient token. A 401 or a 403 to a CLA operation, and a 401 to a LIS
 // operation (whose definition declares the token but no 401), are answers
-// of the security layer: their status is accepted and their body is left
-// to Drover's own document, which declares it.
+// of the security layer: their status is accepted. A LIS one's body is
+// left to Drover's own document, which declares it; a CLA one's is the
+// live error body (oddity 7).
 func securityAnswer(def string, status int) bool {
 	return status == http.StatusUnauthorized || def == "CLA" && status == http.StatusForbidden
 }
+
+// Oddity 7. livestock-movements.md binds answers the CLA definition does
+// not declare: 403 (refused, usually for lack of permission), 429 (too
+// many requests), 503 (overload or maintenance) and 504 (a time-out inside
+// the service) on every operation (its Errors section), and a body over
+// the size limit is refused before it is read (413, its Limits). The
+// definition's /$count operations declare only 200, though a $filter they
+// cannot read must be refused (400, "do not conform to the Open API
+// description"). These statuses are accepted, and their body must be the
+// live error body (CLAErrorResponse with the allowed extras), as every
+// other error of the interface.
+func claInfrastructureAnswer(op *Operation, status int) bool {
+	if op.Def != "CLA" {
+		return false
+	}
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
+		http.StatusTooManyRequests, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	case http.StatusBadRequest:
+		return strings.HasSuffix(op.Path, "/$count")
+	}
+	return false
+}
+
+// claErrorSchema is the live error body of the CLA definition.
+const claErrorSchema = "CLAOData.Infrastructure.ErrorHandling.CLAErrorResponse"
 
 // Oddity 4. Holdings/ValidHoldings lists its response example among its
 // request examples (named "… - Response"); it is never sent as a request.
@@ -117,7 +145,24 @@ var AllowedExtras = map[string][]string{
 	// livestock-movements.md: a 400 lists every refused field in errors,
 	// beside the live error object.
 	"CLAOData.Infrastructure.ErrorHandling.CLAErrorResponse": {"errors"},
+	// livestock-movements.md lists movementDate (which $filter compares),
+	// species and trackingId as fields of the request resources; the live
+	// records keep them only inside content. Each record sends them at its
+	// top as well, and $filter names them there.
+	"CLAOData.Models.Transfer.Transfer":                           recordFields,
+	"CLAOData.Models.CorrectTransfer.CorrectTransfer":             recordFields,
+	"CLAOData.Models.ReviewHoldingMovement.ReviewHoldingMovement": recordFields,
+	"CLAOData.Models.UndoRequest.UndoRequest":                     recordFields,
+	// The live ValidHoldingsResponse has validateResults at its top, while
+	// the definition's own example of the answer (listed among the request
+	// examples, oddity 4) wraps them in content, with the state by name: a
+	// client written from either finds its results, so both are sent.
+	"CLAOData.Models.ValidHoldings.ValidHoldingsResponse": {"content"},
 }
+
+// recordFields are the interface document's fields of a movements request
+// resource that the live records lack (AllowedExtras).
+var recordFields = []string{"movementDate", "species", "trackingId"}
 
 // mediaTypeAliases are the media types Drover answers with where the live
 // definition declares another that a client reads the same way: a problem
@@ -146,7 +191,7 @@ func correct(def string, spec *openapi3.T) {
 		}
 		for _, m := range members {
 			if _, ok := ref.Value.Properties[m]; !ok {
-				ref.Value.WithPropertyRef(m, &openapi3.SchemaRef{Value: &openapi3.Schema{}})
+				ref.Value.WithPropertyRef(m, &openapi3.SchemaRef{Value: &openapi3.Schema{Nullable: true}}) // any value
 			}
 		}
 	}
