@@ -2,12 +2,11 @@ package api
 
 import (
 	"encoding/json"
-	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 
-	"github.com/drover-registry/drover/internal/auth"
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
@@ -17,7 +16,10 @@ import (
 // stays beside detail, for its own clients. Every answer of the interface
 // carries LI-Request-Id, which the live definition declares on each: the
 // request's id where a registration made one, otherwise one for the HTTP
-// request.
+// request. This holds as well for the answers written before the route's
+// handler runs (a token refused, a rate limit, load shed, a body over the
+// limit, a panic): writeRequestProblem hands every error on a registration
+// path to writeRegistrationProblem.
 
 // lisProblem is the registration interface's error body.
 type lisProblem struct {
@@ -52,48 +54,61 @@ var lisProblemTypes = map[int]string{
 	504: "https://datatracker.ietf.org/doc/html/rfc9110#section-15.6.5",
 }
 
+// registrationSets are the first path segments, after /v1 or /v1.0, of
+// the registration interface's routes.
+var registrationSets = map[string]bool{
+	"animals": true, "requeststatus": true,
+	"breeds": true, "deathreasons": true, "genotypes": true, "rejectionreasons": true, "hauliers": true,
+}
+
+// registrationPath reports whether path is on the registration interface.
+func registrationPath(path string) bool {
+	rest, ok := strings.CutPrefix(path, "/v1/")
+	if !ok {
+		if rest, ok = strings.CutPrefix(path, "/v1.0/"); !ok {
+			return false
+		}
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	return registrationSets[rest]
+}
+
 // handleRegistration is handle for the registration interface's routes:
-// the same checks, in the same order, with errors in the live shape.
+// the same checks, in the same order, with every answer carrying
+// LI-Request-Id and errors in the live shape (writeRequestProblem).
 func (s *Server) handleRegistration(h handlerFunc) http.HandlerFunc {
+	next := s.handle(h)
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("LI-Request-Id", uuid.NewString())
-		if err := checkQuery(r.URL.RawQuery); err != nil {
-			s.failRegistration(w, r, err)
-			return
-		}
-		if fields := s.validate(r); len(fields) > 0 {
-			e := livestock.Invalid("the request does not conform to the OpenAPI document", fields...)
-			if fields[0].Code == livestock.CodeTooLarge {
-				e.Kind, e.Detail = livestock.KindTooLarge, "the request body is over the size limit"
-			}
-			s.failRegistration(w, r, e)
-			return
-		}
-		if err := h(w, r); err != nil {
-			s.failRegistration(w, r, err)
-		}
+		next(w, r)
 	}
 }
 
-// failRegistration is failWith for the registration interface.
-func (s *Server) failRegistration(w http.ResponseWriter, r *http.Request, err error) {
-	e := withPathSource(asDomainError(err), r)
-	switch e.Kind {
-	case livestock.KindInternal:
-		s.log.ErrorContext(r.Context(), "internal fault", slog.String("correlation_id", correlationID(r.Context())),
-			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
-	case livestock.KindUnavailable:
-		s.log.WarnContext(r.Context(), "unavailable", slog.String("correlation_id", correlationID(r.Context())),
-			slog.String("path", r.URL.Path), slog.Any("error", err))
-	case livestock.KindUnauthenticated:
-		w.Header().Set("WWW-Authenticate", auth.WWWAuthenticate(err))
-	}
+// lisStatuses are the statuses the registration interface answers in
+// place of Drover's usual ones, because the live definition declares no
+// such status there and animal-registration.md binds none: a body over
+// the limit is a request that cannot be taken (400, S011), and a request
+// that ran out of time is the unavailability the definition declares
+// (503, with Retry-After) rather than a 504.
+var lisStatuses = map[int]int{
+	http.StatusRequestEntityTooLarge: http.StatusBadRequest,
+	http.StatusGatewayTimeout:        http.StatusServiceUnavailable,
+}
+
+// writeRegistrationProblem writes e, an error of the registration
+// interface, in the live shape, as writeRequestProblem does the others.
+func writeRegistrationProblem(w http.ResponseWriter, e *livestock.Error) {
 	status, ok := kindStatus[e.Kind]
 	if !ok {
 		status = http.StatusInternalServerError
 	}
 	if len(e.Fields) > 0 && e.Fields[0].Code == livestock.CodeTimeout {
 		status = http.StatusGatewayTimeout
+	}
+	if to, ok := lisStatuses[status]; ok {
+		status = to
 	}
 	p := lisProblem{Type: lisProblemTypes[status], Title: lisTitle(status, e), Status: status, Detail: e.Detail, Errors: []lisProblemError{}}
 	if p.Type == "" {
@@ -109,6 +124,9 @@ func (s *Server) failRegistration(w http.ResponseWriter, r *http.Request, err er
 		p.Errors = append(p.Errors, lisProblemError{Code: kindCode[e.Kind], Detail: p.Detail, Message: p.Detail})
 	}
 	h := w.Header()
+	if h.Get("LI-Request-Id") == "" {
+		h.Set("LI-Request-Id", uuid.NewString())
+	}
 	if (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) && h.Get("Retry-After") == "" {
 		h.Set("Retry-After", "1")
 	}

@@ -81,11 +81,17 @@ func TestRegistrationLifecycle(t *testing.T) {
 		if soon.status != http.StatusTooManyRequests || soon.header.Get("Retry-After") == "" || soon.problem().Errors[0].Code != "R009" {
 			t.Errorf("poll too soon = %d %v %s", soon.status, soon.header, soon.body)
 		}
-		if other := b.do(http.MethodGet, statusURL, k2, nil); other.status != http.StatusForbidden {
-			t.Errorf("keeper2 polling keeper1's request = %d", other.status)
-		}
-		if missing := b.do(http.MethodGet, "/v1/requeststatus/00000000-0000-0000-0000-000000000000", k1, nil); missing.status != http.StatusNotFound {
+		// Another keeper's request is not found, answered as an unknown one
+		// (the live definition declares 404 here, and no 403).
+		const unknownID = "00000000-0000-0000-0000-000000000000"
+		other := b.do(http.MethodGet, statusURL, k2, nil)
+		missing := b.do(http.MethodGet, "/v1/requeststatus/"+unknownID, k1, nil)
+		if missing.status != http.StatusNotFound {
 			t.Errorf("unknown request = %d", missing.status)
+		}
+		if id := strings.TrimPrefix(statusURL, "/v1/requeststatus/"); other.status != http.StatusNotFound ||
+			strings.ReplaceAll(string(other.body), id, unknownID) != string(missing.body) {
+			t.Errorf("keeper2 polling keeper1's request = %d %s, want the answer to an unknown id: %s", other.status, other.body, missing.body)
 		}
 		// Politely: wait as told, until it is decided.
 		var st struct {
@@ -168,8 +174,9 @@ func TestRegistrationLifecycle(t *testing.T) {
 				t.Errorf("%s: errors %+v, want %s at %s", tc.name, p.Errors, tc.code, tc.source)
 			}
 		}
-		if res := b.register(k2, calf("UK442501"+checkDigit(t, "442501", 104)+"00104", cow, day(-3))); res.status != http.StatusForbidden {
-			t.Errorf("keeper2 registering at keeper1's holding = %d", res.status)
+		if res := b.register(k2, calf("UK442501"+checkDigit(t, "442501", 104)+"00104", cow, day(-3))); res.status != http.StatusBadRequest ||
+			res.problem().Errors[0].Code != "V047" || res.problem().Errors[0].Source != "/registration/site/identifiers/0/identifier" {
+			t.Errorf("keeper2 registering at keeper1's holding = %d %s, want 400 V047 naming the site", res.status, res.body)
 		}
 		if res := b.register(k1, calf("UK442501"+checkDigit(t, "442501", 104)+"00104", cow, day(-3)), "x-Request-Mode", "later"); res.status != http.StatusBadRequest {
 			t.Errorf("unknown mode = %d", res.status)

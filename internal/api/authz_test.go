@@ -108,10 +108,12 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 // TestForbiddenIsNotNotFound pins what README.md promises and the spec
 // (livestock-movements.md, "a user lacking permission for a resource gets
-// 403") asks for: another keeper's request, registration or animal is a
-// 403, and only what does not exist (or is of another type) is a 404. A
-// keeper can therefore tell that an id is in use; the ids are sequential
-// numbers for requests and random UUIDs for registrations.
+// 403") asks for: another keeper's request or animal is a 403, and only
+// what does not exist (or is of another type) is a 404. A keeper can
+// therefore tell that a (sequential) request id is in use. Another
+// keeper's registration status is the exception: the live definition
+// declares 404 there and no 403, so it is a 404, like an unknown id (whose
+// random UUID it is).
 func TestForbiddenIsNotNotFound(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
@@ -119,19 +121,22 @@ func TestForbiddenIsNotNotFound(t *testing.T) {
 		f := newFixture(b)
 		stranger := b.token("keeper3")
 		for _, tc := range []struct {
-			path  string
-			owner int // keeper1's answer; keeper3 gets 403 where keeper1 gets 200
+			path     string
+			owner    int // keeper1's answer; keeper3 gets 403 where keeper1 gets 200 …
+			stranger int // … unless this says otherwise
 		}{
-			{fmt.Sprintf("/v1/TransferRequests(%d)", f.private.RequestID), http.StatusOK},
-			{fmt.Sprintf("/v1/UndoRequests(%d)", f.private.RequestID), http.StatusNotFound},
-			{"/v1/TransferRequests(999999)", http.StatusNotFound},
-			{"/v1/requeststatus/" + f.registrationID(), http.StatusOK},
-			{"/v1/requeststatus/00000000-0000-4000-8000-000000000000", http.StatusNotFound},
-			{"/v1/animals/UK442501300001", http.StatusOK},
-			{"/v1/animals/UK442501" + checkDigit(t, "442501", 149) + "00149", http.StatusNotFound},
+			{fmt.Sprintf("/v1/TransferRequests(%d)", f.private.RequestID), http.StatusOK, 0},
+			{fmt.Sprintf("/v1/UndoRequests(%d)", f.private.RequestID), http.StatusNotFound, 0},
+			{"/v1/TransferRequests(999999)", http.StatusNotFound, 0},
+			{"/v1/requeststatus/" + f.registrationID(), http.StatusOK, http.StatusNotFound},
+			{"/v1/requeststatus/00000000-0000-4000-8000-000000000000", http.StatusNotFound, 0},
+			{"/v1/animals/UK442501300001", http.StatusOK, 0},
+			{"/v1/animals/UK442501" + checkDigit(t, "442501", 149) + "00149", http.StatusNotFound, 0},
 		} {
 			want := tc.owner
-			if want == http.StatusOK {
+			if tc.stranger != 0 {
+				want = tc.stranger
+			} else if want == http.StatusOK {
 				want = http.StatusForbidden
 			}
 			if res := b.do(http.MethodGet, tc.path, stranger, nil); res.status != want {

@@ -39,9 +39,10 @@ func callerCorrelation(ctx context.Context) (id string, chosen bool, source stri
 
 // correlate echoes the caller's correlation id (X-Correlation-ID, or its
 // alias LI-Correlation-Id) or allocates a UUID, and puts it on every
-// response under both names. An id that is too long or carries characters
-// a header cannot hold is a 400: echoing it would be unsafe and replacing
-// it would defeat the caller's duplicate detection.
+// response under both names (LI-Correlation-Id as liCorrelation gives it).
+// An id that is too long or carries characters a header cannot hold is a
+// 400: echoing it would be unsafe and replacing it would defeat the
+// caller's duplicate detection.
 func (s *Server) correlate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, source := r.Header.Get(headerCorrelation), "header:"+headerCorrelation
@@ -66,7 +67,7 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 			id = uuid.NewString()
 		}
 		w.Header().Set(headerCorrelation, id)
-		w.Header().Set(headerCorrelationLI, id)
+		w.Header().Set(headerCorrelationLI, liCorrelation(id))
 		if bad != "" {
 			writeProblemFor(w, r, livestock.Invalid("the correlation id cannot be used",
 				livestock.FieldError{Code: livestock.CodeBadFormat, Message: bad, Source: source, Value: truncate(sent, 64)}))
@@ -83,4 +84,19 @@ func visibleASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// correlationSpace is the namespace of the UUIDs liCorrelation derives.
+var correlationSpace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("urn:drover:correlation-id"))
+
+// liCorrelation is the LI-Correlation-Id answered for correlation id id.
+// The live registration service declares it a UUID (lower-case hex), so
+// an id that is a UUID is sent in that form, and any other id as a UUID
+// derived from it (version 5): the same id always gives the same UUID, so
+// a retry still correlates, while X-Correlation-ID echoes the id as sent.
+func liCorrelation(id string) string {
+	if u, err := uuid.Parse(id); err == nil {
+		return u.String()
+	}
+	return uuid.NewSHA1(correlationSpace, []byte(id)).String()
 }

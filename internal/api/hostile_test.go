@@ -163,7 +163,9 @@ func (g *generator) Read(p []byte) (int, error) {
 // TestHostileHugeBody: a 100 MB body, declared or chunked, is refused with
 // 413 before the server has read it: the client is still sending when the
 // answer comes, and the generator never runs to its end. ("Prompt" is
-// measured in bytes, not time.)
+// measured in bytes, not time.) The registration interface answers 400
+// instead, in its own shape with LI-Request-Id: its live definition
+// declares no 413.
 func TestHostileHugeBody(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})
@@ -175,6 +177,7 @@ func TestHostileHugeBody(t *testing.T) {
 	}{
 		{"declared, movements", "POST", "/v1/TransferRequests", "application/json", false},
 		{"chunked, movements", "POST", "/v1/TransferRequests", "application/json", true},
+		{"declared, registration", "POST", "/v1/animals", "application/json", false},
 		{"chunked, registration", "POST", "/v1/animals", "application/json", true},
 		{"chunked, token form, no token", "POST", "/oauth2/token", "application/x-www-form-urlencoded", true},
 		{"declared, on a GET", "GET", "/v1/me", "application/json", false},
@@ -191,8 +194,15 @@ func TestHostileHugeBody(t *testing.T) {
 			gen := &generator{size: size}
 			res, body := rawRequest(t, b, head, gen)
 			b.check(t, tt.method, tt.path, res, body)
-			if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), `"S011"`) {
-				t.Errorf("status %d, want 413 with S011: %s", res.StatusCode, body)
+			want := http.StatusRequestEntityTooLarge
+			if tt.path == "/v1/animals" {
+				want = http.StatusBadRequest
+				if !strings.Contains(string(body), `"detail"`) || res.Header.Get("LI-Request-Id") == "" {
+					t.Errorf("not in the registration shape, or no LI-Request-Id: %v %s", res.Header, body)
+				}
+			}
+			if res.StatusCode != want || !strings.Contains(string(body), `"S011"`) {
+				t.Errorf("status %d, want %d with S011: %s", res.StatusCode, want, body)
 			}
 			if sent := gen.read.Load(); sent >= size {
 				t.Errorf("the whole body was sent (%d bytes) before the answer", sent)

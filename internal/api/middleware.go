@@ -25,7 +25,9 @@ import (
 //  5. observe        metrics and the access log line
 //  6. deadline       the request's context ends after Config.RequestTimeout
 //     (read, header and write timeouts are set on the http.Server itself)
-//  7. limitBody      bodies over Config.MaxBody are refused with 413
+//  7. limitBody      bodies over Config.MaxBody are refused with 413 (400
+//     on the registration interface, whose errors writeRequestProblem
+//     writes in that interface's shape whichever step refuses)
 //  8. shedLoad       more than Config.MaxInFlight requests in flight: 503
 //  9. admit          (only under /v1, with Config.AdaptiveLimit) over the adaptive
 //     concurrency limit of writes or of reads: 503 (admission.go). Both

@@ -116,29 +116,53 @@ func TestStandingData(t *testing.T) {
 func TestCorrelationID(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	// LI-Correlation-Id is always a lower-case UUID, as the live registration
+	// definition declares it: the id itself when it is one, else a UUID
+	// derived from it, the same for the same id (liUUID "derived").
+	const uuidUpper = "3F0C6A52-5F2E-4D7C-9A61-1F0D9C0B7E21"
+	liOf := map[string]string{}
 	for _, tc := range []struct {
 		name    string
 		headers []string
 		status  int
 		want    string // "" means a new UUID
+		liUUID  string // "same" (as X-Correlation-ID), "lower" (its lower case) or "derived"
 	}{
-		{"allocated", nil, 200, ""},
-		{"echoed", []string{"X-Correlation-ID", "abc-123"}, 200, "abc-123"},
-		{"live alias", []string{"LI-Correlation-Id", "li-456"}, 200, "li-456"},
-		{"both: X wins", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "li-1"}, 200, "x-1"},
-		{"too long", []string{"X-Correlation-ID", strings.Repeat("a", 129)}, 400, ""},
-		{"space inside", []string{"X-Correlation-ID", "a b"}, 400, ""},
+		{"allocated", nil, 200, "", "same"},
+		{"echoed", []string{"X-Correlation-ID", "abc-123"}, 200, "abc-123", "derived"},
+		{"echoed again", []string{"X-Correlation-ID", "abc-123"}, 200, "abc-123", "derived"},
+		{"a UUID", []string{"X-Correlation-ID", uuidUpper}, 200, uuidUpper, "lower"},
+		{"live alias", []string{"LI-Correlation-Id", "li-456"}, 200, "li-456", "derived"},
+		{"both: X wins", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "li-1"}, 200, "x-1", "derived"},
+		{"too long", []string{"X-Correlation-ID", strings.Repeat("a", 129)}, 400, "", "same"},
+		{"space inside", []string{"X-Correlation-ID", "a b"}, 400, "", "same"},
 	} {
 		res := b.do(http.MethodGet, "/healthz", "", nil, tc.headers...)
 		if res.status != tc.status {
 			t.Errorf("%s: status %d, want %d", tc.name, res.status, tc.status)
 		}
-		got := res.header.Get("X-Correlation-ID")
-		if res.header.Get("LI-Correlation-Id") != got {
-			t.Errorf("%s: the two correlation headers differ", tc.name)
-		}
+		got, li := res.header.Get("X-Correlation-ID"), res.header.Get("LI-Correlation-Id")
 		if tc.want == "" && !uuidPattern.MatchString(got) || tc.want != "" && got != tc.want {
 			t.Errorf("%s: X-Correlation-ID = %q, want %q", tc.name, got, tc.want)
+		}
+		if !uuidPattern.MatchString(li) {
+			t.Errorf("%s: LI-Correlation-Id = %q, not a lower-case UUID", tc.name, li)
+		}
+		switch tc.liUUID {
+		case "same", "lower":
+			if li != strings.ToLower(got) {
+				t.Errorf("%s: LI-Correlation-Id = %q, want %q", tc.name, li, strings.ToLower(got))
+			}
+		case "derived":
+			if prev, ok := liOf[got]; ok && prev != li {
+				t.Errorf("%s: LI-Correlation-Id for %q changed from %q to %q", tc.name, got, prev, li)
+			}
+			for id, other := range liOf {
+				if id != got && other == li {
+					t.Errorf("%s: %q and %q share LI-Correlation-Id %q", tc.name, id, got, li)
+				}
+			}
+			liOf[got] = li
 		}
 	}
 	// A refusal names the header and value that were wrong, not both

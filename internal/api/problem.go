@@ -116,6 +116,10 @@ func writeProblemFor(w http.ResponseWriter, r *http.Request, err error) {
 // r may be nil when the request is not known.
 func writeRequestProblem(w http.ResponseWriter, r *http.Request, err error, extend func(*problem)) {
 	e := asDomainError(err)
+	if r != nil && registrationPath(r.URL.Path) {
+		writeRegistrationProblem(w, e) // the live registration shape
+		return
+	}
 	status, ok := kindStatus[e.Kind]
 	if !ok {
 		status = http.StatusInternalServerError

@@ -194,7 +194,7 @@ var Codes = []CodeInfo{
 	{CodeSireInvalid, KindInvalid, "The sire is not a male of the same species"},
 	{CodeImportOnly, KindInvalid, "OriginalIdentifier and importParents belong to category registration"},
 	{CodeDamRequired, KindInvalid, "A birth registration needs a birth dam"},
-	{CodeRegistrationHolder, KindInvalid, "The registration site must be a holding number"},
+	{CodeRegistrationHolder, KindInvalid, "The registration site must be a holding number the user acts for"},
 	{CodeDamTooYoung, KindInvalid, "The birth dam was not born before the calf"},
 	{CodeBornHere, KindInvalid, "A calf born on the registering holding is registered as birthRegistration"},
 	{CodeStandstill, KindInvalid, "Warning: the move breaches the standstill on the source holding"},

@@ -51,10 +51,11 @@ func wireStatus(st store.RegistrationStatus) string {
 	return StatusPending
 }
 
-// RequestStatus answers a poll of a registration: 404 when unknown, 403
-// when another user's (the inspector may read any), 429 when polled sooner
-// than the retry-after time after its 202 or after the previous allowed
-// poll. A refused poll does not move the time, so a client that polls too
+// RequestStatus answers a poll of a registration: 404 when unknown or
+// another user's, the two alike (the live definition declares 404 and no
+// 403 here, and animal-registration.md binds neither; the inspector may
+// read any), 429 when polled sooner than the retry-after time after its
+// 202 or after the previous allowed poll. A refused poll does not move the time, so a client that polls too
 // fast is not locked out for longer. The inspector's reads are not polls
 // of the submitter's: they neither wait for nor take the submitter's turn.
 func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string) (Status, time.Duration, error) {
@@ -64,8 +65,7 @@ func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string
 		return Status{}, 0, err
 	}
 	if reg.UserName != u.Name && u.Role != livestock.RoleInspector {
-		return Status{}, 0, &livestock.Error{Kind: livestock.KindForbidden, Detail: "this request is another user's",
-			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "path:requestId", Value: id, Message: "only the user who submitted a request may follow it"}}}
+		return Status{}, 0, livestock.Errorf(livestock.KindNotFound, "no registration %q", id) // as the store says of an unknown one
 	}
 	now, ok := s.now().UTC(), true
 	if reg.UserName == u.Name {

@@ -13,7 +13,8 @@ import (
 // TestPollGate: a registration's status may be read once per retry-after
 // interval, counted from the 202 and then from the last allowed poll; a
 // refused poll does not move that time, and says how long to wait. Only
-// the submitter (or the inspector) may read it.
+// the submitter (or the inspector) may read it: to anyone else it is not
+// found, as an unknown id is.
 func TestPollGate(t *testing.T) {
 	t.Parallel()
 	each(t, func(t *testing.T, b *bundle) {
@@ -36,7 +37,7 @@ func TestPollGate(t *testing.T) {
 		}{
 			{"at once", 0, k1, a.RequestID, livestock.KindTooMany, tooSoon, 5 * time.Second, Status{}},
 			{"a moment early", 4999 * time.Millisecond, k1, a.RequestID, livestock.KindTooMany, tooSoon, time.Millisecond, Status{}},
-			{"another keeper", time.Millisecond, k2, a.RequestID, livestock.KindForbidden, []problem{{livestock.CodeForbidden, "path:requestId"}}, 0, Status{}},
+			{"another keeper", time.Millisecond, k2, a.RequestID, livestock.KindNotFound, nil, 0, Status{}},
 			{"unknown", 0, k1, "00000000-0000-0000-0000-000000000000", livestock.KindNotFound, nil, 0, Status{}},
 			{"on time", 0, k1, a.RequestID, livestock.KindInternal, nil, 5 * time.Second, pending},
 			{"again at once", 0, k1, a.RequestID, livestock.KindTooMany, tooSoon, 5 * time.Second, Status{}},

@@ -180,6 +180,8 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 			reg.IdentificationDate = day(a.IdentificationDate)
 		}
 		rec.Registration = reg
+	} else {
+		rec.Registration = s.recordedRegistration(ctx, a, site)
 	}
 	return rec, nil
 }

@@ -113,8 +113,8 @@ func TestRefusals(t *testing.T) {
 					map[string]any{"identifier": otherFarm1, "type": "holdingNumber"}}), livestock.KindInvalid,
 				p("V047", "/registration/site/identifiers/2/identifier"), true},
 			{"unknown member", k1, calf(id, cow, born).set("colour", "red"), livestock.KindInvalid, p("S013", ""), true},
-			{"another keeper's holding", k2, calf(id, cow, born), livestock.KindForbidden, p("A002", "/registration/site/identifiers/0/identifier"), true},
-			{"inspector", inspector, calf(id, cow, born), livestock.KindForbidden, p("A002", "/registration/site/identifiers/0/identifier"), true},
+			{"another keeper's holding", k2, calf(id, cow, born), livestock.KindInvalid, p("V047", "/registration/site/identifiers/0/identifier"), true},
+			{"inspector", inspector, calf(id, cow, born), livestock.KindInvalid, p("V047", "/registration/site/identifiers/0/identifier"), true},
 		} {
 			body := tc.body.bytes(t)
 			before := b.rows()

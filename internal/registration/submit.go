@@ -99,8 +99,10 @@ func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
 		return Answer{}, err
 	}
 	if !p.User.CanActFor(r.RegistrationSite) {
-		return Answer{}, &livestock.Error{Kind: livestock.KindForbidden, Detail: "you may not register animals at " + r.RegistrationSite.String(),
-			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "/registration/site/identifiers/0/identifier",
+		// A 400 naming the site, not a 403: the live definition declares no
+		// 403 on POST /animals, and animal-registration.md binds none.
+		return Answer{}, &livestock.Error{Kind: livestock.KindInvalid, Detail: "you may not register animals at " + r.RegistrationSite.String(),
+			Fields: []livestock.FieldError{{Code: livestock.CodeRegistrationHolder, Source: "/registration/site/identifiers/0/identifier",
 				Value: r.RegistrationSite.String(), Message: "you do not act for this holding"}}}
 	}
 	now := s.now().UTC()

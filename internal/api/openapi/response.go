@@ -22,7 +22,8 @@ import (
 // get, as its Errors section says: 404 for no such path, 405 for a method
 // a path does not take, and the answers of the steps that run before a
 // route is known (a path that cannot be decoded, 400; a body over the
-// limit, 413; a fault, 500). Each is a Problem.
+// limit, 413; a fault, 500). Each is a Problem, or on the registration
+// interface's paths a RegistrationProblem (genericProblem).
 var genericStatuses = []int{http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed,
 	http.StatusRequestEntityTooLarge, http.StatusInternalServerError}
 
@@ -115,6 +116,7 @@ func (d *Doc) validateGeneric(method, path string, status int, header http.Heade
 	name := "Problem"
 	switch ct := mediaType(header.Get("Content-Type")); {
 	case ct == "application/problem+json":
+		name = d.genericProblem(path)
 	case ct == "application/json" && status == http.StatusNotFound:
 		name = "MovementsNotFoundError"
 	case ct == "application/json":
@@ -131,6 +133,35 @@ func (d *Doc) validateGeneric(method, path string, status int, header http.Heade
 		return fmt.Errorf("%s: the body is not a %s: %s", op, name, responseErrorText(err))
 	}
 	return nil
+}
+
+// genericProblem is the schema of a generic answer on path: the
+// registration interface's RegistrationProblem when the path's first
+// segment after /v1 (or /v1.0) is that of an operation tagged
+// Registration, as the service writes it, else Problem.
+func (d *Doc) genericProblem(path string) string {
+	first := func(p string) string {
+		rest, ok := strings.CutPrefix(p, "/v1/")
+		if !ok {
+			if rest, ok = strings.CutPrefix(p, "/v1.0/"); !ok {
+				return ""
+			}
+		}
+		seg, _, _ := strings.Cut(rest, "/")
+		return seg
+	}
+	seg := first(path)
+	for template, item := range d.spec.Paths.Map() {
+		if seg == "" || first(template) != seg {
+			continue
+		}
+		for _, op := range item.Operations() {
+			if slices.Contains(op.Tags, "Registration") {
+				return "RegistrationProblem"
+			}
+		}
+	}
+	return "Problem"
 }
 
 // responseErrorText flattens kin-openapi's error tree into one line per

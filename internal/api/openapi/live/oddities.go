@@ -136,6 +136,28 @@ func unwrapHeaderSchemas(spec *openapi3.T) {
 	}
 }
 
+// Oddity 7, what Drover sends on purpose: a 429 on the registration
+// interface, which the LIS definition declares nowhere.
+// animal-registration.md binds the rule it enforces: a caller polls
+// GET /requeststatus/{requestId} no more often than the retry-after value
+// allows, so a sooner poll is refused, with the time left in Retry-After.
+// Drover's per-user rate limit is one limit over both interfaces, whose
+// 429 livestock-movements.md binds ("Limits"), and it answers a
+// registration call the same way. Every LIS operation therefore declares
+// a 429 held to what the definition says of its 503: the same error body
+// and headers, Retry-After among them.
+func addTooManyRequests(spec *openapi3.T) {
+	for _, item := range spec.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.Responses.Status(http.StatusTooManyRequests) == nil {
+				if r := op.Responses.Status(http.StatusServiceUnavailable); r != nil {
+					op.Responses.Set("429", r)
+				}
+			}
+		}
+	}
+}
+
 // AllowedExtras are the members Drover adds, on purpose, to a schema of a
 // live definition that forbids members it does not list, keyed by the
 // schema's name in components. Each is bound by an interface document, and
@@ -183,6 +205,7 @@ func correct(def string, spec *openapi3.T) {
 			*ref.Value = *problemErrors()
 		}
 		oneOfAsAnyOf(schemas, "RequestStatus")
+		addTooManyRequests(spec)
 	}
 	for name, members := range AllowedExtras {
 		ref := schemas[name]

@@ -1,0 +1,53 @@
+package registration
+
+import (
+	"context"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// recordedRegistration is the registration of an animal that came onto the
+// register other than by POST /animals (the sandbox's seed, an operator's
+// import), which the live Animal requires. It says only what the register
+// knows: the animal was entered as existing stock (category registration,
+// not a birth notification), at the holding of the herd or flock whose mark
+// its identifier carries, the holding its tag was issued to (the holding it
+// is on when that mark names no herd or flock on the register), on the
+// date its record begins: its birth date, else the day it came onto its
+// holding. Neither depends on later movements, so the answer is stable.
+func (s *Service) recordedRegistration(ctx context.Context, a store.Animal, siteOf func([]siteID) recordSite) *recordRegistation {
+	cph := a.CPH
+	if mark := markOf(a); mark != "" {
+		if f, err := s.store.Flock(ctx, mark); err == nil && !f.CPH.IsZero() {
+			cph = f.CPH
+		}
+	}
+	date := a.BirthDate
+	if date.IsZero() {
+		date = a.OnSince
+	}
+	return &recordRegistation{Site: siteOf([]siteID{{Identifier: cph.String(), Type: livestock.SiteHolding}}),
+		Date: day(date), Category: livestock.CategoryOther}
+}
+
+// markOf is the herd or flock mark of the animal's identifier; "" when its
+// species has no tag of that form or the identifier does not read as one.
+func markOf(a store.Animal) string {
+	sp := speciesOf(a.Species)
+	switch {
+	case sp == livestock.SpeciesSheep:
+		if t, err := livestock.ParseSheepTag(a.Identifier); err == nil {
+			return t.FlockMark()
+		}
+	case sp == livestock.SpeciesGoats:
+		if t, err := livestock.ParseGoatTag(a.Identifier); err == nil {
+			return t.FlockMark()
+		}
+	case sp.Bovine():
+		if t, err := livestock.ParseCattleTag(a.Identifier); err == nil {
+			return t.HerdMark()
+		}
+	}
+	return ""
+}
