@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,6 +75,7 @@ func (s *Server) approvedPage(w http.ResponseWriter, r *http.Request, narrow oda
 	if err != nil {
 		return err
 	}
+	q = withKey(q)
 	list, more, err := s.movements.ApprovedMovements(r.Context(), u, narrow, q, s.cfg.MaxPage)
 	if err != nil {
 		return err
@@ -122,6 +124,7 @@ func (s *Server) getApproved(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	q = withKey(q)
 	a, err := s.movements.ApprovedMovement(r.Context(), u, id, rawSide)
 	if err != nil {
 		return err
@@ -160,4 +163,21 @@ func functionValue(v string) string {
 		return ""
 	}
 	return v
+}
+
+// withKey adds an approved movement's key, id and recordedBy, to a
+// $select that leaves either out: the record is always answered with the
+// identity a client reads it again by, which its schema requires.
+func withKey(q odata.Query) odata.Query {
+	if q.Select == nil {
+		return q
+	}
+	sel := slices.Clone(q.Select)
+	for _, k := range []string{"id", "recordedBy"} {
+		if !slices.Contains(sel, k) {
+			sel = append(sel, k)
+		}
+	}
+	q.Select = sel
+	return q
 }

@@ -119,12 +119,13 @@ func TestApprovedQueryOptions(t *testing.T) {
 		if p.Count == nil || *p.Count != 3 || len(p.Value) != 2 || string(p.Value[0]["id"]) != fmt.Sprint(off.RequestID) {
 			t.Errorf("ByTransferDateRange with $count, $orderby and $select: count %v, %v", p.Count, p.Value)
 		}
-		// $expand keeps a related member under $select, to depth 2.
+		// $expand keeps a related member under $select, to depth 2; the key
+		// is always kept.
 		one := fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", off.RequestID)
 		var rec map[string]json.RawMessage
 		b.get(one+"?$select=id&$expand=devices,movementDocument/destinationDetail", k2).decode(&rec)
-		if rec["id"] == nil || rec["devices"] == nil || rec["movementDocument"] == nil || rec["batches"] != nil ||
-			!strings.HasSuffix(string(rec["@odata.context"]), `#ApprovedMovements(id)/$entity"`) {
+		if rec["id"] == nil || rec["recordedBy"] == nil || rec["devices"] == nil || rec["movementDocument"] == nil || rec["batches"] != nil ||
+			!strings.HasSuffix(string(rec["@odata.context"]), `#ApprovedMovements(id,recordedBy)/$entity"`) {
 			t.Errorf("one record with $select and $expand: %v", rec)
 		}
 
