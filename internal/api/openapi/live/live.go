@@ -149,3 +149,20 @@ func escapeLineFeeds(b []byte) []byte {
 	}
 	return out.Bytes()
 }
+
+// The two definitions' file names, for a test that generates a client from
+// them (TestLiveGeneratedClientFlow).
+const (
+	CLAFile = claFile
+	LISFile = lisFile
+)
+
+// Definition reads one definition from dir as strict JSON, its raw line
+// feeds inside strings escaped, as a generator or a JSON decoder needs it.
+func Definition(dir, file string) ([]byte, error) {
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return nil, fmt.Errorf("live: %w", err)
+	}
+	return escapeLineFeeds(data), nil
+}
