@@ -74,6 +74,10 @@ type Store interface {
 	// It is idempotent and safe to run from several replicas at once; it
 	// reports whether this call created the data.
 	Seed(ctx context.Context, s Seed) (created bool, err error)
+	// ClaimMode records m as what the database is for unless a mode is
+	// recorded already, and returns the mode recorded: the first claim
+	// fixes it for good, so replicas started at once agree.
+	ClaimMode(ctx context.Context, m Mode) (Mode, error)
 
 	// Signing keys of the sandbox issuer, shared by every replica.
 	SigningKeys(ctx context.Context) ([]SigningKey, error)
@@ -254,6 +258,19 @@ type RefreshToken struct {
 	ExpiresAt time.Time
 }
 
+// Mode is what a database is for, recorded in it by the first command
+// with a mode (drover serve, drover import) to use it, or by migration
+// 00014 from the users of a database made before modes were recorded.
+type Mode string
+
+const (
+	// ModeSandbox holds the sandbox's test users (password = user name)
+	// and data, served by the sandbox issuer.
+	ModeSandbox Mode = "sandbox"
+	// ModeProduction holds real keepers, signed in by an external issuer.
+	ModeProduction Mode = "production"
+)
+
 // Seed is data to add: the sandbox's (made by package sandbox) or an
 // operator's import of holdings and users. Seed adds what is missing and,
 // unless Update is set, never changes a row that exists.
@@ -263,7 +280,10 @@ type Seed struct {
 	// password hash (kept as it was when none is given) and exactly the
 	// holdings listed, so that an empty list withdraws them all. Flocks,
 	// tags and animals are only ever added. Each name may appear once.
-	Update   bool
+	Update bool
+	// Sandbox marks the sandbox's test data: Seed writes it only into a
+	// database whose mode is ModeSandbox, and is KindConflict otherwise.
+	Sandbox  bool
 	Users    []SeedUser
 	Holdings []livestock.Holding
 	Flocks   []Flock

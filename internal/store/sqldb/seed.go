@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -26,8 +27,8 @@ const (
 	seedAnimalsSQL = `INSERT INTO animals (identifier, species, sex, birth_date, cph, on_since, state)`
 )
 
-// Seed writes the sandbox's data, or an operator's import, in one
-// transaction, leaving every row that exists as it is unless sd.Update is
+// Seed writes the sandbox's data (only into a sandbox database), or an
+// operator's import, in one transaction, leaving every row that exists as it is unless sd.Update is
 // set (store.Seed says what it changes). Seeders queue behind each other
 // (the dialect's SeedLock, or SQLite's single writer), so exactly one of
 // them sees an empty users table and reports created.
@@ -45,6 +46,17 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	if s.d.SeedLock != "" {
 		if _, err := tx.ExecContext(ctx, s.d.SeedLock); err != nil {
 			return false, err
+		}
+	}
+	if sd.Sandbox {
+		// In the transaction, so that test users never land in a database
+		// another command has just claimed for production.
+		m, err := mode(ctx, tx)
+		if err != nil {
+			return false, err
+		}
+		if m != store.ModeSandbox {
+			return false, livestock.Errorf(livestock.KindConflict, "sandbox data goes only into a sandbox database; this one's mode is %q", m)
 		}
 	}
 	var existed bool
