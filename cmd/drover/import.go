@@ -31,7 +31,8 @@ type importFile struct {
 }
 
 // importData adds holdings and users from a JSON file, for production
-// mode, where each token's subject must map to a user record. It adds what
+// mode, where each token's subject must map to a user record. It makes a
+// database that has no mode yet a production one, and refuses a sandbox. It adds what
 // is missing and, unless --update is given, changes nothing that exists;
 // with --update the holdings and users the file names take its values (a
 // user's holdings become exactly those listed: how an operator withdraws
@@ -75,6 +76,15 @@ and users FILE does not name are never changed.`)
 		return err
 	}
 	defer st.Close()
+	// Real users make a production database: a sandbox server refuses it
+	// from now on, rather than seeding test users beside them.
+	switch m, err := st.ClaimMode(ctx, store.ModeProduction); {
+	case err != nil:
+		return fmt.Errorf("database mode: %w", err)
+	case m != store.ModeProduction:
+		return errors.New("--database is a sandbox database: drover import adds production users, " +
+			"so give --database the production database (the one drover serve --issuer serves, or a new one)")
+	}
 	if _, err := st.Seed(ctx, seed); err != nil {
 		return err
 	}

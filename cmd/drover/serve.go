@@ -57,6 +57,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer st.Close()
+	if err := claimMode(ctx, st, c.Issuer != ""); err != nil {
+		return err
+	}
 	lists, err := standing.Load(c.StandingData)
 	if err != nil {
 		return fmt.Errorf("standing data: %w", err)
@@ -157,6 +160,30 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// claimMode holds a server to the mode its database was created for,
+// recording the server's mode in a database that has none yet: a sandbox
+// server never seeds its test users into real data, and a production
+// server never serves the sandbox's test users. Each refusal names the
+// flag that would match the database.
+func claimMode(ctx context.Context, st store.Store, production bool) error {
+	want := store.ModeSandbox
+	if production {
+		want = store.ModeProduction
+	}
+	got, err := st.ClaimMode(ctx, want)
+	switch {
+	case err != nil:
+		return fmt.Errorf("database mode: %w", err)
+	case got == want:
+		return nil
+	case production:
+		return errors.New("--database is a sandbox database, whose users are test users with known passwords: " +
+			"serve it without --issuer, or give --database a production database (a new one becomes one) to serve with --issuer")
+	}
+	return errors.New("--database is a production database: serve it with --issuer (the issuer of its users' tokens), " +
+		"or give --database a sandbox database (a new one becomes one) to serve without --issuer")
 }
 
 // startSandbox seeds the sandbox data on first start and starts the
