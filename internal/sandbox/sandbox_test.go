@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -136,6 +137,25 @@ func TestEnsureOnce(t *testing.T) {
 		insp, err := s.UserByName(ctx, sandbox.Inspector)
 		if err != nil || insp.Role != livestock.RoleInspector || len(insp.Holdings) != 0 {
 			t.Errorf("inspector = %+v, %v", insp, err)
+		}
+	})
+}
+
+// TestEnsureRefusesProduction: the sandbox's test users never go into a
+// production database, while a new one becomes a sandbox.
+func TestEnsureRefusesProduction(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		if _, err := s.ClaimMode(ctx, store.ModeProduction); err != nil {
+			t.Fatal(err)
+		}
+		created, err := sandbox.Ensure(ctx, s, bcrypt.MinCost)
+		if !errors.Is(err, sandbox.ErrProduction) || created {
+			t.Fatalf("Ensure on production = %v, %v; want false, ErrProduction", created, err)
+		}
+		if _, err := s.UserByName(ctx, "keeper1"); err == nil {
+			t.Error("Ensure wrote keeper1 into a production database")
 		}
 	})
 }

@@ -121,7 +121,19 @@ func TestOpenUnavailable(t *testing.T) {
 func TestLiveStatus(t *testing.T) {
 	t.Parallel()
 	u := storetest.PostgresURL(t)
-	storetest.LiveStatus(t, open(t, u), storetest.Behind{
+	storetest.LiveStatus(t, open(t, u), behind(u))
+}
+
+// TestModeMigration checks migration 00014 (the database's mode).
+func TestModeMigration(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	storetest.ModeMigration(t, open(t, u), behind(u))
+}
+
+// behind reaches the schema at u behind the store, for migration tests.
+func behind(u string) storetest.Behind {
+	return storetest.Behind{
 		To: func(t *testing.T, v int64) {
 			if err := postgres.MigrateTo(t.Context(), u, v); err != nil {
 				t.Fatalf("MigrateTo(%d): %v", v, err)
@@ -138,5 +150,5 @@ func TestLiveStatus(t *testing.T) {
 			}
 			return s
 		},
-	})
+	}
 }

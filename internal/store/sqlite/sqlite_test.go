@@ -148,3 +148,22 @@ func TestLiveStatus(t *testing.T) {
 		},
 	})
 }
+
+// TestModeMigration checks migration 00014 (the database's mode).
+func TestModeMigration(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.ModeMigration(t, open(t, path), storetest.Behind{
+		To: func(t *testing.T, v int64) {
+			if err := sqlite.MigrateTo(t.Context(), path, v); err != nil {
+				t.Fatalf("MigrateTo(%d): %v", v, err)
+			}
+		},
+		Text: func(t *testing.T, q string, arg any) (s string) {
+			if err := raw(t, path).QueryRowContext(t.Context(), q, arg).Scan(&s); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return s
+		},
+	})
+}

@@ -32,6 +32,8 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SeedConcurrent", testSeedConcurrent},
 		{"SeedLarge", testSeedLarge},
 		{"SeedUpdate", testSeedUpdate},
+		{"Mode", testMode},
+		{"ModeRace", testModeRace},
 		{"SigningKeys", testSigningKeys},
 		{"AuthCodes", testAuthCodes},
 		{"AuthCodeRace", testAuthCodeRace},
