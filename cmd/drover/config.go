@@ -52,7 +52,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	databaseFlag(fs, &c.Database)
 	fs.StringVar(&c.Issuer, "issuer", "", "OpenID Connect issuer URL of production tokens; empty runs the sandbox issuer")
 	fs.StringVar(&c.Audience, "audience", "drover", "audience (aud) that access tokens must carry")
-	fs.StringVar(&c.PublicURL, "public-url", "", "URL clients reach this service at, for links and the sandbox issuer name; empty: links from each request's Host, issuer http://<addr>")
+	fs.StringVar(&c.PublicURL, "public-url", "", "URL clients reach this service at, for links and the sandbox issuer name; empty: relative links (never the request's Host), issuer http://<addr>")
 	fs.Float64Var(&c.RateLimit, "rate-limit", 100, "requests per second per user, per replica; 0 turns the limit off")
 	fs.IntVar(&c.RateBurst, "rate-burst", 200, "requests a user may make at once before the rate limit applies")
 	fs.IntVar(&c.MaxPage, "max-page", 500, "largest results page of a collection")

@@ -52,6 +52,7 @@ func (s *Server) registerAnimal(w http.ResponseWriter, r *http.Request) error {
 		h.Set("X-Retry-After", secs)
 		h.Set("Location", "/v1"+registration.StatusPath(a.RequestID))
 	}
+	markReplayed(h, a.Replayed)
 	w.WriteHeader(a.Status)
 	_, err = w.Write(a.Body)
 	return err

@@ -72,8 +72,10 @@ func TestRegistrationLifecycle(t *testing.T) {
 			t.Errorf("202 headers = %v", res.header)
 		}
 		// A retry of the same POST gets the same answer and queues nothing new.
-		if again := b.register(k1, calf(calfID, cow, day(-3)), "x-Request-Mode", "async", "X-Correlation-ID", "reg-1"); string(again.body) != string(res.body) {
-			t.Errorf("replayed 202 = %s", again.body)
+		if again := b.register(k1, calf(calfID, cow, day(-3)), "x-Request-Mode", "async", "X-Correlation-ID", "reg-1"); string(again.body) != string(res.body) ||
+			again.header.Get("Idempotent-Replayed") != "true" || len(res.header.Values("Idempotent-Replayed")) != 0 {
+			t.Errorf("replayed 202 = %s, Idempotent-Replayed %q (first answer %q); want true, first none", again.body,
+				again.header.Get("Idempotent-Replayed"), res.header.Values("Idempotent-Replayed"))
 		}
 
 		// Polling at once is too soon; another keeper may not look.
@@ -192,6 +194,9 @@ func TestRegistrationLifecycle(t *testing.T) {
 			if id := late.header.Get(h); id == "" || again.header.Get(h) != id {
 				t.Errorf("%s: sync 200 %q, replayed %q; want the same request id", h, id, again.header.Get(h))
 			}
+		}
+		if r, f := again.header.Get("Idempotent-Replayed"), late.header.Values("Idempotent-Replayed"); r != "true" || len(f) != 0 {
+			t.Errorf("sync Idempotent-Replayed: first %q, replay %q; want none, then true", f, r)
 		}
 		if again.status != late.status || string(again.body) != string(late.body) {
 			t.Errorf("replayed sync 200 = %d %s; want %d %s", again.status, again.body, late.status, late.body)

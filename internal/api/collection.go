@@ -36,18 +36,15 @@ func (s *Server) nextLink(r *http.Request, q odata.Query, key []string, last int
 	return s.baseURL(r) + r.URL.EscapedPath() + "?" + v.Encode()
 }
 
-// baseURL is where clients reach the service: --public-url, or the
-// scheme and host of the request.
-func (s *Server) baseURL(r *http.Request) string {
-	if s.cfg.PublicURL != "" {
-		return s.cfg.PublicURL
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
+// baseURL is where clients reach the service, for the links Drover writes
+// (Location, @odata.context, @odata.nextLink): --public-url, or else
+// nothing, so that links are relative to the host the client asked. The
+// request's Host is never copied into them: anyone can send any Host, and
+// a link built from it, kept in a replayed answer or a cache, would send
+// the next client elsewhere. A relative reference is a valid Location
+// (RFC 9110 §10.2.2), and OData resolves relative context and next links
+// against the request URL (OData JSON Format 4.01 §4.6).
+func (s *Server) baseURL(*http.Request) string { return s.cfg.PublicURL }
 
 // jsonMembers are the members a value of struct type v is written with:
 // what $select may name. Annotations (@odata.context) are not members.

@@ -18,3 +18,13 @@ func conflicting(h http.Header, name string, same func(a, b string) bool) (strin
 	}
 	return "", false
 }
+
+// markReplayed tells a client that the answer is the one kept for its
+// correlation id, from a first submission of the same request: nothing new
+// was created (Idempotent-Replayed, as the IETF idempotency-key draft and
+// several payment APIs name it). A first answer carries no such header.
+func markReplayed(h http.Header, replayed bool) {
+	if replayed {
+		h.Set("Idempotent-Replayed", "true")
+	}
+}

@@ -56,6 +56,7 @@ func (s *Server) submitRequest(typ store.RequestType) handlerFunc {
 			rid = requestIDOf(a.Body)
 		}
 		w.Header().Set("Location", s.baseURL(r)+"/v1/"+collectionNames[typ]+"("+rid+")")
+		markReplayed(w.Header(), a.Replayed)
 		w.WriteHeader(a.Status)
 		_, err = w.Write(a.Body)
 		return err

@@ -143,6 +143,9 @@ func TestCorrelationReplay(t *testing.T) {
 		if first.status != http.StatusCreated || again.status != http.StatusCreated || string(first.body) != string(again.body) {
 			t.Fatalf("replay: %d %s / %d %s", first.status, first.body, again.status, again.body)
 		}
+		if f, a := first.header.Values("Idempotent-Replayed"), again.header.Get("Idempotent-Replayed"); len(f) != 0 || a != "true" {
+			t.Errorf("Idempotent-Replayed: first answer %q, replay %q; want none, then true", f, a)
+		}
 		other := map[string]any{"content": transfer(day(0), farm1, farm2, farm1, sheep("130181", 2), nil)}
 		res := b.post(k1, "TransferRequests", other, "X-Correlation-ID", "retry-me-1")
 		if res.status != http.StatusBadRequest || res.problem().Errors[0].Code != "V004" || res.problem().Errors[0].Source != "header:X-Correlation-ID" {

@@ -531,7 +531,14 @@ func TestODataContextResolves(t *testing.T) {
 				Context string `json:"@odata.context"`
 			}
 			res.decode(&page)
-			doc, fragment, ok := strings.Cut(page.Context, "#")
+			// A relative context URL is resolved against the request URL
+			// (OData JSON Format 4.01 §4.6).
+			base, _ := url.Parse(b.url + path)
+			ref, err := url.Parse(page.Context)
+			if err != nil {
+				t.Fatalf("GET %s: @odata.context %q: %v", path, page.Context, err)
+			}
+			doc, fragment, ok := strings.Cut(base.ResolveReference(ref).String(), "#")
 			if res.status != http.StatusOK || !ok || !strings.HasPrefix(doc, b.url) {
 				t.Fatalf("GET %s = %d, @odata.context %q", path, res.status, page.Context)
 			}

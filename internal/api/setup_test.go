@@ -195,6 +195,10 @@ func (b *bundle) do(method, path, token string, body io.Reader, headers ...strin
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if http.CanonicalHeaderKey(headers[i]) == "Host" {
+			req.Host = headers[i+1] // the client sends req.Host, not a Host header
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)

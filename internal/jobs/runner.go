@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -29,6 +30,13 @@ import (
 
 // Handler applies one job inside the transaction that claimed it.
 type Handler func(ctx context.Context, tx store.Tx, j store.Job) error
+
+// Abandon ends, in a transaction of its own, the work a job stands for
+// when its Handler panicked: the panic's writes were rolled back, and the
+// request the job was to decide must not stay pending for ever. It must
+// leave work that is already decided alone, since another replica may
+// have taken the job meanwhile.
+type Abandon func(ctx context.Context, tx store.Tx, j store.Job, cause error) error
 
 // Options configure a Runner.
 type Options struct {
@@ -57,6 +65,7 @@ type Runner struct {
 	opts     Options
 	mu       sync.Mutex
 	handlers map[string]Handler
+	abandons map[string]Abandon
 	kinds    []string
 	wake     chan struct{}
 	health   queueHealth
@@ -79,7 +88,8 @@ func New(s store.Store, o Options) *Runner {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Runner{store: s, opts: o, handlers: map[string]Handler{}, wake: make(chan struct{}, 1)}
+	return &Runner{store: s, opts: o, handlers: map[string]Handler{},
+		abandons: map[string]Abandon{}, wake: make(chan struct{}, 1)}
 }
 
 // Register sets the handler of a job kind.
@@ -90,6 +100,13 @@ func (r *Runner) Register(kind string, h Handler) {
 		r.kinds = append(r.kinds, kind)
 	}
 	r.handlers[kind] = h
+}
+
+// RegisterAbandon sets what ends a job of kind whose handler panicked.
+func (r *Runner) RegisterAbandon(kind string, a Abandon) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.abandons[kind] = a
 }
 
 // Notify wakes an idle worker: call it after committing a transaction that
@@ -194,6 +211,12 @@ func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
 		return jobErr
 	})
 	if failed != nil {
+		var p *panicked
+		if errors.As(jobErr, &p) {
+			r.opts.Log.Error("job panicked", slog.Int64("job", failed.ID), slog.String("kind", failed.Kind),
+				slog.Any("panic", p.value), slog.String("stack", string(p.stack)))
+			r.abandon(jctx, *failed, jobErr)
+		}
 		return true, r.retry(jctx, *failed, jobErr)
 	}
 	if err != nil {
@@ -208,15 +231,47 @@ func (r *Runner) handler(kind string) Handler {
 	return r.handlers[kind]
 }
 
+// panicked is a handler's panic, with the stack it was raised on.
+type panicked struct {
+	value any
+	stack []byte
+}
+
+func (p *panicked) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
 // safeCall runs h, turning a panic into a permanent failure of the job so
 // that one bad job cannot stop the worker.
 func safeCall(ctx context.Context, h Handler, tx store.Tx, j store.Job) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = Permanent(fmt.Errorf("job %d panicked: %v", j.ID, v))
+			err = Permanent(fmt.Errorf("job %d: %w", j.ID, &panicked{value: v, stack: debug.Stack()}))
 		}
 	}()
 	return h(ctx, tx, j)
+}
+
+// abandon ends the work of a job whose handler panicked, before the job
+// is failed: a crash between the two leaves the job due, and its next run
+// finds the work decided. A failure here is logged; the job fails anyway.
+func (r *Runner) abandon(ctx context.Context, j store.Job, cause error) {
+	r.mu.Lock()
+	a := r.abandons[j.Kind]
+	r.mu.Unlock()
+	if a == nil {
+		return
+	}
+	err := r.store.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				err = fmt.Errorf("abandon panicked: %v", v)
+			}
+		}()
+		return a(ctx, tx, j, cause)
+	})
+	if err != nil {
+		r.opts.Log.Error("job's work could not be ended", slog.Int64("job", j.ID), slog.String("kind", j.Kind),
+			slog.Any("error", err))
+	}
 }
 
 // retry records a failed attempt: due again after a backoff, or failed for

@@ -1,9 +1,12 @@
 package jobs_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -160,6 +163,45 @@ func TestPermanentFailureAndPanic(t *testing.T) {
 			if j, _ := s.Job(context.Background(), id); j.State != store.JobFailed || j.FinishedAt.IsZero() {
 				t.Errorf("job %d = %+v, want failed", id, j)
 			}
+		}
+	})
+}
+
+// TestPanicAbandonsWork: a handler that panics has its writes rolled back,
+// the panic logged with its stack, and its kind's Abandon called with the
+// job in a transaction of its own, whose writes stand; the job fails.
+func TestPanicAbandonsWork(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := enqueue(t, s, "test.panic", 1)
+		var logs bytes.Buffer
+		r := jobs.New(s, jobs.Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
+		r.Register("test.panic", func(ctx context.Context, tx store.Tx, j store.Job) error {
+			if err := apply(ctx, tx, j); err != nil {
+				return err
+			}
+			panic("handler bug")
+		})
+		var abandoned []int64
+		r.RegisterAbandon("test.panic", func(ctx context.Context, tx store.Tx, j store.Job, cause error) error {
+			abandoned = append(abandoned, j.ID)
+			if !strings.Contains(cause.Error(), "handler bug") {
+				t.Errorf("cause = %v, want the panic", cause)
+			}
+			return tx.Audit(ctx, store.AuditEntry{At: time.Now(), Action: "abandoned", Subject: fmt.Sprintf("job:%d", j.ID)})
+		})
+		if ran, err := r.RunOne(context.Background(), []string{"test.panic"}); !ran || err != nil {
+			t.Fatalf("RunOne = %v, %v", ran, err)
+		}
+		if fmt.Sprint(abandoned) != fmt.Sprint(ids) || effects(t, s, ids[0]) != 1 {
+			t.Errorf("abandoned %v, %d audit lines; want %v and only the abandon's line", abandoned, effects(t, s, ids[0]), ids)
+		}
+		if j, _ := s.Job(context.Background(), ids[0]); j.State != store.JobFailed {
+			t.Errorf("job = %+v, want failed", j)
+		}
+		if l := logs.String(); !strings.Contains(l, "job panicked") || !strings.Contains(l, "runtime/debug.Stack") ||
+			!strings.Contains(l, "TestPanicAbandonsWork") {
+			t.Errorf("log has no panic with its stack:\n%s", l)
 		}
 	})
 }

@@ -81,6 +81,24 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
 	return tx.UpdateRequest(ctx, req)
 }
 
+// abandon ends Fail a request whose job panicked (jobs.Abandon): the
+// panic's writes were rolled back, so nothing of it was applied.
+func (s *Service) abandon(ctx context.Context, tx store.Tx, j store.Job, _ error) error {
+	var p jobPayload
+	if err := json.Unmarshal(j.Payload, &p); err != nil {
+		return fmt.Errorf("job %d: payload: %w", j.ID, err)
+	}
+	req, err := tx.LockRequest(ctx, p.RequestID)
+	if err != nil || req.Status != store.StatusPending {
+		return err
+	}
+	req.Status, req.UndoSupported, req.Warnings = store.StatusFail, false, nil
+	req.Errors = []livestock.FieldError{{Code: livestock.CodeInternal,
+		Message: "the request could not be processed; please submit it again"}}
+	req.UpdatedDate = s.stamp()
+	return tx.UpdateRequest(ctx, req)
+}
+
 // movementOf follows a correction back to the transfer whose movement it
 // corrects: a movement's id is its original transfer request's id.
 func movementOf(ctx context.Context, tx store.Tx, r store.Request) (int64, error) {

@@ -209,3 +209,39 @@ func TestUndoFlagsChangeUpdatedDate(t *testing.T) {
 		check("the corrected transfer", corrected, false, false)
 	})
 }
+
+// TestPanickingJobFails: a transfer whose job panics, after it has moved
+// the animal, ends Fail with the live internal-error code rather than
+// staying Pending for ever, and the animal stays where it was.
+func TestPanickingJobFails(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		svc, r, keeper1 := sandboxService(t, s, nil)
+		body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
+			"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
+			"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
+		var id int64
+		_, err := svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
+			Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Register(movements.JobKind, func(ctx context.Context, tx store.Tx, j store.Job) error {
+			if err := svc.Apply(ctx, tx, j); err != nil {
+				return err
+			}
+			panic("handler bug")
+		})
+		if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
+			t.Fatalf("RunOne = %v, %v", ran, err)
+		}
+		req, err := s.Request(ctx, id)
+		if err != nil || req.Status != store.StatusFail || len(req.Errors) != 1 || req.Errors[0].Code != livestock.CodeInternal {
+			t.Errorf("request after a panicking job = %+v, %v; want Fail with %s", req, err, livestock.CodeInternal)
+		}
+		if a, _ := s.Animal(ctx, "UK0130181 00001"); a.CPH != livestock.MustCPH("01/100/0257") {
+			t.Errorf("animal on %s, want 01/100/0257", a.CPH)
+		}
+	})
+}

@@ -40,6 +40,7 @@ func New(st store.Store, lists *standing.Lists, now func() time.Time) (*Service,
 // Register makes r apply movement requests, and lets submissions wake it.
 func (s *Service) Register(r *jobs.Runner) {
 	r.Register(JobKind, s.apply)
+	r.RegisterAbandon(JobKind, s.abandon)
 	s.notify = r.Notify
 }
 

@@ -51,6 +51,22 @@ func (s *Service) applyJob(ctx context.Context, tx store.Tx, j store.Job) error 
 	return tx.UpdateRegistration(ctx, reg)
 }
 
+// abandonJob ends Failed a registration whose job panicked (jobs.Abandon):
+// the panic's writes were rolled back, so no animal was registered.
+func (s *Service) abandonJob(ctx context.Context, tx store.Tx, j store.Job, _ error) error {
+	var p jobPayload
+	if err := json.Unmarshal(j.Payload, &p); err != nil {
+		return fmt.Errorf("job %d: payload: %w", j.ID, err)
+	}
+	reg, err := tx.LockRegistration(ctx, p.RegistrationID)
+	if err != nil || reg.Status != store.RegistrationPending {
+		return err
+	}
+	reg.Status, reg.Warnings, reg.UpdatedDate = store.RegistrationFailed, nil, s.now().UTC()
+	reg.Errors = []livestock.FieldError{{Code: livestock.CodeInternal, Message: "the registration could not be processed; please submit it again"}}
+	return tx.UpdateRegistration(ctx, reg)
+}
+
 func fieldsOf(err error) []livestock.FieldError {
 	if e, ok := err.(*livestock.Error); ok && len(e.Fields) > 0 {
 		return e.Fields

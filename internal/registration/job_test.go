@@ -143,3 +143,50 @@ func (b *bundle) jobCounts() map[store.JobState]int {
 	}
 	return c
 }
+
+// TestPanickingJobFails: a job whose handler panics, here after it has
+// registered the animal, ends its registration Failed with an internal
+// error rather than leaving it Pending for ever; the panic's writes are
+// rolled back, and the worker goes on to the next job.
+func TestPanickingJobFails(t *testing.T) {
+	t.Parallel()
+	each(t, func(t *testing.T, b *bundle) {
+		k1, id := b.user("keeper1"), tag(t, "442501", 101)
+		a := b.mustSubmit(k1, calf(id, tag(t, "442501", 1), "2026-06-07"), true, "", 202)
+		next := b.mustSubmit(k1, calf(tag(t, "442501", 102), tag(t, "442501", 1), "2026-06-07"), true, "", 202)
+		panicked := false
+		b.runner.Register(JobKind, func(ctx context.Context, tx store.Tx, j store.Job) error {
+			if panicked {
+				return b.svc.applyJob(ctx, tx, j)
+			}
+			if err := b.svc.applyJob(ctx, tx, j); err != nil {
+				return err
+			}
+			panicked = true
+			panic("handler bug")
+		})
+		b.runJob()
+		r := b.registration(a.RequestID)
+		if diff := cmp.Diff([]livestock.Code{livestock.CodeInternal}, codes(r.Errors)); r.Status != store.RegistrationFailed || diff != "" {
+			t.Errorf("after the panic: %s, errors (-want +got):\n%s", r.Status, diff)
+		}
+		if _, err := b.store.Animal(b.ctx, id); !livestock.IsNotFound(err) {
+			t.Errorf("animal after the panic: %v, want not found (rolled back)", err)
+		}
+		b.runJob()
+		if r := b.registration(next.RequestID); r.Status != store.RegistrationCompleted {
+			t.Errorf("the next job: %s %v, want Completed", r.Status, r.Errors)
+		}
+		if c := b.jobCounts(); c[store.JobFailed] != 1 || c[store.JobDone] != 1 {
+			t.Errorf("job counts = %v, want one failed, one done", c)
+		}
+	})
+}
+
+func codes(fs []livestock.FieldError) []livestock.Code {
+	var out []livestock.Code
+	for _, f := range fs {
+		out = append(out, f.Code)
+	}
+	return out
+}

@@ -55,6 +55,7 @@ func New(st store.Store, lists *standing.Lists, now func() time.Time, retryAfter
 // Register makes r apply queued registrations, and lets submissions wake it.
 func (s *Service) Register(r *jobs.Runner) {
 	r.Register(JobKind, s.applyJob)
+	r.RegisterAbandon(JobKind, s.abandonJob)
 	s.notify = r.Notify
 }
 

@@ -45,7 +45,10 @@ var dialect = sqldb.Dialect{
 // type, and the driver's own formatting of time.Time is not fixed width.
 func bindTime(t time.Time) any { return t.UTC().Format(sqldb.TimeFormat) }
 
-// classify maps SQLite's result codes to error kinds.
+// classify maps SQLite's result codes to error kinds. A file SQLite
+// cannot open, read or write (READONLY: a read-only file, directory or
+// disk, or a file moved away) is the database being unavailable, as a
+// PostgreSQL that cannot be reached is: 503, try again later.
 func classify(err error) livestock.Kind {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
@@ -57,7 +60,7 @@ func classify(err error) livestock.Kind {
 	}
 	switch e.Code() & 0xff {
 	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_CANTOPEN,
-		sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_PERM:
+		sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY:
 		return livestock.KindUnavailable
 	}
 	return livestock.KindInternal
