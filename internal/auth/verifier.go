@@ -91,6 +91,11 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (livestock.User, erro
 	if tok.Subject == "" {
 		return livestock.User{}, unauthenticated(livestock.CodeUnauthenticated, reasonNoSubject, nil)
 	}
+	if !livestock.PlainText(tok.Subject) {
+		// No user has such a subject, and PostgreSQL would fail on it
+		// where SQLite finds no match: both answer as for an unknown one.
+		return livestock.User{}, unauthenticated(livestock.CodeUnknownUser, reasonUnknownUser, fmt.Errorf("subject %q is not plain text", tok.Subject))
+	}
 	u, err := v.users.UserBySubject(ctx, tok.Subject)
 	if livestock.IsNotFound(err) {
 		return livestock.User{}, unauthenticated(livestock.CodeUnknownUser, reasonUnknownUser, err)
