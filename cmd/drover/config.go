@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/drover-registry/drover/internal/auth"
 )
 
 // errExtraArgs is returned by parse when arguments follow the flags;
@@ -20,6 +22,7 @@ type config struct {
 	Database        string
 	Issuer          string
 	Audience        string
+	MaxTokenLife    time.Duration
 	PublicURL       string
 	RateLimit       float64
 	RateBurst       int
@@ -52,6 +55,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	databaseFlag(fs, &c.Database)
 	fs.StringVar(&c.Issuer, "issuer", "", "OpenID Connect issuer URL of production tokens; empty runs the sandbox issuer")
 	fs.StringVar(&c.Audience, "audience", "drover", "audience (aud) that access tokens must carry")
+	fs.DurationVar(&c.MaxTokenLife, "max-token-lifetime", auth.DefaultMaxTokenLifetime, "longest lifetime (exp - iat) of an access token accepted; longer ones are refused")
 	fs.StringVar(&c.PublicURL, "public-url", "", "URL clients reach this service at, for links and the sandbox issuer name; empty: relative links (never the request's Host), issuer http://<addr>")
 	fs.Float64Var(&c.RateLimit, "rate-limit", 100, "requests per second per user, per replica; 0 turns the limit off")
 	fs.IntVar(&c.RateBurst, "rate-burst", 200, "requests a user may make at once before the rate limit applies")
@@ -134,6 +138,8 @@ func (c config) check() error {
 		{"--job-retention", c.JobRetention >= 0, "0 (keep jobs for ever) or more; it must not be negative"},
 		{"--max-queued-jobs", c.MaxQueuedJobs >= 0, "0 (no bound) or more; it must not be negative"},
 		{"--audience", strings.TrimSpace(c.Audience) != "", "not empty"},
+		{"--max-token-lifetime", c.MaxTokenLife > 0 && (c.Issuer != "" || c.MaxTokenLife >= auth.SandboxTokenLifetime),
+			fmt.Sprintf("more than 0, and at least %s without --issuer (the sandbox issuer's tokens last that long)", auth.SandboxTokenLifetime)},
 		{"--database", databaseKind(c.Database) != "", databaseRule},
 	} {
 		if !b.ok {

@@ -211,7 +211,7 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{"--workers", "0"}, {"--workers", "10000000"}, {"--retry-after", "0"}, {"--retry-after", "99999999999"},
 		{"--read-timeout", "-1s"}, {"--write-timeout", "0s"}, {"--request-timeout", "0s"}, {"--shutdown-timeout", "-5s"},
 		{"--audience", ""}, {"--database", ""}, {"--database", ":memory:"}, {"--database", "postgresql:/bad"},
-		{"--database", "mysql://foo"},
+		{"--database", "mysql://foo"}, {"--max-token-lifetime", "0s"}, {"--max-token-lifetime", "30m"},
 	} {
 		flag, value := tc[0], tc[1]
 		err := run(ctx, []string{"serve", "--database", db, flag + "=" + value}, func(string) string { return "" }, io.Discard, io.Discard)

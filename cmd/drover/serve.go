@@ -76,20 +76,23 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 
 	deps := api.Deps{Store: st, Doc: doc, Standing: lists, Log: log}
+	var verifier *auth.Verifier
 	if c.Issuer == "" {
 		sb, err := startSandbox(ctx, st, publicURL, c.Audience, log)
 		if err != nil {
 			return err
 		}
-		deps.Issuer, deps.Auth = sb, auth.NewVerifier(sb.Issuer(), c.Audience, sb.Keys(), st)
+		deps.Issuer, verifier = sb, auth.NewVerifier(sb.Issuer(), c.Audience, sb.Keys(), st)
 	} else {
 		keys, err := auth.NewRemoteKeys(ctx, c.Issuer, log)
 		if err != nil {
 			return fmt.Errorf("issuer %s: %w", c.Issuer, err)
 		}
-		deps.Auth = auth.NewVerifier(c.Issuer, c.Audience, keys, st)
+		verifier = auth.NewVerifier(c.Issuer, c.Audience, keys, st)
 		log.Info("production mode", slog.String("issuer", c.Issuer), slog.String("audience", c.Audience))
 	}
+	verifier.SetMaxLifetime(c.MaxTokenLife)
+	deps.Auth = verifier
 	runner := jobs.New(st, jobs.Options{Workers: c.Workers, Log: log})
 	if deps.Movement, err = movements.New(st, lists, time.Now); err != nil {
 		return err

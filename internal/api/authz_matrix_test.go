@@ -39,9 +39,11 @@ func getCall(path string) func(*authzFixture) authzCall {
 // cannot be added without its row. What README.md promises: a keeper
 // reads their own requests and those about a holding they act for; the
 // inspector reads everything and acts for nothing; another keeper's
-// request, review list or animal is a 403 (not a 404), except where the
-// live definition declares no 403: another keeper's registration status
-// is a 404, a registration at another keeper's holding a 400 (V047).
+// review list or animal is a 403 (not a 404), except where the live
+// definition declares no 403: another keeper's registration status is a
+// 404, a registration at another keeper's holding a 400 (V047). Another
+// keeper's movement request, asked for by id, is the 404 of an id not in
+// use: ids are sequential, and a 403 told which were in use (issue 20).
 func authzMatrix() map[string]authzRow {
 	m := map[string]authzRow{
 		"GET /healthz":                          {build: getCall("/healthz"), public: st200},
@@ -109,7 +111,7 @@ func authzMatrix() map[string]authzRow {
 		m["GET /v1/"+name+"/$count"] = authzRow{build: getCall("/v1/" + name + "/$count"), owner: st200, stranger: st200, inspector: st200}
 		m["GET /v1/"+name+"({requestId})"] = authzRow{build: func(f *authzFixture) authzCall {
 			return authzCall{method: http.MethodGet, path: fmt.Sprintf("/v1/%s(%d)?$expand=content", name, pick(f).RequestID)}
-		}, owner: st200, stranger: st403, inspector: st200}
+		}, owner: st200, stranger: http.StatusNotFound, inspector: st200} // as an id not in use
 	}
 	return m
 }

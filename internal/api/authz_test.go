@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -106,14 +107,14 @@ func TestAuthorizationMatrix(t *testing.T) {
 	})
 }
 
-// TestForbiddenIsNotNotFound pins what README.md promises and the spec
-// (livestock-movements.md, "a user lacking permission for a resource gets
-// 403") asks for: another keeper's request or animal is a 403, and only
-// what does not exist (or is of another type) is a 404. A keeper can
-// therefore tell that a (sequential) request id is in use. Another
-// keeper's registration status is the exception: the live definition
-// declares 404 there and no 403, so it is a 404, like an unknown id (whose
-// random UUID it is).
+// TestForbiddenIsNotNotFound pins where a keeper asking for another
+// keeper's business gets a 403 and where a 404. Another keeper's animal is
+// a 403 (the spec, livestock-movements.md: "a user lacking permission for a
+// resource gets 403"). Another keeper's movement request is a 404, the
+// same answer as for an id not in use (or of another type): request ids
+// are sequential, and a 403 told a keeper which were other keepers'
+// requests (issue 20). Another keeper's registration status is a 404 too:
+// the live definition declares 404 there and no 403.
 func TestForbiddenIsNotNotFound(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
@@ -125,7 +126,7 @@ func TestForbiddenIsNotNotFound(t *testing.T) {
 			owner    int // keeper1's answer; keeper3 gets 403 where keeper1 gets 200 …
 			stranger int // … unless this says otherwise
 		}{
-			{fmt.Sprintf("/v1/TransferRequests(%d)", f.private.RequestID), http.StatusOK, 0},
+			{fmt.Sprintf("/v1/TransferRequests(%d)", f.private.RequestID), http.StatusOK, http.StatusNotFound},
 			{fmt.Sprintf("/v1/UndoRequests(%d)", f.private.RequestID), http.StatusNotFound, 0},
 			{"/v1/TransferRequests(999999)", http.StatusNotFound, 0},
 			{"/v1/requeststatus/" + f.registrationID(), http.StatusOK, http.StatusNotFound},
@@ -144,6 +145,45 @@ func TestForbiddenIsNotNotFound(t *testing.T) {
 			}
 			if res := b.do(http.MethodGet, tc.path, f.k1, nil); res.status != tc.owner {
 				t.Errorf("keeper1 GET %s: %d, want %d", tc.path, res.status, tc.owner)
+			}
+		}
+	})
+}
+
+// TestNotYoursIsNotThere: a keeper asking by id for another keeper's
+// movement request gets the very answer of an id not in use, or in use by
+// a request of another type, but for the id itself; the owner and the
+// inspector get the request.
+func TestNotYoursIsNotThere(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		f := newFixture(b)
+		stranger, inspector := b.token("keeper3"), b.token("inspector")
+		answer := func(path string, id int64) string {
+			res := b.do(http.MethodGet, fmt.Sprintf("/v1/%s(%d)", path, id), stranger, nil)
+			if res.status != http.StatusNotFound {
+				t.Errorf("keeper3 GET %s(%d): %d, want 404", path, id, res.status)
+			}
+			n := fmt.Sprint(id)
+			return res.header.Get("Content-Type") + " " + regexp.MustCompile(`\b`+n+`\b`).ReplaceAllString(string(res.body), "ID")
+		}
+		for path, r := range map[string]record{"TransferRequests": f.private, "UndoRequests": f.undo,
+			"CorrectTransferRequests": f.correction, "ReviewHoldingMovementRequests": f.review} {
+			notYours := answer(path, r.RequestID)
+			otherType := f.private.RequestID
+			if path == "TransferRequests" {
+				otherType = f.undo.RequestID
+			}
+			for what, got := range map[string]string{"an id not in use": answer(path, 999999), "an id of another type": answer(path, otherType)} {
+				if got != notYours {
+					t.Errorf("%s: another keeper's request answers\n%s\nand %s\n%s", path, notYours, what, got)
+				}
+			}
+			for who, tok := range map[string]string{"keeper1": f.k1, "inspector": inspector} {
+				if res := b.do(http.MethodGet, fmt.Sprintf("/v1/%s(%d)", path, r.RequestID), tok, nil); res.status != http.StatusOK {
+					t.Errorf("%s GET %s(%d): %d, want 200", who, path, r.RequestID, res.status)
+				}
 			}
 		}
 	})

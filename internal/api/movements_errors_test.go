@@ -111,10 +111,11 @@ func TestMovementSubmissionErrors(t *testing.T) {
 				t.Errorf("GET %s: %d, want %d: %s", tc.path, res.status, tc.status, res.body)
 			}
 		}
-		// keeper2 may see it (it concerns farm2); a move between keeper1's own holdings is not keeper2's business.
+		// keeper2 may see it (it concerns farm2); a move between keeper1's own holdings is not keeper2's business,
+		// and answers as an id not in use (TestNotYoursIsNotThere).
 		var own record
 		b.post(k1, "TransferRequests", map[string]any{"content": transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", 9), nil)}).decode(&own)
-		if res := b.do(http.MethodGet, fmt.Sprintf("/v1/TransferRequests(%d)", own.RequestID), k2, nil); res.status != http.StatusForbidden {
+		if res := b.do(http.MethodGet, fmt.Sprintf("/v1/TransferRequests(%d)", own.RequestID), k2, nil); res.status != http.StatusNotFound {
 			t.Errorf("keeper2 reading keeper1's own move: %d", res.status)
 		}
 

@@ -25,7 +25,8 @@ import (
 // nbfLeeway is the clock skew go-oidc allows on the nbf claim.
 const nbfLeeway = 5 * time.Minute
 
-// checkShape refuses what is not a compact JWS with an accepted algorithm.
+// checkShape refuses what is not a compact JWS with an accepted algorithm
+// and a type an access token may carry.
 func checkShape(raw string) *livestock.Error {
 	parts := strings.Split(raw, ".")
 	if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
@@ -41,6 +42,7 @@ func checkShape(raw string) *livestock.Error {
 	}
 	var h struct {
 		Alg string `json:"alg"`
+		Typ string `json:"typ"`
 	}
 	if err := json.Unmarshal(segs[0], &h); err != nil {
 		return unauthenticated(livestock.CodeUnauthenticated, reasonMalformed, err)
@@ -50,6 +52,8 @@ func checkShape(raw string) *livestock.Error {
 		return unauthenticated(livestock.CodeUnauthenticated, reasonAlgNone, nil)
 	case !slices.Contains(supportedAlgs, h.Alg):
 		return unauthenticated(livestock.CodeUnauthenticated, reasonAlgorithm, fmt.Errorf("alg %q", h.Alg))
+	case !acceptedType(h.Typ):
+		return unauthenticated(livestock.CodeUnauthenticated, reasonNotAccess, fmt.Errorf("typ %q", h.Typ))
 	}
 	return nil
 }

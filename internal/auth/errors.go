@@ -12,20 +12,23 @@ import (
 // field and the error_description of the WWW-Authenticate challenge, so
 // they are short, plain and safe to show.
 const (
-	reasonMissing      = "no Authorization header"
-	reasonNotBearer    = "the Authorization header is not a Bearer token"
-	reasonMalformed    = "token malformed"
-	reasonAlgNone      = "token unsigned (alg none)"
-	reasonAlgorithm    = "token algorithm not supported"
-	reasonSignature    = "token signature invalid or signing key unknown"
-	reasonExpired      = "token expired"
-	reasonNoExpiry     = "token has no exp (expiry); every access token must carry one"
-	reasonNotYetValid  = "token not yet valid"
-	reasonIssuer       = "token issued by another issuer"
-	reasonAudience     = "token intended for another audience"
-	reasonNoSubject    = "token has no subject"
-	reasonUnknownUser  = "token subject is not a registered user"
-	reasonUnrecognised = "token rejected"
+	reasonMissing        = "no Authorization header"
+	reasonNotBearer      = "the Authorization header is not a Bearer token"
+	reasonMalformed      = "token malformed"
+	reasonAlgNone        = "token unsigned (alg none)"
+	reasonAlgorithm      = "token algorithm not supported"
+	reasonSignature      = "token signature invalid or signing key unknown"
+	reasonExpired        = "token expired"
+	reasonNoExpiry       = "token has no exp (expiry); every access token must carry one"
+	reasonNotYetValid    = "token not yet valid"
+	reasonIssuedInFuture = "token issued in the future (iat)"
+	reasonTooLong        = "token lifetime (exp) exceeds the maximum this service accepts"
+	reasonNotAccess      = "token is not an access token (typ)"
+	reasonIssuer         = "token issued by another issuer"
+	reasonAudience       = "token intended for another audience"
+	reasonNoSubject      = "token has no subject"
+	reasonUnknownUser    = "token subject is not a registered user"
+	reasonUnrecognised   = "token rejected"
 )
 
 // sourceAuthorization is where every verification failure points.

@@ -37,7 +37,31 @@ func readForm(w http.ResponseWriter, r *http.Request) (url.Values, error) {
 			Code: livestock.CodeBadFormat, Source: "body", Message: "the form cannot be decoded",
 		})
 	}
-	return single(r.PostForm, "form:")
+	v, err := single(r.PostForm, "form:")
+	if err != nil {
+		return nil, err
+	}
+	if err := plainForm(v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// plainForm refuses a form value that is not plain text (a NUL, invalid
+// UTF-8, a control character), naming the field, before it reaches a
+// query: PostgreSQL would fail on it where SQLite finds no match. The
+// password is never queried or stored, only hashed, and may be any bytes.
+func plainForm(v url.Values) error {
+	var fields []livestock.FieldError
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		if k != "password" && !livestock.PlainText(v.Get(k)) {
+			fields = append(fields, fieldError(livestock.CodeBadFormat, "form:"+k, k+" must be UTF-8 text without control characters"))
+		}
+	}
+	if fields != nil {
+		return livestock.Invalid("A parameter is not text.", fields...)
+	}
+	return nil
 }
 
 // single refuses a parameter given more than once.

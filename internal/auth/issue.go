@@ -56,11 +56,12 @@ func (s *Sandbox) issue(ctx context.Context, g grant) (tokenResponse, error) {
 }
 
 // accessToken signs an ES256 JWT for u with the ring's signing key; the
-// kid header names the key.
+// kid header names the key, and typ at+jwt (RFC 9068) says it is an access
+// token.
 func (s *Sandbox) accessToken(u livestock.User, now time.Time) (string, error) {
 	_, key := s.ring.current()
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key},
-		(&jose.SignerOptions{}).WithType("JWT"))
+		(&jose.SignerOptions{}).WithType(accessTokenType))
 	if err != nil {
 		return "", fmt.Errorf("auth: signer: %w", err)
 	}

@@ -165,7 +165,8 @@ func TestJWKS(t *testing.T) {
 }
 
 // TestAccessTokenClaims checks the shape and the 60-minute life of an
-// access token, with the clock fixed.
+// access token, with the clock fixed. Its typ is at+jwt (RFC 9068), which
+// marks it as an access token, never an ID token.
 func TestAccessTokenClaims(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
@@ -193,7 +194,7 @@ func TestAccessTokenClaims(t *testing.T) {
 				t.Errorf("exp - iat = %v, want 3600", life)
 			}
 			_, signing := sb.ring.current()
-			wantHeader := map[string]any{"alg": "ES256", "kid": signing.KeyID, "typ": "JWT"}
+			wantHeader := map[string]any{"alg": "ES256", "kid": signing.KeyID, "typ": "at+jwt"}
 			if diff := cmp.Diff(wantHeader, segment(t, tok, 0)); diff != "" {
 				t.Errorf("header mismatch (-want +got):\n%s", diff)
 			}

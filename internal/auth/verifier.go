@@ -31,15 +31,18 @@ type Verifier struct {
 	audience string
 	users    UserLookup
 	now      func() time.Time
-	tokens   *oidc.IDTokenVerifier
-	cache    *tokenCache
+	// maxLifetime is the longest exp − iat accepted (checkTimes).
+	maxLifetime time.Duration
+	tokens      *oidc.IDTokenVerifier
+	cache       *tokenCache
 }
 
 // NewVerifier returns a Verifier accepting tokens from issuer, intended for
 // audience, signed by one of keys. It remembers each verified token for
-// DefaultCacheTTL; SetCacheTTL changes that.
+// DefaultCacheTTL; SetCacheTTL changes that. It refuses tokens living
+// longer than DefaultMaxTokenLifetime; SetMaxLifetime changes that.
 func NewVerifier(issuer, audience string, keys oidc.KeySet, users UserLookup) *Verifier {
-	v := &Verifier{issuer: issuer, audience: audience, users: users, now: time.Now, cache: newTokenCache(DefaultCacheTTL)}
+	v := &Verifier{issuer: issuer, audience: audience, users: users, now: time.Now, maxLifetime: DefaultMaxTokenLifetime, cache: newTokenCache(DefaultCacheTTL)}
 	v.tokens = oidc.NewVerifier(issuer, tracingKeySet{keys}, &oidc.Config{
 		ClientID:             audience,
 		SupportedSigningAlgs: supportedAlgs,
@@ -66,8 +69,8 @@ func (v *Verifier) Authenticate(r *http.Request) (livestock.User, error) {
 	return v.Verify(r.Context(), strings.TrimSpace(token))
 }
 
-// Verify checks a raw JWT (signature, algorithm, issuer, audience, expiry
-// and not-before) and returns the user its subject names. A refused token
+// Verify checks a raw JWT (signature, algorithm, type, issuer, audience,
+// expiry, not-before, issued-at and lifetime) and returns the user its subject names. A refused token
 // gives a KindUnauthenticated *livestock.Error saying why; a store failure
 // is returned as it is.
 func (v *Verifier) Verify(ctx context.Context, raw string) (livestock.User, error) {
@@ -82,8 +85,16 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (livestock.User, erro
 	if err != nil {
 		return livestock.User{}, v.explain(err, tr)
 	}
+	if err := v.checkTimes(tok); err != nil {
+		return livestock.User{}, err
+	}
 	if tok.Subject == "" {
 		return livestock.User{}, unauthenticated(livestock.CodeUnauthenticated, reasonNoSubject, nil)
+	}
+	if !livestock.PlainText(tok.Subject) {
+		// No user has such a subject, and PostgreSQL would fail on it
+		// where SQLite finds no match: both answer as for an unknown one.
+		return livestock.User{}, unauthenticated(livestock.CodeUnknownUser, reasonUnknownUser, fmt.Errorf("subject %q is not plain text", tok.Subject))
 	}
 	u, err := v.users.UserBySubject(ctx, tok.Subject)
 	if livestock.IsNotFound(err) {

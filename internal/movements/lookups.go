@@ -53,18 +53,17 @@ func visibleRequests(u livestock.User, typ store.RequestType, q odata.Query) sto
 	return rq
 }
 
-// Request returns one request of type typ, if u may see it: 404 when there
-// is none of that type, 403 when it is another keeper's business.
+// Request returns one request of type typ, if u may see it. A request
+// that does not exist, is of another type, or is another keeper's
+// business is one and the same 404: request ids are sequential, and a 403
+// told a keeper which of them were other keepers' requests.
 func (s *Service) Request(ctx context.Context, u livestock.User, typ store.RequestType, id int64) (store.Request, error) {
 	r, err := s.store.Request(ctx, id)
-	if err != nil {
-		return r, err
-	}
-	if r.Type != typ {
+	if livestock.IsNotFound(err) || err == nil && (r.Type != typ || !maySee(u, r)) {
 		return store.Request{}, &livestock.Error{Kind: livestock.KindNotFound, Detail: fmt.Sprintf("no %s %d", typ, id)}
 	}
-	if !maySee(u, r) {
-		return store.Request{}, forbidden("path:requestId", fmt.Sprint(id), "this request is not yours, nor about a holding you act for")
+	if err != nil {
+		return r, err
 	}
 	return s.liveContent(r), nil
 }
