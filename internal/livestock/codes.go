@@ -122,6 +122,13 @@ const (
 	CodeRangeSpeciesID Code = "V066" // live 31235: speciesId is not a species of the movements interface
 )
 
+// Codes added for issue 20: a review must name the version of the
+// movement it saw, and a request stores a bounded number of errors.
+const (
+	CodeReviewStale   Code = "V067" // live 21373: the review names a request that has been corrected since
+	CodeTooManyErrors Code = "V068" // live 40: more errors than a request stores; the rest are not listed
+)
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -208,4 +215,6 @@ var Codes = []CodeInfo{
 	{CodeRangeTooLong, KindInvalid, "The date range must be less than a year"},
 	{CodeRangeNoHolding, KindInvalid, "Either departureHolding or destinationHolding must be given"},
 	{CodeRangeSpeciesID, KindInvalid, "speciesId is not a species of the movements interface"},
+	{CodeReviewStale, KindInvalid, "The movement has been corrected since the request named; review it by the correction's requestId"},
+	{CodeTooManyErrors, KindInvalid, "Too many errors: those after the first ones are not listed"},
 }

@@ -53,6 +53,7 @@ var liveCodes = map[Code]string{
 	CodeDeviceInTransit:   "22039",
 	CodeDateBeforeBirth:   "22039",
 	CodeDeviceDead:        "22039",
+	CodeTooManyErrors:     "40", // There have been too many validation errors in this one request.
 }
 
 // endpointCodes are the rules whose live code differs by endpoint.
@@ -66,6 +67,11 @@ var endpointCodes = map[Endpoint]map[Code]string{
 	},
 	EndpointReview: {
 		CodeTargetUnknown: "21373", // The MovementRequest_ID {0} could not be found.
+		// The catalogue has no code for a review of a version since
+		// corrected; the old requestId no longer names a movement awaiting
+		// review (the look-up shows the correction's), so "could not be
+		// found" is the nearest.
+		CodeReviewStale:   "21373",
 		CodeDeviceUnknown: "21381", // The tag number {0} could not be identified.
 		CodeDateFuture:    "21500", // The MovementRequest_ID {0} arrival date {1} is in the future {2}.
 		CodeInternal:      "4016",  // … ReviewHoldingMovementConsumer failed with message {0}

@@ -101,7 +101,7 @@ func (s *Service) abandon(ctx context.Context, tx store.Tx, j store.Job, _ error
 
 // movementOf follows a correction back to the transfer whose movement it
 // corrects: a movement's id is its original transfer request's id.
-func movementOf(ctx context.Context, tx store.Tx, r store.Request) (int64, error) {
+func movementOf(ctx context.Context, tx store.MovementReader, r store.Request) (int64, error) {
 	for range 1000 {
 		if r.Type == store.RequestTransfer {
 			return r.ID, nil

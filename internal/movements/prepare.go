@@ -62,14 +62,18 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 }
 
 // prepareReview checks a review at once: formats, and that the caller acts
-// for the reviewing holding.
-func (s *Service) prepareReview(u livestock.User, content []byte) (store.Request, error) {
+// for the reviewing holding, and that the review names the movement's
+// latest version.
+func (s *Service) prepareReview(ctx context.Context, u livestock.User, content []byte) (store.Request, error) {
 	r, w, err := decodeReview(content)
 	if err != nil {
 		return store.Request{}, err
 	}
 	if !u.CanActFor(r.Holding) {
 		return store.Request{}, forbidden("/content/holding", r.Holding.String(), "you may not act for holding "+r.Holding.String())
+	}
+	if err := s.checkVersion(ctx, r); err != nil {
+		return store.Request{}, err
 	}
 	return store.Request{MovementDate: r.ArrivalDate.Time(), TargetID: r.RequestID, TrackingID: deref(w.TrackingID),
 		Holdings: holdingList(r.Holding), Content: normalised(w)}, nil

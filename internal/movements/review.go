@@ -47,6 +47,9 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding.String() {
 		return notReviewable(fmt.Sprintf("movement %d does not await the review of %s", m.ID, r.Holding))
 	}
+	if m.RequestID != r.RequestID {
+		return failed(staleReview(r.RequestID, m.RequestID))
+	}
 	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate)}
 	for _, d := range m.Devices {
 		mv.Devices = append(mv.Devices, d.Identifier)
@@ -90,6 +93,47 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	req.TargetID, req.Species, req.UndoSupported = m.RequestID, m.Species, true
 	req.Holdings = holdingList(r.Holding, livestock.MustCPH(m.Source))
 	return outcome{}, nil
+}
+
+// staleReview is the error of a review naming request named when the
+// movement was last made by request current: the sender corrected it
+// after the reviewer saw it, so the review would decide animals and facts
+// the reviewer never saw.
+func staleReview(named, current int64) livestock.FieldError {
+	return livestock.FieldError{Code: livestock.CodeReviewStale, Source: "/content/reviewMovement/requestId", Value: fmt.Sprint(named),
+		Message: fmt.Sprintf("request %d has been corrected by request %d since; look the movement up again and review request %d", named, current, current)}
+}
+
+// checkVersion refuses at once a review of a movement awaiting the
+// reviewing holding's review that has been corrected since the version the
+// review names. Anything else it cannot tell yet is left to the job, which
+// checks again: a correction may come between the two.
+func (s *Service) checkVersion(ctx context.Context, r livestock.Review) error {
+	reviewed, err := s.store.Request(ctx, r.RequestID)
+	if livestock.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	id, err := movementOf(ctx, s.store, reviewed)
+	if livestock.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	m, err := s.store.Movement(ctx, id)
+	if livestock.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding.String() || m.RequestID == r.RequestID {
+		return nil
+	}
+	return livestock.Invalid("the movement has been corrected since", staleReview(r.RequestID, m.RequestID))
 }
 
 // setUndoable sets whether a request may be undone. That changes the

@@ -64,7 +64,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 	case store.RequestTransfer, store.RequestCorrection:
 		req, err = s.prepareTransfer(ctx, typ, p.User, content)
 	case store.RequestReview:
-		req, err = s.prepareReview(p.User, content)
+		req, err = s.prepareReview(ctx, p.User, content)
 	case store.RequestUndo:
 		req, err = s.prepareUndo(ctx, p.User, content)
 	default:
