@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/drover-registry/drover/internal/odata"
@@ -20,19 +21,54 @@ type collection struct {
 	NextLink string `json:"@odata.nextLink,omitempty"`
 }
 
+// DefaultPageBytes is the byte budget of a listing page unless
+// Config.MaxPageBytes says otherwise: a page of 500 requests, each with
+// its content expanded, could otherwise take hundreds of megabytes to
+// build and to send.
+const DefaultPageBytes = 1 << 20
+
+// fitPage writes items as JSON, in order, until the next one would take
+// the page past budget bytes, and returns those written and whether it
+// stopped early. The first item is always written, whatever its size, so
+// that every page moves the listing on.
+func fitPage(items []any, budget int) ([]any, bool, error) {
+	out, size := make([]any, 0, len(items)), 0
+	for _, item := range items {
+		b, err := json.Marshal(item)
+		if err != nil {
+			return nil, false, err
+		}
+		if size += len(b) + 1; size > budget && len(out) > 0 { // +1: the comma
+			return out, true, nil
+		}
+		out = append(out, json.RawMessage(b))
+	}
+	return out, false, nil
+}
+
 // nextLink is the URL of the page after the one that ended with the item
 // at position last (its id, in the default order), and, under an $orderby,
 // whose values for the order's fields (key last) are keys: the same query with $skip dropped (in any spelling)
 // and a keyset $skiptoken, so that following it costs the same at any
 // depth and never repeats or skips an item.
 func (s *Server) nextLink(r *http.Request, q odata.Query, key []string, last int64, keys []any) string {
+	return s.nextLinkTop(r, q, key, last, keys, 0)
+}
+
+// nextLinkTop is nextLink with $top set to top, when top > 0: the rest of
+// a $top page that its byte budget ended early.
+func (s *Server) nextLinkTop(r *http.Request, q odata.Query, key []string, last int64, keys []any, top int) string {
 	v := url.Values{}
 	for k, vs := range r.URL.Query() {
-		if name := strings.TrimPrefix(strings.ToLower(k), "$"); name != "skip" && name != "skiptoken" {
+		name := strings.TrimPrefix(strings.ToLower(k), "$")
+		if name != "skip" && name != "skiptoken" && (top == 0 || name != "top") {
 			v[k] = vs
 		}
 	}
 	v.Set("$skiptoken", q.Token(key, last, keys))
+	if top > 0 {
+		v.Set("$top", strconv.Itoa(top))
+	}
 	return s.baseURL(r) + r.URL.EscapedPath() + "?" + v.Encode()
 }
 

@@ -109,20 +109,33 @@ func (s *Server) listRequests(typ store.RequestType) handlerFunc {
 			}
 			page.Count = &n
 		}
+		items := make([]any, 0, len(list))
 		for _, req := range list {
 			item, err := renderRequest(req, "", q)
 			if err != nil {
 				return err
 			}
-			page.Value = append(page.Value, item)
+			items = append(items, item)
 		}
-		if more && !q.HasTop {
+		// The page ends early when its items outgrow the byte budget; the
+		// next link goes on after the last item written, with $top, if
+		// given, reduced by the items written.
+		var cut bool
+		if page.Value, cut, err = fitPage(items, s.cfg.MaxPageBytes); err != nil {
+			return err
+		}
+		list = list[:len(page.Value)]
+		if more && !q.HasTop || cut {
 			last := list[len(list)-1]
 			var fields []string
 			for _, o := range q.Order(store.RequestKey) {
 				fields = append(fields, o.Field)
 			}
-			page.NextLink = s.nextLink(r, q, []string{store.RequestKey}, last.ID, last.Values(fields))
+			top := 0
+			if q.HasTop {
+				top = q.Top - len(list)
+			}
+			page.NextLink = s.nextLinkTop(r, q, []string{store.RequestKey}, last.ID, last.Values(fields), top)
 		}
 		return writeJSON(w, http.StatusOK, page)
 	}

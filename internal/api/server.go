@@ -27,7 +27,10 @@ type Config struct {
 	AdaptiveLimit  bool          // shed by a concurrency limit that follows latency (admission.go), under MaxInFlight
 	MaxQueuedJobs  int           // refuse submissions while more jobs than this are queued (queuegate.go); 0 means no limit
 	MaxPage        int           // largest results page of a collection
-	PublicURL      string        // where clients reach the service, for links; default from each request
+	// MaxPageBytes bounds a page of a request listing in bytes as MaxPage
+	// bounds it in items (collection.go fitPage); 0 means DefaultPageBytes.
+	MaxPageBytes int
+	PublicURL    string // where clients reach the service, for links; default from each request
 	// Issuer is the production OpenID Connect issuer's URL; "" when tokens
 	// come from the sandbox's own issuer (Deps.Issuer). The document served
 	// then points at it (openapi.Doc.ForIssuer).
@@ -93,6 +96,9 @@ func New(cfg Config, d Deps) (*Server, error) {
 	}
 	if cfg.MaxPage <= 0 {
 		cfg.MaxPage = 500
+	}
+	if cfg.MaxPageBytes <= 0 {
+		cfg.MaxPageBytes = DefaultPageBytes
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)

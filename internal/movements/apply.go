@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
@@ -76,9 +77,27 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
 	if !req.Status.Applied() {
 		req.UndoSupported = false
 	}
-	req.Errors, req.Warnings = out.errs, out.warns
+	req.Errors, req.Warnings = boundErrors(out.errs), out.warns
 	req.UpdatedDate = s.stamp()
 	return tx.UpdateRequest(ctx, req)
+}
+
+// MaxStoredErrors is how many errors a request stores at most. A transfer
+// of 30,000 unknown tags has 30,000 errors; stored whole they made a
+// 4.5 MB record and every listing that showed it as large. The first
+// hundred say what is wrong as well as all of them would.
+const MaxStoredErrors = 100
+
+// boundErrors is errs cut to MaxStoredErrors, followed, when any were
+// cut, by one error with the live code 40 (too many validation errors)
+// saying how many are not listed.
+func boundErrors(errs []livestock.FieldError) []livestock.FieldError {
+	if len(errs) <= MaxStoredErrors {
+		return errs
+	}
+	more := len(errs) - MaxStoredErrors
+	return append(slices.Clip(errs[:MaxStoredErrors]), livestock.FieldError{Code: livestock.CodeTooManyErrors,
+		Message: fmt.Sprintf("there have been too many validation errors in this request: %d more are not listed; resolve these and submit it again", more)})
 }
 
 // abandon ends Fail a request whose job panicked (jobs.Abandon): the
