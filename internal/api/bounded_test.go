@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,5 +75,39 @@ func TestBoundedAnswers(t *testing.T) {
 	}
 	if len(seen) != sent || pages < 2 {
 		t.Errorf("expanded listing: %d requests over %d pages; want %d over more than one", len(seen), pages, sent)
+	}
+}
+
+// TestPageByteBudgetWithTop: a $top page that outgrows the byte budget
+// ends early, and its @odata.nextLink asks for the rest of $top only.
+func TestPageByteBudgetWithTop(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{MaxPageBytes: 1500})
+	k1 := b.token("keeper1")
+	for i := range 3 {
+		b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", i+1), nil))
+	}
+	var page struct {
+		Value    []record
+		NextLink string `json:"@odata.nextLink"`
+	}
+	res := b.do(http.MethodGet, "/v1/TransferRequests?$top=3&$expand=content", k1, nil)
+	res.decode(&page)
+	if res.status != http.StatusOK || len(page.Value) == 0 || len(page.Value) == 3 || len(page.Value) > 1 && len(res.body) > 1500 {
+		t.Fatalf("GET: %d, %d items in %d bytes; want the page ended early within 1500 bytes", res.status, len(page.Value), len(res.body))
+	}
+	want := fmt.Sprintf("%%24top=%d", 3-len(page.Value))
+	if !strings.Contains(page.NextLink, want) || !strings.Contains(page.NextLink, "skiptoken") {
+		t.Fatalf("@odata.nextLink = %q, want %s and a $skiptoken", page.NextLink, want)
+	}
+	listed := len(page.Value)
+	for next := strings.TrimPrefix(page.NextLink, b.url); next != ""; next = strings.TrimPrefix(page.NextLink, b.url) {
+		res := b.do(http.MethodGet, next, k1, nil)
+		page.NextLink, page.Value = "", nil
+		res.decode(&page)
+		listed += len(page.Value)
+	}
+	if listed != 3 {
+		t.Errorf("listed %d requests over the pages, want 3", listed)
 	}
 }
