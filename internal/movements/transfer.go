@@ -38,13 +38,16 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	if err != nil {
 		return outcome{}, err
 	}
-	errs, warns := livestock.CheckTransfer(t, f)
-	if len(errs) > 0 {
-		return failed(errs...)
-	}
 	submitter, err := tx.UserByName(ctx, req.UserName)
 	if err != nil {
 		return outcome{}, err
+	}
+	errs, warns := livestock.CheckTransfer(t, f)
+	if len(errs) > 0 {
+		if !submitter.CanActFor(t.Source) {
+			errs = discreet(errs, t)
+		}
+		return failed(errs...)
 	}
 	m := store.Movement{ID: req.ID, RequestID: req.ID, UserName: req.UserName, Species: req.Species,
 		Source: t.Source.String(), Destination: f.Destination.CPH.String(), TransferDate: t.TransferDate.Time(),
