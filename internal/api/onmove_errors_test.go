@@ -45,3 +45,41 @@ func TestFailedOnMoveRevealsNoTags(t *testing.T) {
 		}
 	})
 }
+
+// TestOnMoveStandstillRevealsNoArrivals: the standstill warning of an
+// on-move reported by the destination's keeper says that the source is
+// under standstill, not when animals arrived there; the source's keeper
+// is told the date.
+func TestOnMoveStandstillRevealsNoArrivals(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		const yard = "01/100/0258" // keeper1's sale yard
+		there := b.submit(k1, "TransferRequests", transfer(day(-5), farm1, yard, farm1, sheep("130181", 20), nil))
+		back := b.submit(k1, "TransferRequests", transfer(day(-3), yard, farm1, farm1, sheep("130181", 20), nil))
+		if !there.applied() || !back.applied() {
+			t.Fatalf("keeper1's moves: %+v, %+v", there, back)
+		}
+		arrived := day(-3)
+		for _, tc := range []struct {
+			name, token, user string
+			tag               int
+			dated             bool
+		}{
+			{"keeper2's on-move", k2, farm2, 21, false},
+			{"keeper1's off-move", k1, farm1, 22, true},
+		} {
+			rec := b.submit(tc.token, "TransferRequests", transfer(day(-1), farm1, farm2, tc.user, sheep("130181", tc.tag), nil))
+			if _, warns := rec.codes(); rec.RequestStatus != "CompletedWarning" || !slices.Contains(warns, "W001") {
+				t.Errorf("%s: %s %+v, want W001", tc.name, rec.RequestStatus, rec.Warnings)
+				continue
+			}
+			for _, w := range rec.Warnings {
+				if w.Code == "W001" && strings.Contains(w.Message, arrived) != tc.dated {
+					t.Errorf("%s: %q; naming the arrival date %s: want %v", tc.name, w.Message, arrived, tc.dated)
+				}
+			}
+		}
+	})
+}

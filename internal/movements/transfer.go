@@ -49,6 +49,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		}
 		return failed(errs...)
 	}
+	if !submitter.CanActFor(t.Source) {
+		warns = discreetWarnings(warns, t)
+	}
 	m := store.Movement{ID: req.ID, RequestID: req.ID, UserName: req.UserName, Species: req.Species,
 		Source: t.Source.String(), Destination: f.Destination.CPH.String(), TransferDate: t.TransferDate.Time(),
 		AnimalCount: t.AnimalCount, Flags: t.Flags, Standstill: hasCode(warns, livestock.CodeStandstill), ReportedBy: reportedBy(t)}
