@@ -32,6 +32,10 @@ type bundle struct {
 	store store.Store
 	sb    *auth.Sandbox
 	doc   *openapi.Doc
+	// pauseJobs stops the job runner, once the job it is running is done;
+	// resumeJobs starts it again: a test changes the registry between a
+	// submission and its job. Neither may be called concurrently.
+	pauseJobs, resumeJobs func()
 }
 
 // setup starts a server over s with cfg (zero values take defaults).
@@ -76,17 +80,22 @@ func start(t testing.TB, s store.Store, cfg api.Config) *bundle {
 		t.Fatal(err)
 	}
 	reg.Register(runner)
-	runCtx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = runner.Run(runCtx); close(done) }()
-	t.Cleanup(func() { stop(); <-done })
+	jobsOff := func() {}
+	jobsOn := func() {
+		runCtx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { _ = runner.Run(runCtx); close(done) }()
+		jobsOff = func() { stop(); <-done; jobsOff = func() {} }
+	}
+	jobsOn()
+	t.Cleanup(func() { jobsOff() })
 	srv, err := api.New(cfg, api.Deps{Store: s, Doc: doc, Standing: lists, Issuer: sb, Movement: mv, Register: reg,
 		Auth: auth.NewVerifier(sb.Issuer(), sb.Audience(), sb.Keys(), s)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h = srv
-	return &bundle{url: ts.URL, store: s, sb: sb, doc: doc}
+	return &bundle{url: ts.URL, store: s, sb: sb, doc: doc, pauseJobs: func() { jobsOff() }, resumeJobs: jobsOn}
 }
 
 // token signs in as user with the password grant.

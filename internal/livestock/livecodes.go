@@ -60,10 +60,12 @@ var liveCodes = map[Code]string{
 var endpointCodes = map[Endpoint]map[Code]string{
 	EndpointCorrection: {
 		CodeTargetUnknown: "4075", // Movement Request_ID {0} cannot be edited as it does not exist …
+		CodeForbidden:     "4038", // Sorry, you are not authorised for User Holding {0}
 		CodeInternal:      "4073", // … CorrectTransferRequest:Exception: {0}
 	},
 	EndpointTransfer: {
-		CodeInternal: "4041", // … TransferConsumer failed with message {0}
+		CodeInternal:  "4041", // … TransferConsumer failed with message {0}
+		CodeForbidden: "4038", // Sorry, you are not authorised for User Holding {0}
 	},
 	EndpointReview: {
 		CodeTargetUnknown: "21373", // The MovementRequest_ID {0} could not be found.
@@ -75,6 +77,7 @@ var endpointCodes = map[Endpoint]map[Code]string{
 		CodeDeviceUnknown: "21381", // The tag number {0} could not be identified.
 		CodeDateFuture:    "21500", // The MovementRequest_ID {0} arrival date {1} is in the future {2}.
 		CodeInternal:      "4016",  // … ReviewHoldingMovementConsumer failed with message {0}
+		CodeForbidden:     "30003", // You are not authorised to use holding {0} {1}.
 	},
 	EndpointUndo: {
 		CodeNoEnvelope: "14003", // The Undo Request cannot be NULL.

@@ -25,6 +25,10 @@ func TestLiveCode(t *testing.T) {
 		{EndpointTransfer, CodeStandstill, "W001"}, // no live code: Drover's
 		{EndpointTransfer, CodeDateFuture, "V019"}, // live has one for reviews only
 		{EndpointReview, CodeDateFuture, "21500"},
+		{EndpointTransfer, CodeForbidden, "4038"}, // not (or no longer) acting for userHolding
+		{EndpointCorrection, CodeForbidden, "4038"},
+		{EndpointReview, CodeForbidden, "30003"},
+		{EndpointUndo, CodeForbidden, "A002"}, // the undo catalogue has no such rule
 	}
 	for _, tc := range tests {
 		if got := LiveCode(tc.e, tc.c); got != tc.want {

@@ -38,6 +38,15 @@ func (o outcome) status() store.RequestStatus {
 
 func failed(errs ...livestock.FieldError) (outcome, error) { return outcome{errs: errs}, nil }
 
+// failedUnless is err when there is one (the job tries again), else the
+// request failed with errs.
+func failedUnless(err error, errs ...livestock.FieldError) (outcome, error) {
+	if err != nil {
+		return outcome{}, err
+	}
+	return failed(errs...)
+}
+
 // apply is the job: it applies one request inside the transaction that
 // claimed the job, so its effects and its final status commit together,
 // once. A request already decided is left alone, so a repeated job is

@@ -95,6 +95,8 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 		return req, err
 	case target.UserName != u.Name:
 		return req, forbidden(undoTarget, fmt.Sprint(w.UndoRequestID), "only the user who submitted a request may undo it")
+	case !s.actsForTarget(u, target):
+		return req, forbidden(undoTarget, fmt.Sprint(w.UndoRequestID), "you do not act now for "+targetHolding(target))
 	}
 	req.MovementDate, req.Species, req.Holdings = target.MovementDate, target.Species, target.Holdings
 	return req, nil
@@ -113,6 +115,8 @@ func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, ver
 		return err
 	case target.UserName != u.Name:
 		return forbidden("/content/"+correctionTarget, fmt.Sprint(id), "only the user who submitted a request may "+verb+" it")
+	case !s.actsForTarget(u, target):
+		return forbidden("/content/"+correctionTarget, fmt.Sprint(id), "you do not act now for "+targetHolding(target))
 	}
 	return nil
 }

@@ -19,6 +19,10 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if errs := s.unknownReviewFlags(w.ProcessingFlags); len(errs) > 0 {
 		return failed(errs...)
 	}
+	holding := livestock.HoldingRef{CPH: r.Holding}
+	if ok, err := stillActs(ctx, tx, req.UserName, holding); err != nil || !ok {
+		return failedUnless(err, notActing("/content/holding", r.Holding.String(), "holding "+r.Holding.String()))
+	}
 	at := "/content/reviewMovement/requestId"
 	notReviewable := func(msg string) (outcome, error) {
 		return failed(livestock.FieldError{Code: livestock.CodeNotReviewable, Source: at, Value: fmt.Sprint(r.RequestID), Message: msg})

@@ -18,6 +18,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		return failed(fieldsOf(err)...)
 	}
 	t := d.t
+	if ok, err := stillActs(ctx, tx, req.UserName, t.UserHolding); err != nil || !ok {
+		return failedUnless(err, notActing("/content/userHolding", t.UserHolding.String(), "holding "+t.UserHolding.String()))
+	}
 	var prior *store.Movement    // the movement a correction replaces …
 	var corrected *store.Request // … and the request whose version it replaces
 	if req.Type == store.RequestCorrection {
@@ -35,13 +38,19 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	if err != nil {
 		return outcome{}, err
 	}
-	errs, warns := livestock.CheckTransfer(t, f)
-	if len(errs) > 0 {
-		return failed(errs...)
-	}
 	submitter, err := tx.UserByName(ctx, req.UserName)
 	if err != nil {
 		return outcome{}, err
+	}
+	errs, warns := livestock.CheckTransfer(t, f)
+	if len(errs) > 0 {
+		if !submitter.CanActFor(t.Source) {
+			errs = discreet(errs, t)
+		}
+		return failed(errs...)
+	}
+	if !submitter.CanActFor(t.Source) {
+		warns = discreetWarnings(warns, t)
 	}
 	m := store.Movement{ID: req.ID, RequestID: req.ID, UserName: req.UserName, Species: req.Species,
 		Source: t.Source.String(), Destination: f.Destination.CPH.String(), TransferDate: t.TransferDate.Time(),
@@ -120,6 +129,10 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 	}
 	if target.UserName != req.UserName {
 		return refuse("only the user who submitted a request may correct it")
+	}
+	if ok, err := s.stillActsForTarget(ctx, tx, req.UserName, target); err != nil || !ok {
+		out, err := failedUnless(err, notActing(at, fmt.Sprint(req.TargetID), targetHolding(target)))
+		return nil, nil, out, err
 	}
 	if !target.Status.Applied() || (target.Type != store.RequestTransfer && target.Type != store.RequestCorrection) {
 		return refuse("only a successful transfer (or correction) can be corrected")

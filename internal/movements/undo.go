@@ -31,6 +31,11 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	switch {
 	case target.UserName != req.UserName:
 		return refuse(livestock.CodeNotUndoable, "only the user who submitted a request may undo it")
+	}
+	if ok, err := s.stillActsForTarget(ctx, tx, req.UserName, target); err != nil || !ok {
+		return failedUnless(err, notActing(undoTarget, fmt.Sprint(req.TargetID), targetHolding(target)))
+	}
+	switch {
 	case target.IsFullUndone:
 		return refuse(livestock.CodeNotUndoable, "the request is undone already")
 	case !target.Status.Applied() || !target.UndoSupported:

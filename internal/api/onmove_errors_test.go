@@ -1,0 +1,85 @@
+package api_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// TestFailedOnMoveRevealsNoTags: a keeper reporting animals moved on from
+// another keeper's holding, with tags that are not all there, learns that
+// the move cannot be applied, not which of the tags are registered or
+// where: one error about the source holding. The source's own keeper
+// still gets an error for each tag.
+func TestFailedOnMoveRevealsNoTags(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		// 00001 is keeper1's, on farm1; 00030 was never issued; keeper2's
+		// 130186 00001 is on farm2.
+		devices := append(sheep("130181", 1, 30), sheep("130186", 1)...)
+
+		on := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, devices, nil))
+		if on.RequestStatus != "Fail" || len(on.Errors) != 1 || on.Errors[0].Target != "content.sourceHolding" {
+			t.Errorf("keeper2's on-move from farm1: %s %+v, want Fail with one error at content.sourceHolding", on.RequestStatus, on.Errors)
+		}
+		for _, e := range on.Errors {
+			if strings.Contains(e.Message+e.Target, "UK0") || strings.Contains(e.Target, "devices") {
+				t.Errorf("keeper2's on-move error names an animal: %+v", e)
+			}
+		}
+
+		off := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, devices, nil))
+		var targets []string
+		for _, e := range off.Errors {
+			targets = append(targets, e.Target)
+		}
+		if off.RequestStatus != "Fail" || !slices.Contains(targets, "content.movementGroups[0].devices[1].tagNumber") ||
+			!slices.Contains(targets, "content.movementGroups[0].devices[2].tagNumber") {
+			t.Errorf("keeper1's own off-move: %s %+v, want an error for each of the two tags", off.RequestStatus, off.Errors)
+		}
+	})
+}
+
+// TestOnMoveStandstillRevealsNoArrivals: the standstill warning of an
+// on-move reported by the destination's keeper says that the source is
+// under standstill, not when animals arrived there; the source's keeper
+// is told the date.
+func TestOnMoveStandstillRevealsNoArrivals(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		const yard = "01/100/0258" // keeper1's sale yard
+		there := b.submit(k1, "TransferRequests", transfer(day(-5), farm1, yard, farm1, sheep("130181", 20), nil))
+		back := b.submit(k1, "TransferRequests", transfer(day(-3), yard, farm1, farm1, sheep("130181", 20), nil))
+		if !there.applied() || !back.applied() {
+			t.Fatalf("keeper1's moves: %+v, %+v", there, back)
+		}
+		arrived := day(-3)
+		for _, tc := range []struct {
+			name, token, user string
+			tag               int
+			dated             bool
+		}{
+			{"keeper2's on-move", k2, farm2, 21, false},
+			{"keeper1's off-move", k1, farm1, 22, true},
+		} {
+			rec := b.submit(tc.token, "TransferRequests", transfer(day(-1), farm1, farm2, tc.user, sheep("130181", tc.tag), nil))
+			if _, warns := rec.codes(); rec.RequestStatus != "CompletedWarning" || !slices.Contains(warns, "W001") {
+				t.Errorf("%s: %s %+v, want W001", tc.name, rec.RequestStatus, rec.Warnings)
+				continue
+			}
+			for _, w := range rec.Warnings {
+				if w.Code == "W001" && strings.Contains(w.Message, arrived) != tc.dated {
+					t.Errorf("%s: %q; naming the arrival date %s: want %v", tc.name, w.Message, arrived, tc.dated)
+				}
+			}
+		}
+	})
+}
