@@ -50,11 +50,12 @@ func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
 	if name == "" || password == "" {
 		return renderLogin(w, loginPage{Request: ar, UserName: name, Error: "Enter your user name and password."})
 	}
-	u, err := s.checkPassword(r.Context(), name, password)
+	u, err := s.checkPassword(r, name, password)
 	if errors.Is(err, errBadCredentials) {
 		return renderLogin(w, loginPage{Request: ar, UserName: name, Error: "The user name or password is wrong."})
 	}
 	if err != nil {
+		setRetryAfter(w, err)
 		return err
 	}
 	code := rand.Text() + rand.Text()

@@ -41,6 +41,8 @@ type Sandbox struct {
 	audience string
 	now      func() time.Time
 	ring     *keyring
+	checks   passwordChecks
+	throttle *throttle
 }
 
 // SandboxOption configures a Sandbox.
@@ -49,6 +51,12 @@ type SandboxOption func(*Sandbox)
 // WithAudience sets the aud claim of the tokens the sandbox issues.
 func WithAudience(aud string) SandboxOption {
 	return func(s *Sandbox) { s.audience = aud }
+}
+
+// WithPasswordChecks sets how many password checks may run at once; 0,
+// the default, means one per core.
+func WithPasswordChecks(n int) SandboxOption {
+	return func(s *Sandbox) { s.checks = newPasswordChecks(n) }
 }
 
 // NewSandbox starts the sandbox issuer at issuerURL (an absolute http or
@@ -69,6 +77,8 @@ func NewSandbox(ctx context.Context, s SandboxStore, issuerURL string, now func(
 		audience: DefaultAudience,
 		now:      now,
 		ring:     &keyring{store: s},
+		checks:   newPasswordChecks(0),
+		throttle: newThrottle(),
 	}
 	for _, o := range opts {
 		o(sb)

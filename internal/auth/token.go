@@ -48,7 +48,7 @@ func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
 	case "":
 		return require(form, "form:", "grant_type")
 	case grantPassword:
-		g, err = s.passwordGrant(r.Context(), form)
+		g, err = s.passwordGrant(r, form)
 	case grantAuthorizationCode:
 		g, err = s.codeGrant(r.Context(), form)
 	case grantRefreshToken:
@@ -60,6 +60,7 @@ func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
 		})
 	}
 	if err != nil {
+		setRetryAfter(w, err)
 		return err
 	}
 	resp, err := s.issue(r.Context(), g)
@@ -69,11 +70,11 @@ func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, "no-store", resp)
 }
 
-func (s *Sandbox) passwordGrant(ctx context.Context, f url.Values) (grant, error) {
+func (s *Sandbox) passwordGrant(r *http.Request, f url.Values) (grant, error) {
 	if err := require(f, "form:", "username", "password"); err != nil {
 		return grant{}, err
 	}
-	u, err := s.checkPassword(ctx, f.Get("username"), f.Get("password"))
+	u, err := s.checkPassword(r, f.Get("username"), f.Get("password"))
 	if errors.Is(err, errBadCredentials) {
 		return grant{}, badGrant("password", msgBadCredentials)
 	}
