@@ -30,6 +30,7 @@ type SandboxStore interface {
 	AddRefreshToken(ctx context.Context, r store.RefreshToken) error
 	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
 	RefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
+	RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (int64, error)
 }
 
 // Sandbox is the sandbox's OpenID provider. It signs ES256 access tokens
