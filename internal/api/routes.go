@@ -47,8 +47,8 @@ func (s *Server) routes() chi.Router {
 			r.Get("/.well-known/openid-configuration", s.handle(s.issuer.Discovery))
 			r.Get("/oauth2/jwks", s.handle(s.issuer.JWKS))
 			r.Post("/oauth2/token", s.handleWith(s.issuer.Token, oauthError))
-			r.Get("/oauth2/authorize", s.handle(s.issuer.AuthorizeForm))
-			r.Post("/oauth2/authorize", s.handle(s.issuer.Authorize))
+			r.Get("/oauth2/authorize", s.handleWith(s.issuer.AuthorizeForm, oauthError))
+			r.Post("/oauth2/authorize", s.handleWith(s.issuer.Authorize, oauthError))
 		})
 	}
 
