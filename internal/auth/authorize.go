@@ -27,6 +27,9 @@ func (s *Sandbox) AuthorizeForm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkClient(ar, "query:"); err != nil {
+		return err
+	}
 	return renderLogin(w, loginPage{Request: ar})
 }
 
@@ -50,6 +53,9 @@ func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
 	}
 	ar, err := parseAuthRequest(form, "form:")
 	if err != nil {
+		return err
+	}
+	if err := s.checkClient(ar, "form:"); err != nil {
 		return err
 	}
 	if form.Get("cancel") != "" {

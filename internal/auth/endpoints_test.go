@@ -50,7 +50,7 @@ func TestAuthorizeFormPage(t *testing.T) {
 	q := goodAuthQuery()
 	q.Set("state", `"><script>alert(1)</script>`)
 	w := httptest.NewRecorder()
-	err := (&Sandbox{}).AuthorizeForm(w, httptest.NewRequest("GET", PathAuthorize+"?"+q.Encode(), nil))
+	err := (&Sandbox{clients: map[string][]string{testClient.ID: testClient.RedirectURIs}}).AuthorizeForm(w, httptest.NewRequest("GET", PathAuthorize+"?"+q.Encode(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,7 @@ type Sandbox struct {
 	ring     *keyring
 	checks   passwordChecks
 	throttle *throttle
+	clients  map[string][]string // client id to its redirect URIs: checkClient
 }
 
 // SandboxOption configures a Sandbox.
@@ -81,6 +82,7 @@ func NewSandbox(ctx context.Context, s SandboxStore, issuerURL string, now func(
 		checks:   newPasswordChecks(0),
 		throttle: newThrottle(),
 	}
+	sb.clients = map[string][]string{DocsClient: {sb.issuer + "/docs/oauth2-redirect.html"}}
 	for _, o := range opts {
 		o(sb)
 	}
