@@ -29,6 +29,9 @@ const (
 	// maxBackoff.
 	firstBackoff = time.Second
 	maxBackoff   = 5 * time.Minute
+	// quietReset forgets a key's failures when it has had none for this
+	// long, so that a developer's typos over a day never add up to a lockout.
+	quietReset = 15 * time.Minute
 	// maxStrikes bounds the throttle's memory when names or addresses are
 	// made up by the thousand.
 	maxStrikes = 10000
@@ -110,6 +113,7 @@ type throttle struct {
 
 type strike struct {
 	failures int
+	last     time.Time // the latest failure
 	until    time.Time // no sign-in for the key before this
 }
 
@@ -130,7 +134,11 @@ func (t *throttle) fail(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.strikes[key]
+	if now.Sub(s.last) > quietReset {
+		s.failures = 0
+	}
 	s.failures++
+	s.last = now
 	if s.failures > freeFailures {
 		d := maxBackoff
 		if n := s.failures - freeFailures - 1; n < 20 {
@@ -156,7 +164,7 @@ func (t *throttle) forget(key string) {
 // made-up names is better than growing without bound.
 func (t *throttle) sweep(now time.Time) {
 	for k, s := range t.strikes {
-		if now.Sub(s.until) > maxBackoff {
+		if now.Sub(s.last) > quietReset {
 			delete(t.strikes, k)
 		}
 	}

@@ -103,6 +103,10 @@ func TestThrottleBackoffAndBound(t *testing.T) {
 	if got, want := th.wait("k", now), 4*firstBackoff; got != want {
 		t.Errorf("wait after %d failures = %s; want %s (doubling)", freeFailures+3, got, want)
 	}
+	th.fail("k", now.Add(quietReset+time.Second))
+	if got := th.wait("k", now.Add(quietReset+time.Second)); got != 0 {
+		t.Errorf("wait after one failure following %s of quiet = %s; want 0 (failures forgotten)", quietReset, got)
+	}
 	for i := range maxStrikes + 10 {
 		th.fail("n"+time.Duration(i).String(), now)
 	}
