@@ -24,6 +24,7 @@ type config struct {
 	Audience        string
 	MaxTokenLife    time.Duration
 	PublicURL       string
+	SandboxClients  string
 	RateLimit       float64
 	RateBurst       int
 	MaxPage         int
@@ -57,6 +58,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.StringVar(&c.Audience, "audience", "drover", "audience (aud) that access tokens must carry")
 	fs.DurationVar(&c.MaxTokenLife, "max-token-lifetime", auth.DefaultMaxTokenLifetime, "longest lifetime (exp - iat) of an access token accepted; longer ones are refused")
 	fs.StringVar(&c.PublicURL, "public-url", "", "URL clients reach this service at, for links and the sandbox issuer name; empty: relative links (never the request's Host), issuer http://<addr>")
+	fs.StringVar(&c.SandboxClients, "sandbox-clients", "", "OAuth clients of the sandbox issuer beside /docs's drover-docs: id=redirect_uri pairs, comma-separated (loopback http redirect URIs are always allowed a registered client)")
 	fs.Float64Var(&c.RateLimit, "rate-limit", 100, "requests per second per user, per replica; 0 turns the limit off")
 	fs.IntVar(&c.RateBurst, "rate-burst", 200, "requests a user may make at once before the rate limit applies")
 	fs.IntVar(&c.MaxPage, "max-page", 500, "largest results page of a collection")

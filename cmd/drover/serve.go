@@ -78,7 +78,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	deps := api.Deps{Store: st, Doc: doc, Standing: lists, Log: log}
 	var verifier *auth.Verifier
 	if c.Issuer == "" {
-		sb, err := startSandbox(ctx, st, publicURL, c.Audience, log)
+		sb, err := startSandbox(ctx, st, publicURL, c.Audience, c.SandboxClients, log)
 		if err != nil {
 			return err
 		}
@@ -191,7 +191,11 @@ func claimMode(ctx context.Context, st store.Store, production bool) error {
 
 // startSandbox seeds the sandbox data on first start and starts the
 // built-in issuer, announcing loudly that tokens here prove nothing.
-func startSandbox(ctx context.Context, st store.Store, publicURL, audience string, log *slog.Logger) (*auth.Sandbox, error) {
+func startSandbox(ctx context.Context, st store.Store, publicURL, audience, clients string, log *slog.Logger) (*auth.Sandbox, error) {
+	registered, err := auth.ParseClients(clients)
+	if err != nil {
+		return nil, fmt.Errorf("--sandbox-clients: %w", err)
+	}
 	log.Warn("SANDBOX MODE: no --issuer given, so Drover issues its own tokens for test users " +
 		"(keeper1, keeper2, inspector; password = user name). Never use sandbox mode for real data.")
 	created, err := sandbox.Ensure(ctx, st, bcrypt.DefaultCost)
@@ -201,7 +205,7 @@ func startSandbox(ctx context.Context, st store.Store, publicURL, audience strin
 	if created {
 		log.Info("sandbox data created", slog.String("users", "keeper1, keeper2, inspector"))
 	}
-	sb, err := auth.NewSandbox(ctx, st, publicURL, time.Now, auth.WithAudience(audience))
+	sb, err := auth.NewSandbox(ctx, st, publicURL, time.Now, auth.WithAudience(audience), auth.WithClients(registered...))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox issuer: %w", err)
 	}

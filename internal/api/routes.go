@@ -38,15 +38,17 @@ func (s *Server) routes() chi.Router {
 	r.Get("/docs", s.docs)
 	r.Get("/docs/{file}", s.docs)
 
-	// The sandbox's own OpenID Connect issuer, limited per client address.
+	// The sandbox's own OpenID Connect issuer: under the same admission
+	// control as /v1 (a sign-in costs a password check, the dearest thing
+	// the service does), then limited per client address.
 	if s.issuer != nil {
 		r.Group(func(r chi.Router) {
-			r.Use(s.rateLimit, s.shedLoad)
+			r.Use(s.shedLoad, s.admit, s.rateLimit)
 			r.Get("/.well-known/openid-configuration", s.handle(s.issuer.Discovery))
 			r.Get("/oauth2/jwks", s.handle(s.issuer.JWKS))
 			r.Post("/oauth2/token", s.handleWith(s.issuer.Token, oauthError))
-			r.Get("/oauth2/authorize", s.handle(s.issuer.AuthorizeForm))
-			r.Post("/oauth2/authorize", s.handle(s.issuer.Authorize))
+			r.Get("/oauth2/authorize", s.handleWith(s.issuer.AuthorizeForm, oauthError))
+			r.Post("/oauth2/authorize", s.handleWith(s.issuer.Authorize, oauthError))
 		})
 	}
 

@@ -57,7 +57,8 @@ func start(t testing.TB, s store.Store, cfg api.Config) *bundle {
 	var h http.Handler = http.NotFoundHandler()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
-	sb, err := auth.NewSandbox(ctx, s, ts.URL, time.Now)
+	sb, err := auth.NewSandbox(ctx, s, ts.URL, time.Now,
+		auth.WithClients(auth.Client{ID: "herd-app", RedirectURIs: []string{"https://app.test/cb"}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,13 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
+
+// crossSite refuses cross-origin browser posts (net/http's CSRF check):
+// no origin is trusted beyond the issuer's own.
+var crossSite http.CrossOriginProtection
 
 // AuthorizeForm serves GET /oauth2/authorize: the sandbox's login page
 // for the authorization-code flow. The request's parameters ride along in
@@ -22,6 +27,9 @@ func (s *Sandbox) AuthorizeForm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkClient(ar, "query:"); err != nil {
+		return err
+	}
 	return renderLogin(w, loginPage{Request: ar})
 }
 
@@ -29,13 +37,25 @@ func (s *Sandbox) AuthorizeForm(w http.ResponseWriter, r *http.Request) error {
 // good user name and password redirect (302) to redirect_uri with a code
 // and the state; a bad one shows the page again with a message; Cancel
 // redirects with error=access_denied and the state.
+//
+// A post another site's page made the browser send (Sec-Fetch-Site, or
+// Origin against Host) is refused (403): else any page could sign a
+// visitor in, or try passwords, in their name.
 func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
+	if err := crossSite.Check(r); err != nil {
+		return &livestock.Error{Kind: livestock.KindForbidden, Detail: "The sign-in form was posted from another site.",
+			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "header:Sec-Fetch-Site",
+				Message: "the sign-in form must be posted from the sign-in page itself"}}, Err: err}
+	}
 	form, err := readForm(w, r)
 	if err != nil {
 		return err
 	}
 	ar, err := parseAuthRequest(form, "form:")
 	if err != nil {
+		return err
+	}
+	if err := s.checkClient(ar, "form:"); err != nil {
 		return err
 	}
 	if form.Get("cancel") != "" {
@@ -50,11 +70,12 @@ func (s *Sandbox) Authorize(w http.ResponseWriter, r *http.Request) error {
 	if name == "" || password == "" {
 		return renderLogin(w, loginPage{Request: ar, UserName: name, Error: "Enter your user name and password."})
 	}
-	u, err := s.checkPassword(r.Context(), name, password)
+	u, err := s.checkPassword(r, name, password)
 	if errors.Is(err, errBadCredentials) {
 		return renderLogin(w, loginPage{Request: ar, UserName: name, Error: "The user name or password is wrong."})
 	}
 	if err != nil {
+		setRetryAfter(w, err)
 		return err
 	}
 	code := rand.Text() + rand.Text()

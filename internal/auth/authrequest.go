@@ -21,7 +21,9 @@ type authRequest struct {
 
 // parseAuthRequest reads and checks an authorization request from query
 // parameters or form fields (prefix "query:" or "form:" for the sources).
-// PKCE is required; the method defaults to plain, as RFC 7636 says.
+// PKCE is required, with S256 only: plain (RFC 7636's default when no
+// method is named) hands the verifier to whoever sees the request, so it
+// is refused, as OAuth 2.0 Security BCP (RFC 9700 §2.1.1) advises.
 func parseAuthRequest(v url.Values, prefix string) (authRequest, error) {
 	ar := authRequest{
 		ResponseType:        v.Get("response_type"),
@@ -31,9 +33,6 @@ func parseAuthRequest(v url.Values, prefix string) (authRequest, error) {
 		CodeChallengeMethod: v.Get("code_challenge_method"),
 		State:               v.Get("state"),
 		Scope:               v.Get("scope"),
-	}
-	if ar.CodeChallengeMethod == "" {
-		ar.CodeChallengeMethod = pkcePlain
 	}
 	if err := require(v, prefix, "response_type", "client_id", "redirect_uri", "code_challenge"); err != nil {
 		return ar, err
@@ -50,12 +49,8 @@ func parseAuthRequest(v url.Values, prefix string) (authRequest, error) {
 		if len(ar.CodeChallenge) != 43 || !pkceValid(ar.CodeChallenge) {
 			bad(livestock.CodeBadFormat, "code_challenge", "an S256 code_challenge is 43 base64url characters", "")
 		}
-	case pkcePlain:
-		if !pkceValid(ar.CodeChallenge) {
-			bad(livestock.CodeBadFormat, "code_challenge", "code_challenge must be 43 to 128 letters, digits or -._~", "")
-		}
 	default:
-		bad(livestock.CodeBadEnum, "code_challenge_method", "code_challenge_method must be S256 or plain", ar.CodeChallengeMethod)
+		bad(livestock.CodeBadEnum, "code_challenge_method", "code_challenge_method must be S256 (plain is not accepted)", ar.CodeChallengeMethod)
 	}
 	if !redirectAllowed(ar.RedirectURI) {
 		bad(livestock.CodeBadFormat, "redirect_uri", "redirect_uri must be an absolute http or https URL without a fragment", ar.RedirectURI)

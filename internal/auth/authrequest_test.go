@@ -33,7 +33,8 @@ func TestParseAuthRequest(t *testing.T) {
 		want   []livestock.FieldError // Code and Source only
 	}{
 		{"good", func(url.Values) {}, nil},
-		{"plain by default", func(v url.Values) { v.Del("code_challenge_method") }, nil},
+		{"no method (plain by default) refused", func(v url.Values) { v.Del("code_challenge_method") }, field(livestock.CodeBadEnum, "code_challenge_method")},
+		{"plain refused", func(v url.Values) { v.Set("code_challenge_method", "plain") }, field(livestock.CodeBadEnum, "code_challenge_method")},
 		{"http localhost", func(v url.Values) { v.Set("redirect_uri", "http://127.0.0.1:8080/cb") }, nil},
 		{"no PKCE", func(v url.Values) { v.Del("code_challenge") }, field(livestock.CodeMissing, "code_challenge")},
 		{"no client", func(v url.Values) { v.Del("client_id") }, field(livestock.CodeMissing, "client_id")},

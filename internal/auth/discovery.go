@@ -48,7 +48,7 @@ func (s *Sandbox) Discovery(w http.ResponseWriter, r *http.Request) error {
 		JWKSURI:               s.issuer + PathJWKS,
 		ResponseTypes:         []string{"code"},
 		GrantTypes:            []string{grantAuthorizationCode, grantPassword, grantRefreshToken},
-		CodeChallengeMethods:  []string{pkceS256, pkcePlain},
+		CodeChallengeMethods:  []string{pkceS256},
 		SigningAlgs:           []string{string(jose.ES256)},
 		TokenEndpointAuth:     []string{"none"},
 		SubjectTypes:          []string{"public"},

@@ -33,7 +33,7 @@ func TestDiscovery(t *testing.T) {
 		"jwks_uri":                              "https://sandbox.test/auth/oauth2/jwks",
 		"response_types_supported":              []any{"code"},
 		"grant_types_supported":                 []any{"authorization_code", "password", "refresh_token"},
-		"code_challenge_methods_supported":      []any{"S256", "plain"},
+		"code_challenge_methods_supported":      []any{"S256"},
 		"id_token_signing_alg_values_supported": []any{"ES256"},
 		"token_endpoint_auth_methods_supported": []any{"none"},
 		"subject_types_supported":               []any{"public"},
@@ -50,7 +50,7 @@ func TestAuthorizeFormPage(t *testing.T) {
 	q := goodAuthQuery()
 	q.Set("state", `"><script>alert(1)</script>`)
 	w := httptest.NewRecorder()
-	err := (&Sandbox{}).AuthorizeForm(w, httptest.NewRequest("GET", PathAuthorize+"?"+q.Encode(), nil))
+	err := (&Sandbox{clients: map[string][]string{testClient.ID: testClient.RedirectURIs}}).AuthorizeForm(w, httptest.NewRequest("GET", PathAuthorize+"?"+q.Encode(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

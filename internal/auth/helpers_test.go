@@ -24,6 +24,9 @@ import (
 
 const testIssuer = "https://sandbox.test"
 
+// testClient is the client the tests' authorization requests come from.
+var testClient = Client{ID: "herd-app", RedirectURIs: []string{"https://app.test/callback?tenant=7"}}
+
 var keeperCPH = livestock.MustCPH("01/100/0264")
 
 // keeperHash is the bcrypt hash of keeper1's password, "keeper1".
@@ -58,6 +61,7 @@ func seedKeeper(t *testing.T, s store.Store) livestock.User {
 // newSandbox starts a sandbox issuer on s; now nil is the real clock.
 func newSandbox(t *testing.T, s store.Store, issuer string, now func() time.Time, opts ...SandboxOption) *Sandbox {
 	t.Helper()
+	opts = append([]SandboxOption{WithClients(testClient)}, opts...)
 	sb, err := NewSandbox(t.Context(), s, issuer, now, opts...)
 	if err != nil {
 		t.Fatalf("NewSandbox(%s): %v", issuer, err)

@@ -43,6 +43,7 @@ func (s *Sandbox) issue(ctx context.Context, g grant) (tokenResponse, error) {
 		ClientID:  g.clientID,
 		Scope:     g.scope,
 		ExpiresAt: now.Add(refreshTokenLife),
+		Chain:     g.chain,
 	}); err != nil {
 		return tokenResponse{}, fmt.Errorf("auth: storing refresh token: %w", err)
 	}

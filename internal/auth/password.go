@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"golang.org/x/crypto/bcrypt"
@@ -32,8 +33,33 @@ var dummyHash = sync.OnceValue(func() []byte {
 
 // checkPassword returns the user named name when password is theirs, or
 // errBadCredentials. Users without a password (those who sign in through
-// an external issuer) cannot use it.
-func (s *Sandbox) checkPassword(ctx context.Context, name, password string) (livestock.User, error) {
+// an external issuer) cannot use it. A user name or address with too many
+// recent failures is refused (429) before any hashing, and at most a few
+// checks run at once (503 beyond a short wait): a wrong password costs
+// the caller more than the server.
+func (s *Sandbox) checkPassword(r *http.Request, name, password string) (livestock.User, error) {
+	ctx, now := r.Context(), s.now()
+	userKey, addrKey := "user:"+name, "addr:"+clientAddr(r)
+	if wait := max(s.throttle.wait(userKey, now), s.throttle.wait(addrKey, now)); wait > 0 {
+		return livestock.User{}, errThrottled(wait)
+	}
+	if err := s.checks.acquire(ctx); err != nil {
+		return livestock.User{}, err
+	}
+	defer s.checks.release()
+	u, err := s.comparePassword(ctx, name, password)
+	switch {
+	case errors.Is(err, errBadCredentials):
+		s.throttle.fail(userKey, now)
+		s.throttle.fail(addrKey, now)
+	case err == nil:
+		s.throttle.forget(userKey)
+	}
+	return u, err
+}
+
+// comparePassword is checkPassword's comparison itself.
+func (s *Sandbox) comparePassword(ctx context.Context, name, password string) (livestock.User, error) {
 	var hash []byte
 	u, err := s.store.UserByName(ctx, name)
 	switch {

@@ -30,6 +30,7 @@ type SandboxStore interface {
 	AddRefreshToken(ctx context.Context, r store.RefreshToken) error
 	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
 	RefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
+	RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (int64, error)
 }
 
 // Sandbox is the sandbox's OpenID provider. It signs ES256 access tokens
@@ -41,6 +42,9 @@ type Sandbox struct {
 	audience string
 	now      func() time.Time
 	ring     *keyring
+	checks   passwordChecks
+	throttle *throttle
+	clients  map[string][]string // client id to its redirect URIs: checkClient
 }
 
 // SandboxOption configures a Sandbox.
@@ -49,6 +53,12 @@ type SandboxOption func(*Sandbox)
 // WithAudience sets the aud claim of the tokens the sandbox issues.
 func WithAudience(aud string) SandboxOption {
 	return func(s *Sandbox) { s.audience = aud }
+}
+
+// WithPasswordChecks sets how many password checks may run at once; 0,
+// the default, means one per core.
+func WithPasswordChecks(n int) SandboxOption {
+	return func(s *Sandbox) { s.checks = newPasswordChecks(n) }
 }
 
 // NewSandbox starts the sandbox issuer at issuerURL (an absolute http or
@@ -69,7 +79,10 @@ func NewSandbox(ctx context.Context, s SandboxStore, issuerURL string, now func(
 		audience: DefaultAudience,
 		now:      now,
 		ring:     &keyring{store: s},
+		checks:   newPasswordChecks(0),
+		throttle: newThrottle(),
 	}
+	sb.clients = map[string][]string{DocsClient: {sb.issuer + "/docs/oauth2-redirect.html"}}
 	for _, o := range opts {
 		o(sb)
 	}

@@ -46,8 +46,31 @@ func TestRefreshRotation(t *testing.T) {
 		if diff := cmp.Diff(spent, codesOf(t, err, livestock.KindInvalid)); diff != "" {
 			t.Errorf("reusing a rotated refresh token: (-want +got):\n%s", diff)
 		}
-		if _, err := refresh(sb, second.RefreshToken); err != nil {
-			t.Errorf("refresh(second): %v", err)
+		// That reuse revoked the chain: the successor too, and whatever
+		// was issued from it; another sign-in's chain is untouched.
+		_, err = refresh(sb, second.RefreshToken)
+		if diff := cmp.Diff(spent, codesOf(t, err, livestock.KindInvalid)); diff != "" {
+			t.Errorf("refresh(second) after the first was reused: (-want +got):\n%s", diff)
+		}
+		a := passwordToken(t, sb)
+		other := passwordToken(t, sb)
+		b, err := refresh(sb, a.RefreshToken)
+		if err != nil {
+			t.Fatalf("refresh(a): %v", err)
+		}
+		c, err := refresh(sb, b.RefreshToken)
+		if err != nil {
+			t.Fatalf("refresh(b): %v", err)
+		}
+		if _, err := refresh(sb, b.RefreshToken); err == nil {
+			t.Errorf("reusing b was accepted")
+		}
+		_, err = refresh(sb, c.RefreshToken)
+		if diff := cmp.Diff(spent, codesOf(t, err, livestock.KindInvalid)); diff != "" {
+			t.Errorf("refresh(c) after b was reused: (-want +got):\n%s", diff)
+		}
+		if _, err := refresh(sb, other.RefreshToken); err != nil {
+			t.Errorf("refresh of another sign-in's token after a reuse: %v", err)
 		}
 
 		// A refresh token lives 90 days.

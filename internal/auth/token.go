@@ -33,6 +33,7 @@ type grant struct {
 	user     livestock.User
 	clientID string
 	scope    string
+	chain    string // the refresh-token chain a refresh continues; empty starts one
 }
 
 // Token serves POST /oauth2/token: the password, authorization_code and
@@ -48,7 +49,7 @@ func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
 	case "":
 		return require(form, "form:", "grant_type")
 	case grantPassword:
-		g, err = s.passwordGrant(r.Context(), form)
+		g, err = s.passwordGrant(r, form)
 	case grantAuthorizationCode:
 		g, err = s.codeGrant(r.Context(), form)
 	case grantRefreshToken:
@@ -60,6 +61,7 @@ func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
 		})
 	}
 	if err != nil {
+		setRetryAfter(w, err)
 		return err
 	}
 	resp, err := s.issue(r.Context(), g)
@@ -69,11 +71,11 @@ func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, "no-store", resp)
 }
 
-func (s *Sandbox) passwordGrant(ctx context.Context, f url.Values) (grant, error) {
+func (s *Sandbox) passwordGrant(r *http.Request, f url.Values) (grant, error) {
 	if err := require(f, "form:", "username", "password"); err != nil {
 		return grant{}, err
 	}
-	u, err := s.checkPassword(ctx, f.Get("username"), f.Get("password"))
+	u, err := s.checkPassword(r, f.Get("username"), f.Get("password"))
 	if errors.Is(err, errBadCredentials) {
 		return grant{}, badGrant("password", msgBadCredentials)
 	}
@@ -119,7 +121,7 @@ func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error)
 	hash := hashSecret(f.Get("refresh_token"))
 	rt, err := s.store.RefreshToken(ctx, hash, s.now())
 	if livestock.IsNotFound(err) {
-		return grant{}, badGrant("refresh_token", "the refresh token is unknown, used or expired")
+		return grant{}, s.refused(ctx, hash)
 	}
 	if err != nil {
 		return grant{}, fmt.Errorf("auth: reading refresh token: %w", err)
@@ -139,12 +141,23 @@ func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error)
 	}
 	// Spent once: of two refreshes with one token, one gets not found.
 	if rt, err = s.store.TakeRefreshToken(ctx, hash, s.now()); livestock.IsNotFound(err) {
-		return grant{}, badGrant("refresh_token", "the refresh token is unknown, used or expired")
+		return grant{}, s.refused(ctx, hash)
 	} else if err != nil {
 		return grant{}, fmt.Errorf("auth: taking refresh token: %w", err)
 	}
 	u, err := s.grantUser(ctx, rt.UserName, "refresh_token")
-	return grant{user: u, clientID: rt.ClientID, scope: scope}, err
+	return grant{user: u, clientID: rt.ClientID, scope: scope, chain: rt.Chain}, err
+}
+
+// refused is the refusal of a refresh token that cannot be taken. When it
+// was spent already, whoever sends it again holds a copy (RFC 9700
+// §4.14.2): the chain it began is revoked, the successor and everything
+// issued from it, so the thief and the client cannot both go on.
+func (s *Sandbox) refused(ctx context.Context, hash string) error {
+	if _, err := s.store.RevokeRefreshChain(ctx, hash, s.now()); err != nil {
+		return fmt.Errorf("auth: revoking refresh chain: %w", err)
+	}
+	return badGrant("refresh_token", "the refresh token is unknown, used or expired")
 }
 
 // grantUser finds the user a code or refresh token was issued to.

@@ -95,6 +95,10 @@ type Store interface {
 	// leaving it unused, or KindNotFound: a refresh is checked before its
 	// token is spent.
 	RefreshToken(ctx context.Context, tokenHash string, now time.Time) (RefreshToken, error)
+	// RevokeRefreshChain spends, at now, every unspent token of the chain
+	// of tokenHash when tokenHash was spent already (its reuse means it was
+	// stolen), and says how many; an unknown or unspent token revokes none.
+	RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (int64, error)
 
 	// InTx runs fn in one write transaction, committed when fn returns nil.
 	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
@@ -256,6 +260,7 @@ type RefreshToken struct {
 	ClientID  string
 	Scope     string
 	ExpiresAt time.Time
+	Chain     string // hash of the chain's first token; empty on Add starts a chain
 }
 
 // Mode is what a database is for, recorded in it by the first command

@@ -20,13 +20,18 @@ const (
 	takeAuthCodeSQL = `UPDATE auth_codes SET used_at = $2
 		WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2
 		RETURNING code_hash, user_name, client_id, redirect_uri, challenge, challenge_type, scope, expires_at`
-	addRefreshTokenSQL = `INSERT INTO refresh_tokens (token_hash, user_name, client_id, scope, expires_at)
-		VALUES ($1, $2, $3, $4, $5)`
+	// A token without a chain starts its own: the chain is its hash.
+	addRefreshTokenSQL = `INSERT INTO refresh_tokens (token_hash, user_name, client_id, scope, expires_at, chain)
+		VALUES ($1, $2, $3, $4, $5, CASE WHEN $6 = '' THEN $1 ELSE $6 END)`
 	takeRefreshTokenSQL = `UPDATE refresh_tokens SET used_at = $2
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
-		RETURNING token_hash, user_name, client_id, scope, expires_at`
-	refreshTokenSQL = `SELECT token_hash, user_name, client_id, scope, expires_at FROM refresh_tokens
+		RETURNING token_hash, user_name, client_id, scope, expires_at, chain`
+	refreshTokenSQL = `SELECT token_hash, user_name, client_id, scope, expires_at, chain FROM refresh_tokens
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`
+	// revokeRefreshChainSQL spends every unspent token of the chain of a
+	// token that was spent already; a token never spent revokes nothing.
+	revokeRefreshChainSQL = `UPDATE refresh_tokens SET used_at = $2
+		WHERE used_at IS NULL AND chain = (SELECT chain FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL)`
 )
 
 // SigningKeys lists the issuer's keys, oldest first.
@@ -82,7 +87,7 @@ func (s *Store) TakeAuthCode(ctx context.Context, codeHash string, now time.Time
 // conflict.
 func (s *Store) AddRefreshToken(ctx context.Context, r store.RefreshToken) (err error) {
 	defer s.wrap(&err, "AddRefreshToken")
-	_, err = s.w.ExecContext(ctx, addRefreshTokenSQL, r.TokenHash, r.UserName, r.ClientID, r.Scope, s.at(r.ExpiresAt))
+	_, err = s.w.ExecContext(ctx, addRefreshTokenSQL, r.TokenHash, r.UserName, r.ClientID, r.Scope, s.at(r.ExpiresAt), r.Chain)
 	return err
 }
 
@@ -98,9 +103,20 @@ func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time
 	return scanRefreshToken(s.w.QueryRowContext(ctx, takeRefreshTokenSQL, tokenHash, s.at(now)))
 }
 
+// RevokeRefreshChain spends every token of the chain of tokenHash when
+// tokenHash was spent already, and says how many it spent.
+func (s *Store) RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (n int64, err error) {
+	defer s.wrap(&err, "RevokeRefreshChain")
+	res, err := s.w.ExecContext(ctx, revokeRefreshChainSQL, tokenHash, s.at(now))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // scanRefreshToken reads the row RefreshToken and TakeRefreshToken return.
 func scanRefreshToken(row *sql.Row) (r store.RefreshToken, err error) {
-	err = row.Scan(&r.TokenHash, &r.UserName, &r.ClientID, &r.Scope, instant{&r.ExpiresAt})
+	err = row.Scan(&r.TokenHash, &r.UserName, &r.ClientID, &r.Scope, instant{&r.ExpiresAt}, &r.Chain)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.RefreshToken{}, notFound("unknown, used or expired refresh token")
 	}

@@ -71,11 +71,47 @@ func testRefreshTokens(t *testing.T, s store.Store) {
 	got, err := s.TakeRefreshToken(c, "r1", base.Add(-time.Microsecond))
 	must(t, "TakeRefreshToken", err)
 	tok.ExpiresAt = stored(tok.ExpiresAt)
+	tok.Chain = "r1" // added without a chain, it starts its own
 	if diff := cmp.Diff(tok, got); diff != "" {
 		t.Errorf("TakeRefreshToken (-want +got):\n%s", diff)
 	}
 	_, err = s.TakeRefreshToken(c, "r1", base.Add(-time.Hour))
 	wantKind(t, "TakeRefreshToken a second time", err, livestock.KindNotFound)
+}
+
+// testRefreshChain: reuse of a spent token revokes its chain (every
+// token rotated from it), and nothing else.
+func testRefreshChain(t *testing.T, s store.Store) {
+	c := ctx(t)
+	later := base.Add(time.Hour)
+	for _, r := range []store.RefreshToken{
+		{TokenHash: "c1", UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: later},
+		{TokenHash: "c2", UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: later, Chain: "c1"},
+		{TokenHash: "c3", UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: later, Chain: "c1"},
+		{TokenHash: "other", UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: later},
+	} {
+		must(t, "AddRefreshToken", s.AddRefreshToken(c, r))
+	}
+	n, err := s.RevokeRefreshChain(c, "c1", base)
+	must(t, "RevokeRefreshChain of an unspent token", err)
+	if n != 0 {
+		t.Errorf("RevokeRefreshChain of an unspent token revoked %d; want 0", n)
+	}
+	_, err = s.TakeRefreshToken(c, "c1", base)
+	must(t, "TakeRefreshToken(c1)", err)
+	_, err = s.TakeRefreshToken(c, "c2", base)
+	must(t, "TakeRefreshToken(c2)", err)
+	if n, err = s.RevokeRefreshChain(c, "c1", base); err != nil || n != 1 {
+		t.Errorf("RevokeRefreshChain(spent c1) = %d, %v; want 1 (c3)", n, err)
+	}
+	_, err = s.RefreshToken(c, "c3", base)
+	wantKind(t, "RefreshToken of a revoked successor", err, livestock.KindNotFound)
+	if _, err := s.RefreshToken(c, "other", base); err != nil {
+		t.Errorf("RefreshToken of another chain: %v", err)
+	}
+	if n, err = s.RevokeRefreshChain(c, "nohash", base); err != nil || n != 0 {
+		t.Errorf("RevokeRefreshChain(unknown) = %d, %v; want 0", n, err)
+	}
 }
 
 // race runs take from n goroutines at once and reports how many won; every

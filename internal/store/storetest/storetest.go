@@ -38,6 +38,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AuthCodes", testAuthCodes},
 		{"AuthCodeRace", testAuthCodeRace},
 		{"RefreshTokens", testRefreshTokens},
+		{"RefreshChain", testRefreshChain},
 		{"RefreshTokenRace", testRefreshTokenRace},
 		{"InTx", testInTx},
 		{"InTxPanic", testInTxPanic},

@@ -1,0 +1,116 @@
+package auth
+
+import (
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// signIn posts a password grant for name from addr.
+func signIn(sb *Sandbox, addr, name, password string) (*httptest.ResponseRecorder, error) {
+	form := url.Values{"grant_type": {"password"}, "username": {name}, "password": {password}}
+	r := httptest.NewRequest("POST", PathToken, strings.NewReader(form.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.RemoteAddr = addr + ":4000"
+	w := httptest.NewRecorder()
+	return w, sb.Token(w, r)
+}
+
+func kindOf(err error) livestock.Kind {
+	if e, ok := err.(*livestock.Error); ok {
+		return e.Kind
+	}
+	return livestock.KindInternal
+}
+
+// TestPasswordChecksBounded: when every password check is taken, a
+// sign-in waits a short time and is then answered 503 with Retry-After.
+func TestPasswordChecksBounded(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		seedKeeper(t, s)
+		sb := newSandbox(t, s, testIssuer, nil, WithPasswordChecks(1))
+		sb.checks <- struct{}{} // a check in progress
+		start := time.Now()
+		w, err := signIn(sb, "192.0.2.1", "keeper1", "keeper1")
+		if kindOf(err) != livestock.KindUnavailable || w.Header().Get("Retry-After") == "" {
+			t.Fatalf("sign-in with every check taken: %v, Retry-After %q; want KindUnavailable with Retry-After", err, w.Header().Get("Retry-After"))
+		}
+		if waited := time.Since(start); waited > 5*passwordWait {
+			t.Errorf("sign-in waited %s for a check; want about %s", waited, passwordWait)
+		}
+		sb.checks.release()
+		if _, err := signIn(sb, "192.0.2.1", "keeper1", "keeper1"); err != nil {
+			t.Errorf("sign-in with a free check: %v", err)
+		}
+	})
+}
+
+// TestFailedSignInsThrottled: after freeFailures failures for a user
+// name, or from an address, further sign-ins wait (429, Retry-After),
+// even with the right password, until the back-off has passed.
+func TestFailedSignInsThrottled(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		seedKeeper(t, s)
+		now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		sb := newSandbox(t, s, testIssuer, func() time.Time { return now })
+
+		// Per user name: each failure from another address.
+		for i := range freeFailures + 1 {
+			if _, err := signIn(sb, "192.0.2."+string(rune('1'+i)), "keeper1", "wrong"); kindOf(err) != livestock.KindInvalid {
+				t.Fatalf("failure %d: %v; want KindInvalid (wrong password)", i+1, err)
+			}
+		}
+		w, err := signIn(sb, "198.51.100.1", "keeper1", "keeper1")
+		if kindOf(err) != livestock.KindTooMany || w.Header().Get("Retry-After") == "" {
+			t.Fatalf("sign-in after %d failures for keeper1: %v, Retry-After %q; want KindTooMany with Retry-After",
+				freeFailures+1, err, w.Header().Get("Retry-After"))
+		}
+		now = now.Add(firstBackoff)
+		if _, err := signIn(sb, "198.51.100.1", "keeper1", "keeper1"); err != nil {
+			t.Errorf("sign-in after the back-off: %v", err)
+		}
+
+		// Per address: each failure under another (unknown) name.
+		for i := range freeFailures + 1 {
+			if _, err := signIn(sb, "203.0.113.9", "nobody"+string(rune('a'+i)), "x"); kindOf(err) != livestock.KindInvalid {
+				t.Fatalf("address failure %d: %v; want KindInvalid", i+1, err)
+			}
+		}
+		if _, err := signIn(sb, "203.0.113.9", "keeper1", "keeper1"); kindOf(err) != livestock.KindTooMany {
+			t.Errorf("sign-in from an address after %d failures: %v; want KindTooMany", freeFailures+1, err)
+		}
+		if _, err := signIn(sb, "198.51.100.1", "keeper1", "keeper1"); err != nil {
+			t.Errorf("keeper1 from another address: %v; want signed in", err)
+		}
+	})
+}
+
+func TestThrottleBackoffAndBound(t *testing.T) {
+	t.Parallel()
+	th := newThrottle()
+	now := time.Unix(0, 0)
+	for range freeFailures + 3 {
+		th.fail("k", now)
+	}
+	if got, want := th.wait("k", now), 4*firstBackoff; got != want {
+		t.Errorf("wait after %d failures = %s; want %s (doubling)", freeFailures+3, got, want)
+	}
+	th.fail("k", now.Add(quietReset+time.Second))
+	if got := th.wait("k", now.Add(quietReset+time.Second)); got != 0 {
+		t.Errorf("wait after one failure following %s of quiet = %s; want 0 (failures forgotten)", quietReset, got)
+	}
+	for i := range maxStrikes + 10 {
+		th.fail("n"+time.Duration(i).String(), now)
+	}
+	if n := len(th.strikes); n > maxStrikes {
+		t.Errorf("throttle holds %d keys; want at most %d", n, maxStrikes)
+	}
+}
