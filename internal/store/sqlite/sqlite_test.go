@@ -134,26 +134,20 @@ func TestStoredForms(t *testing.T) {
 func TestLiveStatus(t *testing.T) {
 	t.Parallel()
 	path := storetest.SQLitePath(t)
-	storetest.LiveStatus(t, open(t, path), storetest.Behind{
-		To: func(t *testing.T, v int64) {
-			if err := sqlite.MigrateTo(t.Context(), path, v); err != nil {
-				t.Fatalf("MigrateTo(%d): %v", v, err)
-			}
-		},
-		Text: func(t *testing.T, q string, arg any) (s string) {
-			if err := raw(t, path).QueryRowContext(t.Context(), q, arg).Scan(&s); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			return s
-		},
-	})
+	storetest.LiveStatus(t, open(t, path), behind(path))
 }
 
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()
 	path := storetest.SQLitePath(t)
-	storetest.ModeMigration(t, open(t, path), storetest.Behind{
+	storetest.ModeMigration(t, open(t, path), behind(path))
+}
+
+// behind lets a migration test move the database at path to a version and
+// read it with plain SQL.
+func behind(path string) storetest.Behind {
+	return storetest.Behind{
 		To: func(t *testing.T, v int64) {
 			if err := sqlite.MigrateTo(t.Context(), path, v); err != nil {
 				t.Fatalf("MigrateTo(%d): %v", v, err)
@@ -165,5 +159,5 @@ func TestModeMigration(t *testing.T) {
 			}
 			return s
 		},
-	})
+	}
 }
