@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -92,7 +93,17 @@ func measure(ctx context.Context, o options, db *database.Target, srv *benchserv
 		if p.Next == "" {
 			break
 		}
-		link = p.Next
+		// The link is relative unless the server has --public-url: resolve
+		// it against the page it came from, as an OData client does.
+		base, err := url.Parse(link)
+		if err != nil {
+			return err
+		}
+		next, err := base.Parse(p.Next)
+		if err != nil {
+			return err
+		}
+		link = next.String()
 	}
 	// Page 1 and the deep page in turn, so that whatever else the machine
 	// is doing falls on both alike.
