@@ -27,15 +27,29 @@ import (
 // not matched: the rules decide it, as any other (an animal in transit on
 // m fails it).
 
-// reportedAgain finds the movement t, a transfer of species reported by
-// req, reports again, and records req against it; ok is false when there
-// is none. It runs after transferFacts has read t's animals, so that it
-// sees a movement another job has just made of them.
-func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Request, t livestock.Transfer, dest *livestock.Holding) (out outcome, ok bool, err error) {
-	if req.Type != store.RequestTransfer || dest == nil {
+// reportedAgain finds the movement t, the content of transfer req,
+// reports again, and records req against it; ok is false when there is
+// none. It runs before transferFacts takes the animals' lock: it locks
+// the movement it matches, and a review, undo or correction locks a
+// movement before the animals, so it must too. Two reports of one move
+// applied at the same moment may thus miss each other: the second then
+// fails, its animals in transit or moved, and matches when sent again.
+func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Request, t livestock.Transfer) (out outcome, ok bool, err error) {
+	if req.Type != store.RequestTransfer {
 		return outcome{}, false, nil
 	}
-	report := store.Movement{Species: req.Species, Source: t.Source.String(), Destination: dest.CPH.String(),
+	dest := t.Destination.CPH
+	if !t.Destination.MHS.IsZero() {
+		h, err := tx.HoldingByMHS(ctx, t.Destination.MHS)
+		if livestock.IsNotFound(err) {
+			return outcome{}, false, nil
+		}
+		if err != nil {
+			return outcome{}, false, err
+		}
+		dest = h.CPH
+	}
+	report := store.Movement{Species: req.Species, Source: t.Source.String(), Destination: dest.String(),
 		TransferDate: t.TransferDate.Time(), ReportedBy: reportedBy(t)}
 	for _, d := range t.Devices() {
 		if !d.Value.Tag.IsZero() {
@@ -48,7 +62,11 @@ func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Req
 	if len(report.Devices) == 0 && len(report.Batches) == 0 {
 		return outcome{}, false, nil
 	}
-	same, err := tx.MovementsOnRoute(ctx, report.Source, report.Destination, report.TransferDate)
+	other := store.SideDeparture
+	if report.ReportedBy == store.SideDeparture {
+		other = store.SideDestination
+	}
+	same, err := tx.MovementsOnRoute(ctx, report.Source, report.Destination, report.TransferDate, other)
 	if err != nil {
 		return outcome{}, false, err
 	}
@@ -68,7 +86,7 @@ func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Req
 			return outcome{}, false, err
 		}
 		req.UndoSupported = false
-		req.Holdings = holdingList(t.Source, dest.CPH)
+		req.Holdings = holdingList(t.Source, dest)
 		return outcome{warns: []livestock.FieldError{againWarning(m)}}, true, nil
 	}
 	return outcome{}, false, nil

@@ -30,6 +30,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		}
 		prior, corrected = m, target
 	}
+	if out, ok, err := s.reportedAgain(ctx, tx, req, t); ok || err != nil {
+		return out, err
+	}
 	exclude := int64(0)
 	if prior != nil {
 		exclude = prior.ID
@@ -41,9 +44,6 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	submitter, err := tx.UserByName(ctx, req.UserName)
 	if err != nil {
 		return outcome{}, err
-	}
-	if out, ok, err := s.reportedAgain(ctx, tx, req, t, f.Destination); ok || err != nil {
-		return out, err
 	}
 	errs, warns := livestock.CheckTransfer(t, f)
 	if len(errs) > 0 {

@@ -316,10 +316,12 @@ type MovementTx interface {
 	// KindNotFound (the transaction is then to be rolled back).
 	MoveAnimals(ctx context.Context, identifiers []string, cph string, onSince time.Time) error
 	// MovementsOnRoute lists the movements from source to destination
-	// (CPHs) on the transfer date on, in every state, with their devices
-	// and batches, in id order: among them, the one a transfer may report
-	// again from its other end.
-	MovementsOnRoute(ctx context.Context, source, destination string, on time.Time) ([]Movement, error)
+	// (CPHs) on the transfer date on that side by reported and that await
+	// review, are completed or accepted, with their devices and batches,
+	// in id order: among them, the one a transfer from the other end may
+	// report again. Few movements of one route and day are reported from
+	// one side, however busy the route.
+	MovementsOnRoute(ctx context.Context, source, destination string, on time.Time, by Side) ([]Movement, error)
 	// InTransit returns, of identifiers, those in a movement awaiting
 	// review, mapped to that movement's id.
 	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)
