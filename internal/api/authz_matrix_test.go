@@ -146,3 +146,17 @@ func (f *authzFixture) send(c authzCall, token string) response {
 	}
 	return f.b.do(c.method, c.path, token, body, headers...)
 }
+
+// crossKeeperMatrix: a keeper reporting one of keeper1's sheep moved on
+// from farm1 to a holding they act for (issue 20). The report is taken
+// (submit) and moves nothing until keeper1 reviews it: keeper1 still reads
+// the sheep (ownerReads), the reporter does not (reporterReads), and only
+// keeper1 may review it (reporterReviews as farm1, ownerReviews).
+var crossKeeperMatrix = []struct {
+	reporter, at                                                     string
+	tag                                                              int
+	submit, ownerReads, reporterReads, reporterReviews, ownerReviews int
+}{
+	{"keeper2", farm2, 11, st201, st200, st403, st403, st201},
+	{"keeper3", strangerCPH, 12, st201, st200, st403, st403, st201},
+}

@@ -43,7 +43,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	}
 	m, err := tx.LockMovement(ctx, id)
 	if livestock.IsNotFound(err) {
-		return notReviewable("the transfer made no movement (it failed)")
+		return notReviewable("the transfer made no movement of its own (it failed, or reported again a move already in the system)")
 	}
 	if err != nil {
 		return outcome{}, err

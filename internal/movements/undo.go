@@ -1,6 +1,7 @@
 package movements
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -121,7 +122,9 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	for i := range m.Batches {
 		m.Batches[i].Accepted = 0
 	}
-	m.State, m.ReviewHolding, m.ArrivalDate, m.ReviewID = store.MovementPendingReview, m.Destination, time.Time{}, 0
+	// It awaits again the review of the holding that reviewed it: the
+	// destination, or the source of an on-move reported by the destination.
+	m.State, m.ReviewHolding, m.ArrivalDate, m.ReviewID = store.MovementPendingReview, cmp.Or(m.ReviewHolding, m.Destination), time.Time{}, 0
 	if err := tx.UpdateMovement(ctx, m); err != nil {
 		return "", err
 	}
