@@ -27,7 +27,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	notReviewable := func(msg string) (outcome, error) {
 		return failed(livestock.FieldError{Code: livestock.CodeNotReviewable, Source: at, Value: fmt.Sprint(r.RequestID), Message: msg})
 	}
-	reviewed, err := tx.Request(ctx, r.RequestID)
+	reviewed, err := lockNamed(ctx, tx, req.ID, r.RequestID) // before the movement: lockorder.go
 	if livestock.IsNotFound(err) {
 		return failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(r.RequestID), Message: "no such request"})
 	}

@@ -115,7 +115,7 @@ func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on
 // submitter's own, still await review, and carry the version corrected.
 func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Request) (*store.Movement, *store.Request, outcome, error) {
 	at := "/content/" + correctionTarget
-	target, err := tx.LockRequest(ctx, req.TargetID)
+	target, err := lockNamed(ctx, tx, req.ID, req.TargetID)
 	if livestock.IsNotFound(err) {
 		out, _ := failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(req.TargetID), Message: "no such request"})
 		return nil, nil, out, nil
