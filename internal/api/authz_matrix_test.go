@@ -27,7 +27,7 @@ type authzRow struct {
 }
 
 const (
-	st200, st201, st400, st403 = http.StatusOK, http.StatusCreated, http.StatusBadRequest, http.StatusForbidden
+	st200, st201, st400, st403, st404 = http.StatusOK, http.StatusCreated, http.StatusBadRequest, http.StatusForbidden, http.StatusNotFound
 )
 
 func getCall(path string) func(*authzFixture) authzCall {
@@ -39,11 +39,13 @@ func getCall(path string) func(*authzFixture) authzCall {
 // cannot be added without its row. What README.md promises: a keeper
 // reads their own requests and those about a holding they act for; the
 // inspector reads everything and acts for nothing; another keeper's
-// review list or animal is a 403 (not a 404), except where the live
-// definition declares no 403: another keeper's registration status is a
-// 404, a registration at another keeper's holding a 400 (V047). Another
-// keeper's movement request, asked for by id, is the 404 of an id not in
-// use: ids are sequential, and a 403 told which were in use (issue 20).
+// review list is a 403 (the holding is the caller's to name), except
+// where the live definition declares no 403: another keeper's
+// registration status is a 404, a registration at another keeper's
+// holding a 400 (V047). Another keeper's animal or movement request, asked
+// for by tag or id, is the 404 of one not there, and an undo naming
+// another keeper's request is taken as one naming an id not in use (201,
+// then Fail V024): a 403 told which were in use (issue 20).
 func authzMatrix() map[string]authzRow {
 	m := map[string]authzRow{
 		"GET /healthz":                          {build: getCall("/healthz"), public: st200},
@@ -61,7 +63,7 @@ func authzMatrix() map[string]authzRow {
 		"GET /v1/$metadata":                     {build: getCall("/v1/$metadata"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/StandingData":                  {build: getCall("/v1/StandingData"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/StandingData/{list}":           {build: getCall("/v1/StandingData/species"), owner: st200, stranger: st200, inspector: st200},
-		"GET /v1/animals/{identifier}":          {build: getCall("/v1/animals/UK442501300001"), owner: st200, stranger: st403, inspector: st200},
+		"GET /v1/animals/{identifier}":          {build: getCall("/v1/animals/UK442501300001"), owner: st200, stranger: st404, inspector: st200},
 		// The registration interface's reference lists: any signed-in user.
 		"GET /v1/breeds":                  {build: getCall("/v1/breeds?species=cattle"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/deathreasons":            {build: getCall("/v1/deathreasons?species=sheep"), owner: st200, stranger: st200, inspector: st200},
@@ -96,7 +98,7 @@ func authzMatrix() map[string]authzRow {
 		}, owner: st201, stranger: st403, inspector: st403},
 		"POST /v1/UndoRequests": {build: func(f *authzFixture) authzCall {
 			return envelopeCall("UndoRequests", map[string]any{"requestToBeUndone_ID": f.toUndo.RequestID})
-		}, owner: st201, stranger: st403, inspector: st403},
+		}, owner: st201, stranger: st201, inspector: st403}, // the inspector may see it: not theirs to undo
 		"POST /v1/ReviewHoldingMovementRequests": {build: func(f *authzFixture) authzCall {
 			return envelopeCall("ReviewHoldingMovementRequests", f.reviewOf(f.toReview.RequestID))
 		}, owner: st201, stranger: st403, inspector: st403},

@@ -117,7 +117,7 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 	at := "/content/" + correctionTarget
 	target, err := lockNamed(ctx, tx, req.ID, req.TargetID)
 	if livestock.IsNotFound(err) {
-		out, _ := failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(req.TargetID), Message: "no such request"})
+		out, _ := failed(unknownTarget(at, req.TargetID))
 		return nil, nil, out, nil
 	}
 	if err != nil {
@@ -128,6 +128,10 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 		return nil, nil, out, nil
 	}
 	if target.UserName != req.UserName {
+		if hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
+			out, err := failedUnless(err, unknownTarget(at, req.TargetID)) // notyours.go
+			return nil, nil, out, err
+		}
 		return refuse("only the user who submitted a request may correct it")
 	}
 	if ok, err := s.stillActsForTarget(ctx, tx, req.UserName, target); err != nil || !ok {

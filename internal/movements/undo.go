@@ -23,13 +23,15 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	}
 	target, err := lockNamed(ctx, tx, req.ID, req.TargetID)
 	if livestock.IsNotFound(err) {
-		return refuse(livestock.CodeTargetUnknown, "no such request")
+		return failed(unknownTarget(undoTarget, req.TargetID))
 	}
 	if err != nil {
 		return outcome{}, err
 	}
-	switch {
-	case target.UserName != req.UserName:
+	if target.UserName != req.UserName {
+		if hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
+			return failedUnless(err, unknownTarget(undoTarget, req.TargetID)) // notyours.go
+		}
 		return refuse(livestock.CodeNotUndoable, "only the user who submitted a request may undo it")
 	}
 	if ok, err := s.stillActsForTarget(ctx, tx, req.UserName, target); err != nil || !ok {
