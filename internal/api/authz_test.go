@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net/http"
@@ -102,6 +103,27 @@ func TestAuthorizationMatrix(t *testing.T) {
 				} else if want >= 400 {
 					res.problem()
 				}
+			}
+		}
+
+		// keeper1 once withdrawn from every holding: still signed in, still
+		// reading their own requests, acting for nothing. The calls are
+		// built first: a registration to poll is made as keeper1 acting.
+		calls := map[string]authzCall{}
+		for op, row := range rows {
+			if row.public == 0 {
+				calls[op] = row.build(f)
+			}
+		}
+		b.withdraw("keeper1")
+		withdrawn := b.token("keeper1")
+		for _, op := range slices.Sorted(maps.Keys(calls)) {
+			row := rows[op]
+			want := cmp.Or(row.withdrawn, row.owner)
+			if res := f.send(calls[op], withdrawn); res.status != want {
+				t.Errorf("%s as keeper1 withdrawn: %d, want %d: %s", op, res.status, want, res.body)
+			} else if want >= 400 {
+				res.problem()
 			}
 		}
 	})
