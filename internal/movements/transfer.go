@@ -120,9 +120,9 @@ func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on
 // submitter's own, still await review, and carry the version corrected.
 func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Request) (*store.Movement, *store.Request, outcome, error) {
 	at := "/content/" + correctionTarget
-	target, err := tx.LockRequest(ctx, req.TargetID)
+	target, err := lockNamed(ctx, tx, req.ID, req.TargetID)
 	if livestock.IsNotFound(err) {
-		out, _ := failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(req.TargetID), Message: "no such request"})
+		out, _ := failed(unknownTarget(at, req.TargetID))
 		return nil, nil, out, nil
 	}
 	if err != nil {
@@ -133,6 +133,10 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 		return nil, nil, out, nil
 	}
 	if target.UserName != req.UserName {
+		if hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
+			out, err := failedUnless(err, unknownTarget(at, req.TargetID)) // notyours.go
+			return nil, nil, out, err
+		}
 		return refuse("only the user who submitted a request may correct it")
 	}
 	if ok, err := s.stillActsForTarget(ctx, tx, req.UserName, target); err != nil || !ok {
