@@ -29,11 +29,9 @@ import (
 
 // reportedAgain finds the movement t, the content of transfer req,
 // reports again, and records req against it; ok is false when there is
-// none. It runs before transferFacts takes the animals' lock: it locks
-// the movement it matches, and a review, undo or correction locks a
-// movement before the animals, so it must too. Two reports of one move
-// applied at the same moment may thus miss each other: the second then
-// fails, its animals in transit or moved, and matches when sent again.
+// none. It locks the movement it matches after the job's own request, in
+// the order of lockorder.go; every move job queues first on the lock on
+// moves, so two reports of one move never miss each other.
 func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Request, t livestock.Transfer) (out outcome, ok bool, err error) {
 	if req.Type != store.RequestTransfer {
 		return outcome{}, false, nil
