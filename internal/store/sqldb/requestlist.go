@@ -13,16 +13,17 @@ import (
 
 // The listing queries take $1 the type and $2 the id to start after; the
 // filter's parameters come next, then those of the branches. The page's
-// window is written in ({limit}, {offset}, {end}: see paging).
+// window is written in ({limit}, {offset}, {end}: see paging), and their
+// columns ({columns}: see listed).
 const (
 	// listAllSQL pages through every request of a type, on requests_type.
-	listAllSQL = `SELECT ` + requestColumns + ` FROM requests r
+	listAllSQL = `SELECT {columns} FROM requests r
 		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {limit} OFFSET {offset}`
 	// listVisibleSQL is the union of the branches of what a user may see,
 	// each cut to its first offset+limit ids: the page is among those.
 	// Every branch reads one index in id order and stops at its limit, so
 	// a page costs about its size, whatever the size of the table.
-	listVisibleSQL = `SELECT ` + requestColumns + ` FROM requests WHERE id IN (
+	listVisibleSQL = `SELECT {columns} FROM requests WHERE id IN (
 		SELECT id FROM (%s) v ORDER BY id LIMIT {limit} OFFSET {offset}) ORDER BY id`
 	// listTypeSQL: every request of the type, for the inspector's listing
 	// bounded by months, on requests_month (type, movement_month, id, …).
@@ -133,7 +134,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		bounds, buckets, onlyDates = nil, nil, false
 	}
 	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{string(q.Type), q.AfterID}}
-	page := paging(q.Limit, q.Offset)
+	page := listed(q)
 	// The filter is compiled even when nothing is visible, so that a bad
 	// one is reported to every caller alike.
 	cond, err := f.compile(q.Filter)
@@ -254,6 +255,18 @@ func paging(limit, offset int) *strings.Replacer {
 	lim, off, end := window(limit, offset)
 	return strings.NewReplacer("{limit}", strconv.FormatInt(lim, 10), "{offset}", strconv.FormatInt(off, 10),
 		"{end}", strconv.FormatInt(end, 10))
+}
+
+// listed is paging for a listing of requests, which also writes
+// {columns}: every column, or all but the content unless q.Content.
+func listed(q store.RequestQuery) *strings.Replacer {
+	lim, off, end := window(q.Limit, q.Offset)
+	cols := listColumns
+	if q.Content {
+		cols = requestColumns
+	}
+	return strings.NewReplacer("{limit}", strconv.FormatInt(lim, 10), "{offset}", strconv.FormatInt(off, 10),
+		"{end}", strconv.FormatInt(end, 10), "{columns}", cols)
 }
 
 // window returns the LIMIT and OFFSET of a page and their sum. A limit of
