@@ -47,6 +47,13 @@ const (
 	// read.
 	listHoldingDatesSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
 		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 AND %s ORDER BY h.request_id LIMIT {end}) b%d`
+	// listHoldingTypeSQL: those of one holding, when there is no filter:
+	// on the primary key (cph, request_id) of request_holdings alone, whose
+	// rows copy the request's type, with no request read. A deep $skip
+	// reads every id it skips on each branch: joined to requests, each was
+	// a request read.
+	listHoldingTypeSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
+		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 ORDER BY h.request_id LIMIT {end}) b%d`
 	// listHoldingsSQL serves a user of more holdings than maxBranches.
 	listHoldingsSQL = `SELECT id FROM (SELECT r.id FROM requests r
 		WHERE r.id IN (SELECT request_id FROM request_holdings WHERE cph IN (%s) AND request_id > $2)
@@ -199,6 +206,10 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		for _, m := range months {
 			if onlyDates {
 				branch(listHoldingDatesSQL, cph, holdingDates+inMonth("h.", m))
+				continue
+			}
+			if q.Filter == nil {
+				branch(listHoldingTypeSQL, cph)
 				continue
 			}
 			branch(listHoldingSQL, cph, cond, holdingDates+inMonth("h.", m))
