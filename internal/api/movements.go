@@ -203,15 +203,6 @@ type validHolding struct {
 
 var holdingStateNames = map[movements.HoldingState]string{movements.HoldingValid: "Valid", movements.HoldingInvalid: "Invalid"}
 
-func expands(q odata.Query, what string) bool {
-	for _, e := range q.Expand {
-		if e == what {
-			return true
-		}
-	}
-	return false
-}
-
 // requestIDOf reads requestId back from a rendered record.
 func requestIDOf(body []byte) string {
 	var rec struct {
