@@ -27,25 +27,6 @@ type collection struct {
 // build and to send.
 const DefaultPageBytes = 1 << 20
 
-// fitPage writes items as JSON, in order, until the next one would take
-// the page past budget bytes, and returns those written and whether it
-// stopped early. The first item is always written, whatever its size, so
-// that every page moves the listing on.
-func fitPage(items []any, budget int) ([]any, bool, error) {
-	out, size := make([]any, 0, len(items)), 0
-	for _, item := range items {
-		b, err := json.Marshal(item)
-		if err != nil {
-			return nil, false, err
-		}
-		if size += len(b) + 1; size > budget && len(out) > 0 { // +1: the comma
-			return out, true, nil
-		}
-		out = append(out, json.RawMessage(b))
-	}
-	return out, false, nil
-}
-
 // nextLink is the URL of the page after the one that ended with the item
 // at position last (its id, in the default order), and, under an $orderby,
 // whose values for the order's fields (key last) are keys: the same query with $skip dropped (in any spelling)

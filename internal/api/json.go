@@ -16,3 +16,12 @@ func writeJSON(w http.ResponseWriter, code int, v any) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// writeBody writes b, JSON already encoded (with its final newline), as
+// the body of a response with status code, as writeJSON would write it.
+func writeBody(w http.ResponseWriter, code int, b []byte) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, err := w.Write(b)
+	return err
+}

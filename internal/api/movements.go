@@ -80,11 +80,11 @@ func (s *Server) getRequest(typ store.RequestType) handlerFunc {
 		if err != nil {
 			return err
 		}
-		rec, err := renderRequest(req, contextURL(s.baseURL(r), collectionNames[typ], q)+"/$entity", q)
+		b, err := appendRecord(nil, record(req, contextURL(s.baseURL(r), collectionNames[typ], q)+"/$entity", q.Shows("content")), q)
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, rec)
+		return writeBody(w, http.StatusOK, append(b, '\n'))
 	}
 }
 
@@ -101,31 +101,32 @@ func (s *Server) listRequests(typ store.RequestType) handlerFunc {
 		if err != nil {
 			return err
 		}
-		page := collection{Context: contextURL(s.baseURL(r), collectionNames[typ], q), Value: make([]any, 0, len(list))}
+		var count *int64
 		if q.Count {
 			n, err := s.movements.CountRequests(r.Context(), u, typ, q)
 			if err != nil {
 				return err
 			}
-			page.Count = &n
+			count = &n
 		}
-		items := make([]any, 0, len(list))
+		p := newPage(contextURL(s.baseURL(r), collectionNames[typ], q), count, s.cfg.MaxPageBytes)
+		defer p.free()
+		content := q.Shows("content")
 		for _, req := range list {
-			item, err := renderRequest(req, "", q)
-			if err != nil {
+			mark := p.open()
+			if p.b, err = appendRecord(p.b, record(req, "", content), q); err != nil {
 				return err
 			}
-			items = append(items, item)
+			if !p.close(mark) {
+				break
+			}
 		}
 		// The page ends early when its items outgrow the byte budget; the
 		// next link goes on after the last item written, with $top, if
 		// given, reduced by the items written.
-		var cut bool
-		if page.Value, cut, err = fitPage(items, s.cfg.MaxPageBytes); err != nil {
-			return err
-		}
-		list = list[:len(page.Value)]
-		if more && !q.HasTop || cut {
+		list = list[:p.items]
+		next := ""
+		if more && !q.HasTop || p.cut {
 			last := list[len(list)-1]
 			var fields []string
 			for _, o := range q.Order(store.RequestKey) {
@@ -135,9 +136,9 @@ func (s *Server) listRequests(typ store.RequestType) handlerFunc {
 			if q.HasTop {
 				top = q.Top - len(list)
 			}
-			page.NextLink = s.nextLinkTop(r, q, []string{store.RequestKey}, last.ID, last.Values(fields), top)
+			next = s.nextLinkTop(r, q, []string{store.RequestKey}, last.ID, last.Values(fields), top)
 		}
-		return writeJSON(w, http.StatusOK, page)
+		return writeBody(w, http.StatusOK, p.end(next))
 	}
 }
 
@@ -201,15 +202,6 @@ type validHolding struct {
 }
 
 var holdingStateNames = map[movements.HoldingState]string{movements.HoldingValid: "Valid", movements.HoldingInvalid: "Invalid"}
-
-func expands(q odata.Query, what string) bool {
-	for _, e := range q.Expand {
-		if e == what {
-			return true
-		}
-	}
-	return false
-}
 
 // requestIDOf reads requestId back from a rendered record.
 func requestIDOf(body []byte) string {

@@ -41,14 +41,3 @@ func (s *Server) requestCollection(typ store.RequestType) odata.Collection {
 func (s *Server) requestEntity(typ store.RequestType) odata.Collection {
 	return odata.Collection{Members: jsonMembers(requestRecord{}), Expand: requestExpand(typ), Format: true, MaxPage: s.cfg.MaxPage}
 }
-
-// renderRequest is r as a list item or entity under q: its record, with
-// content when $expand or $select names it, cut to the members $select
-// names.
-func renderRequest(r store.Request, context string, q odata.Query) (any, error) {
-	content := expands(q, "content")
-	for _, m := range q.Select {
-		content = content || m == "content"
-	}
-	return selectMembers(record(r, context, content), q)
-}

@@ -28,7 +28,7 @@ type Config struct {
 	MaxQueuedJobs  int           // refuse submissions while more jobs than this are queued (queuegate.go); 0 means no limit
 	MaxPage        int           // largest results page of a collection
 	// MaxPageBytes bounds a page of a request listing in bytes as MaxPage
-	// bounds it in items (collection.go fitPage); 0 means DefaultPageBytes.
+	// bounds it in items (page.go); 0 means DefaultPageBytes.
 	MaxPageBytes int
 	PublicURL    string // where clients reach the service, for links; default from each request
 	// Issuer is the production OpenID Connect issuer's URL; "" when tokens

@@ -13,17 +13,22 @@ import (
 // Requests lists the requests of one type that u may see — their own, and
 // those that concern a holding they act for; an inspector sees all — one
 // page at a time, in ascending id order or in q's $orderby. more reports
-// whether another page follows.
+// whether another page follows. Content is read, and put in the live
+// shape, only when q shows it ($expand or $select names it); otherwise
+// it is nil.
 func (s *Service) Requests(ctx context.Context, u livestock.User, typ store.RequestType, q odata.Query, maxPage int) (list []store.Request, more bool, err error) {
 	size := q.PageSize(maxPage)
 	rq := visibleRequests(u, typ, q)
 	rq.AfterID, rq.Order, rq.After, rq.Offset, rq.Limit = q.AfterID, q.Order(store.RequestKey), q.After, q.Skip, size+1
+	rq.Content = q.Shows("content")
 	list, err = s.store.Requests(ctx, rq)
 	if err != nil {
 		return nil, false, err
 	}
-	for i := range list {
-		list[i] = s.liveContent(list[i])
+	if rq.Content {
+		for i := range list {
+			list[i] = s.liveContent(list[i])
+		}
 	}
 	if len(list) > size {
 		return list[:size], true, nil

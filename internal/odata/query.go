@@ -199,12 +199,20 @@ func parseTop(s string, maxPage int) (int, error) {
 	return int(n), nil
 }
 
-// parseSkip reads $skip: a whole number, 0 or more.
+// MaxSkip is the largest $skip. The database reads every result it
+// skips, so a $skip costs what it skips: at 900,000 a hundred times a
+// page. Up to MaxSkip it costs a few pages at most; further on, a listing
+// is read by @odata.nextLink, whose keyset token costs one page at any
+// depth, or narrowed by $filter.
+const MaxSkip = 10_000
+
+// parseSkip reads $skip: a whole number from 0 to MaxSkip.
 func parseSkip(s string) (int, error) {
 	n, ok := wholeNumber(s)
-	if !ok || n > math.MaxInt32 {
+	if !ok || n > MaxSkip {
 		return 0, invalid(optionError(livestock.CodeBadQuery, "$skip", s,
-			"$skip must be a whole number from 0 to %d", math.MaxInt32))
+			"$skip must be a whole number from 0 to %d; to read further, leave out $top and follow "+
+				"@odata.nextLink, or narrow the results with $filter", MaxSkip))
 	}
 	return int(n), nil
 }

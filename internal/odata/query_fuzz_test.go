@@ -105,7 +105,7 @@ func FuzzParseSkipToken(f *testing.F) {
 // FuzzParseTopSkip: $top and $skip take decimal digits only, and an
 // accepted value prints back as the digits given, less leading zeros.
 func FuzzParseTopSkip(f *testing.F) {
-	for _, s := range []string{"10", "0", "500", "501", "0010", "-1", "+1", " 1", "1e3", "0x10", "１", "9223372036854775808", "2147483647", "2147483648", ""} {
+	for _, s := range []string{"10", "0", "500", "501", "0010", "-1", "+1", " 1", "1e3", "0x10", "１", "9223372036854775808", "2147483647", "2147483648", "10000", "10001", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -120,7 +120,7 @@ func FuzzParseTopSkip(f *testing.F) {
 		}
 		if n, err := parseSkip(s); err != nil {
 			queryErrorFields(t, s, err)
-		} else if n < 0 || n > math.MaxInt32 || strconv.Itoa(n) != digits {
+		} else if n < 0 || n > MaxSkip || strconv.Itoa(n) != digits {
 			t.Fatalf("parseSkip(%q) = %d", s, n)
 		}
 	})

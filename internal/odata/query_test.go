@@ -31,6 +31,7 @@ func TestParseQuery(t *testing.T) {
 		{"$top at the largest page", "$top=500", Query{Top: 500, HasTop: true}},
 		{"$top and $skip", "$top=10&$skip=5", Query{Top: 10, HasTop: true, Skip: 5}},
 		{"$skip larger than $top", "$top=2&$skip=1000", Query{Top: 2, HasTop: true, Skip: 1000}},
+		{"$skip at MaxSkip", "$top=2&$skip=10000", Query{Top: 2, HasTop: true, Skip: 10000}},
 		{"$skip=0", "$skip=0", Query{}},
 		{"$skiptoken", "$skiptoken=" + SkipToken(1234), Query{AfterID: 1234}},
 		{"$expand", "$expand=content", Query{Expand: []string{"content"}}},
@@ -63,7 +64,8 @@ func TestParseQueryErrors(t *testing.T) {
 		return livestock.FieldError{Code: livestock.CodeBadQuery, Message: message, Source: "query:" + option, Value: value}
 	}
 	const topRange = "$top must be a whole number from 1 to 500"
-	const skipRange = "$skip must be a whole number from 0 to 2147483647"
+	const skipRange = "$skip must be a whole number from 0 to 10000; to read further, leave out $top and follow " +
+		"@odata.nextLink, or narrow the results with $filter"
 	const notGiven = "$skiptoken is not one this service gave out; follow @odata.nextLink as it is given"
 	tests := []struct {
 		name, raw string
@@ -82,6 +84,7 @@ func TestParseQueryErrors(t *testing.T) {
 		{"negative $skip", "$skip=-5", []livestock.FieldError{bad("$skip", "-5", skipRange)}},
 		{"non-numeric $skip", "$skip=five", []livestock.FieldError{bad("$skip", "five", skipRange)}},
 		{"huge $skip", "$skip=2147483648", []livestock.FieldError{bad("$skip", "2147483648", skipRange)}},
+		{"$skip past MaxSkip", "$skip=10001", []livestock.FieldError{bad("$skip", "10001", skipRange)}},
 		{"made-up $skiptoken", "$skiptoken=abc", []livestock.FieldError{bad("$skiptoken", "abc", notGiven)}},
 		{"$skiptoken of the plain id", "$skiptoken=1234", []livestock.FieldError{bad("$skiptoken", "1234", notGiven)}},
 		{"$skiptoken of another version", "$skiptoken=djI6MTIzNA", []livestock.FieldError{bad("$skiptoken", "djI6MTIzNA", notGiven)}},

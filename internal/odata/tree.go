@@ -1,5 +1,7 @@
 package odata
 
+import "slices"
+
 // Op is a comparison operator of $filter.
 type Op string
 
@@ -86,6 +88,13 @@ type Query struct {
 	// after it in that order. A nil value is a member that has none.
 	After []any
 	Count bool // $count=true: the answer says how many items match
+}
+
+// Shows reports whether q asks for member, which an answer leaves out
+// unless asked: $expand or $select names it. Such a member (a request's
+// content) need not be read when it is not asked for.
+func (q Query) Shows(member string) bool {
+	return slices.Contains(q.Expand, member) || slices.Contains(q.Select, member)
 }
 
 // OrderItem is one expression of $orderby: a field, ascending or not.

@@ -122,6 +122,9 @@ type RequestQuery struct {
 	After  []any
 	Offset int
 	Limit  int
+	// Content reads each request's content; without it Content is nil,
+	// as a listing that does not show it need not read it.
+	Content bool
 }
 
 // RequestFilterFields are the fields a RequestQuery's Filter may name.

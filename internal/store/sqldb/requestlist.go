@@ -13,16 +13,17 @@ import (
 
 // The listing queries take $1 the type and $2 the id to start after; the
 // filter's parameters come next, then those of the branches. The page's
-// window is written in ({limit}, {offset}, {end}: see paging).
+// window is written in ({limit}, {offset}, {end}: see paging), and their
+// columns ({columns}: see listed).
 const (
 	// listAllSQL pages through every request of a type, on requests_type.
-	listAllSQL = `SELECT ` + requestColumns + ` FROM requests r
+	listAllSQL = `SELECT {columns} FROM requests r
 		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {limit} OFFSET {offset}`
 	// listVisibleSQL is the union of the branches of what a user may see,
 	// each cut to its first offset+limit ids: the page is among those.
 	// Every branch reads one index in id order and stops at its limit, so
 	// a page costs about its size, whatever the size of the table.
-	listVisibleSQL = `SELECT ` + requestColumns + ` FROM requests WHERE id IN (
+	listVisibleSQL = `SELECT {columns} FROM requests WHERE id IN (
 		SELECT id FROM (%s) v ORDER BY id LIMIT {limit} OFFSET {offset}) ORDER BY id`
 	// listTypeSQL: every request of the type, for the inspector's listing
 	// bounded by months, on requests_month (type, movement_month, id, …).
@@ -46,6 +47,13 @@ const (
 	// read.
 	listHoldingDatesSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
 		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 AND %s ORDER BY h.request_id LIMIT {end}) b%d`
+	// listHoldingTypeSQL: those of one holding, when there is no filter:
+	// on the primary key (cph, request_id) of request_holdings alone, whose
+	// rows copy the request's type, with no request read. A deep $skip
+	// reads every id it skips on each branch: joined to requests, each was
+	// a request read.
+	listHoldingTypeSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
+		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 ORDER BY h.request_id LIMIT {end}) b%d`
 	// listHoldingsSQL serves a user of more holdings than maxBranches.
 	listHoldingsSQL = `SELECT id FROM (SELECT r.id FROM requests r
 		WHERE r.id IN (SELECT request_id FROM request_holdings WHERE cph IN (%s) AND request_id > $2)
@@ -133,7 +141,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		bounds, buckets, onlyDates = nil, nil, false
 	}
 	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{string(q.Type), q.AfterID}}
-	page := paging(q.Limit, q.Offset)
+	page := listed(q)
 	// The filter is compiled even when nothing is visible, so that a bad
 	// one is reported to every caller alike.
 	cond, err := f.compile(q.Filter)
@@ -200,6 +208,10 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 				branch(listHoldingDatesSQL, cph, holdingDates+inMonth("h.", m))
 				continue
 			}
+			if q.Filter == nil {
+				branch(listHoldingTypeSQL, cph)
+				continue
+			}
 			branch(listHoldingSQL, cph, cond, holdingDates+inMonth("h.", m))
 		}
 	}
@@ -254,6 +266,18 @@ func paging(limit, offset int) *strings.Replacer {
 	lim, off, end := window(limit, offset)
 	return strings.NewReplacer("{limit}", strconv.FormatInt(lim, 10), "{offset}", strconv.FormatInt(off, 10),
 		"{end}", strconv.FormatInt(end, 10))
+}
+
+// listed is paging for a listing of requests, which also writes
+// {columns}: every column, or all but the content unless q.Content.
+func listed(q store.RequestQuery) *strings.Replacer {
+	lim, off, end := window(q.Limit, q.Offset)
+	cols := listColumns
+	if q.Content {
+		cols = requestColumns
+	}
+	return strings.NewReplacer("{limit}", strconv.FormatInt(lim, 10), "{offset}", strconv.FormatInt(off, 10),
+		"{end}", strconv.FormatInt(end, 10), "{columns}", cols)
 }
 
 // window returns the LIMIT and OFFSET of a page and their sum. A limit of

@@ -16,7 +16,7 @@ import (
 // the last item of the page before by comparing every field of the order
 // (keyset paging), so that the next page never repeats or skips an item.
 const (
-	orderedSQL = `SELECT ` + requestColumns + ` FROM requests r
+	orderedSQL = `SELECT {columns} FROM requests r
 		WHERE r.type = $1 AND %s AND %s AND %s ORDER BY %s LIMIT {limit} OFFSET {offset}`
 	countSQL = `SELECT count(*) FROM requests r WHERE r.type = $1 AND %s AND %s`
 	// visibleSQL: a request about one of the user's holdings, on the
@@ -56,7 +56,7 @@ func (s *Store) orderedQuery(q store.RequestQuery) (string, []any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return paging(q.Limit, q.Offset).Replace(fmt.Sprintf(orderedSQL, visible, cond, after, order)), f.args, nil
+	return listed(q).Replace(fmt.Sprintf(orderedSQL, visible, cond, after, order)), f.args, nil
 }
 
 // visible is the condition that a request is one q may see, or false when

@@ -15,10 +15,15 @@ import (
 )
 
 const (
-	requestColumns = `id, type, status, user_name, request_date, updated_date, movement_date, species,
-		tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors, warnings, document_ref,
-		holdings`
-	requestSQL = `SELECT ` + requestColumns + ` FROM requests WHERE id = $1`
+	requestColumns = requestHead + `content` + requestTail
+	// listColumns are requestColumns for a listing that shows no content:
+	// content is most of a row's bytes, and a page of records without it
+	// need not read them.
+	listColumns = requestHead + `NULL` + requestTail
+	requestHead = `id, type, status, user_name, request_date, updated_date, movement_date, species,
+		tracking_id, correlation_id, target_id, is_full_undone, undo_supported, `
+	requestTail = `, errors, warnings, document_ref, holdings`
+	requestSQL  = `SELECT ` + requestColumns + ` FROM requests WHERE id = $1`
 	// insertRequestSQL does nothing, and returns no row, when the user has
 	// used the tracking id before: the transaction stays usable (a unique
 	// violation would abort it on PostgreSQL).

@@ -62,6 +62,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Visibility", testVisibility},
 		{"KeysetPaging", testKeysetPaging},
 		{"OffsetLimit", testOffsetLimit},
+		{"ListingContent", testListingContent},
 		{"DateListing", testDateListing},
 		{"RequestFilter", testRequestFilter},
 		{"HoldingFilter", testHoldingFilter},
