@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +15,9 @@ import (
 	"github.com/drover-registry/drover/bench/internal/report"
 )
 
-// run is the whole benchmark: database, server, loads, report.
+// run is the whole benchmark: the capacity with every limit off, on a
+// database of its own, then the server at its defaults on another, its
+// loads, and the report.
 func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if o.Control {
 		return runControl(ctx, o, args, out)
@@ -26,15 +27,14 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if _, err := db.Close(ctx, false); err != nil {
-			fmt.Fprintln(out, "bench:", err)
-		}
-	}()
+	defer closeDatabase(ctx, db, out)
 	rep.Dialect = db.Dialect()
 	fmt.Fprintf(out, "database: %s\n", db.Describe())
 	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.Dir, "drover"))
 	if err != nil {
+		return err
+	}
+	if err := measureOff(ctx, o, bin, &rep, out); err != nil {
 		return err
 	}
 	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), serveArgs(db.DSN, o)...)
@@ -42,7 +42,7 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 		return err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(out, "server %s\n", srv)
+	fmt.Fprintf(out, "server at its defaults %s\n", srv)
 	if err := measure(ctx, o, srv, &rep, out); err != nil {
 		return err
 	}
@@ -50,30 +50,78 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	return nil
 }
 
-// serveArgs turn back on the shedding that benchserver turns off: the
-// default ceiling, the adaptive limit unless --adaptive=false, and the
-// per-user rate limit if asked for.
-func serveArgs(dsn string, o options) []string {
-	return []string{"--database", dsn, "--max-in-flight", "512", "--adaptive-limit=" + strconv.FormatBool(o.Adaptive),
-		"--rate-limit", strconv.FormatFloat(o.RateLimit, 'f', -1, 64), "--rate-burst", "200"}
+func closeDatabase(ctx context.Context, db *database.Target, out io.Writer) {
+	if _, err := db.Close(ctx, false); err != nil {
+		fmt.Fprintln(out, "bench:", err)
+	}
 }
 
-// measure runs the loads in turn and reads the server's state after them.
-func measure(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
+// serveArgs are the server's settings: its defaults, but for the per-user
+// rate limit, raised unless --rate-limit says otherwise (benchserver.AtDefaults).
+func serveArgs(dsn string, o options) []string {
+	return []string{"--database", dsn, "--rate-limit", strconv.FormatFloat(o.RateLimit, 'f', -1, 64)}
+}
+
+// measureOff measures the capacity of the same server with every limit
+// off (benchserver.LimitsOff), on a new database of its own (a named
+// SQLite file gets "-off" added), so that the jobs its load queues are not
+// left to the server at its defaults. This is the capacity the defaults
+// are held to, and the one the overload is a multiple of.
+func measureOff(ctx context.Context, o options, bin string, rep *results, out io.Writer) error {
+	dsn := o.Database
+	if dsn != "" && !database.IsPostgres(dsn) {
+		dsn += "-off"
+	}
+	db, err := database.Open(ctx, "overload-off", dsn, false)
+	if err != nil {
+		return err
+	}
+	defer closeDatabase(ctx, db, out)
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), append([]string{"--database", db.DSN}, benchserver.LimitsOff...)...)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	fmt.Fprintf(out, "server with every limit off %s\n", srv)
+	tok, err := signIn(ctx, srv)
+	if err != nil {
+		return err
+	}
+	next := mix(srv.URL, tok, strconv.FormatInt(time.Now().UnixNano(), 36))
+	g := generator{base: srv.URL, raw: o.Client == "raw"}
+	fmt.Fprintf(out, "limits off, warm-up: 8 connections for %s…\n", o.Phase)
+	if _, err := g.closedLoop(next, 8, o.Phase); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "limits off, capacity: %d connections for %s…\n", o.Connections, o.Phase)
+	rep.OffCapacity, err = g.closedLoop(next, o.Connections, o.Phase)
+	return err
+}
+
+// signIn gets the three users' tokens.
+func signIn(ctx context.Context, srv *benchserver.Server) (tokens, error) {
 	var tok tokens
 	for user, p := range map[string]*string{"keeper1": &tok.keeper1, "keeper2": &tok.keeper2, "inspector": &tok.inspector} {
 		t, err := srv.Token(ctx, user, user)
 		if err != nil {
-			return err
+			return tok, err
 		}
 		*p = t
+	}
+	return tok, nil
+}
+
+// measure runs the loads in turn and reads the server's state after them.
+func measure(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
+	tok, err := signIn(ctx, srv)
+	if err != nil {
+		return err
 	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	next := mix(srv.URL, tok, run)
 	g := generator{base: srv.URL, raw: o.Client == "raw"}
 
 	fmt.Fprintf(out, "warm-up: 8 connections for %s…\n", o.Phase)
-	var err error
 	if rep.Warmup, err = g.closedLoop(next, 8, o.Phase); err != nil {
 		return err
 	}
@@ -93,7 +141,7 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	if rep.RSSBefore, err = srv.PeakRSS(); err != nil {
 		return err
 	}
-	rep.Offered = int(o.Factor*rep.Capacity.AdmittedRate() + 0.5)
+	rep.Offered = int(o.Factor*rep.OffCapacity.AdmittedRate() + 0.5)
 	fmt.Fprintf(out, "overload: %d requests a second (%.1f× capacity), up to %d outstanding, for %s…\n",
 		rep.Offered, o.Factor, o.Outstanding, o.Duration)
 	overloadFrom, before, rtBefore := srv.LogSize(), readCPU(srv), readRuntime(ctx, srv)
@@ -103,7 +151,7 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	rep.OverloadCPU, rep.OverloadRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
 	rep.RSS, rep.RSSErr = srv.PeakRSS()
 	rep.Up = healthy(ctx, srv.URL)
-	rep.Limits = scrapeLimits(ctx, srv)
+	rep.Refusals = scrapeRefusals(ctx, srv)
 	if rep.InsideUnloaded, _, _, err = srv.AccessLog(from, until); err != nil {
 		return err
 	}
@@ -127,19 +175,17 @@ func healthy(ctx context.Context, base string) bool {
 	return res.StatusCode == http.StatusOK
 }
 
-// scrapeLimits reads the adaptive limits from the server's metrics, as
-// "read 12, write 20"; "" when there are none.
-func scrapeLimits(ctx context.Context, srv *benchserver.Server) string {
+// scrapeRefusals reads from the server's metrics how many requests each
+// limit refused, as "concurrency 12, queue 0, rate 0".
+func scrapeRefusals(ctx context.Context, srv *benchserver.Server) string {
 	m, err := srv.Metrics(ctx)
 	if err != nil {
 		return ""
 	}
-	var limits []string
-	for series, v := range m {
-		if rest, ok := strings.CutPrefix(series, `drover_http_concurrency_limit{class="`); ok {
-			limits = append(limits, strings.TrimSuffix(rest, `"}`)+" "+strconv.FormatFloat(v, 'f', -1, 64))
-		}
+	var parts []string
+	for _, c := range []struct{ name, series string }{{"concurrency", "drover_http_shed_total"},
+		{"queue", `drover_http_admission_rejected_total{class="queue"}`}, {"rate", "drover_http_rate_limited_total"}} {
+		parts = append(parts, c.name+" "+strconv.FormatFloat(m[c.series], 'f', -1, 64))
 	}
-	slices.Sort(limits)
-	return strings.Join(limits, ", ")
+	return strings.Join(parts, ", ")
 }
