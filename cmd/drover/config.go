@@ -74,7 +74,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.Int64Var(&c.MaxBody, "max-body", 1<<20, "largest request body in bytes (413 above)")
 	fs.IntVar(&c.MaxInFlight, "max-in-flight", 64, "requests served at once; more wait (--max-waiting, --max-wait) or get 503; 0 means no limit")
 	fs.IntVar(&c.MaxWaiting, "max-waiting", 64, "requests that may wait for a place under --max-in-flight; more get 503 at once; 0 refuses at once")
-	fs.DurationVar(&c.MaxWait, "max-wait", 250*time.Millisecond, "longest a request waits for a place under --max-in-flight before 503")
+	fs.DurationVar(&c.MaxWait, "max-wait", time.Second, "longest a request waits for a place under --max-in-flight before 503 (no longer than the Retry-After it would get)")
 	fs.BoolFunc("adaptive-limit", deprecatedAdaptive, func(v string) error {
 		_, err := strconv.ParseBool(v)
 		c.AdaptiveLimit = true

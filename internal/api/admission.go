@@ -20,9 +20,10 @@ import (
 // server could carry. A fixed limit bounds what overload can cost instead:
 // memory (limit requests being served, waiting more holding little) and
 // the time an admitted request spends inside, about (limit + waiting) ÷
-// throughput. A client with fewer than limit + waiting requests outstanding
-// (a closed loop) is never refused; one that sends faster than the server
-// answers finds the wait full and is refused within microseconds.
+// throughput. Clients with fewer than limit + waiting requests outstanding
+// between them (a closed loop) are not refused while places come free
+// within maxWait; those that send faster than the server answers find the
+// wait full and are refused within microseconds.
 type admission struct {
 	slots   chan struct{} // one token per request being served
 	queue   chan struct{} // one token per request waiting for a slot
