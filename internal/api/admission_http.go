@@ -19,6 +19,9 @@ func (s *Server) admit(next http.Handler) http.Handler {
 	if a == nil {
 		return next
 	}
+	// Written once: a refusal should cost as little as it can.
+	fullMessage := fmt.Sprintf("%d requests are being served, the most served at once, and %d are waiting", cap(a.slots), cap(a.queue))
+	waitedMessage := fmt.Sprintf("no place among the %d requests served at once came free within %s", cap(a.slots), a.maxWait)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		why := a.acquire(r.Context())
 		if why == admitted {
@@ -30,14 +33,12 @@ func (s *Server) admit(next http.Handler) http.Handler {
 		if info, ok := r.Context().Value(infoKey{}).(*requestInfo); ok {
 			info.shed = true
 		}
-		var message string
+		message := "the request ended while it waited for a place among those served at once"
 		switch why {
 		case full:
-			message = fmt.Sprintf("%d requests are being served, the most served at once, and %d are waiting", cap(a.slots), cap(a.queue))
+			message = fullMessage
 		case waited:
-			message = fmt.Sprintf("no place among the %d requests served at once came free within %s", cap(a.slots), a.maxWait)
-		default:
-			message = "the request ended while it waited for a place among those served at once"
+			message = waitedMessage
 		}
 		retryAfter(w, time.Second)
 		writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable,
