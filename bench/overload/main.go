@@ -6,17 +6,19 @@
 // /v1/TransferRequests by two keepers and GET listings by a keeper and the
 // inspector,
 //
-//   - measures the capacity with every limit off (benchserver.LimitsOff),
-//     on a database of its own: what the machine can carry;
+//   - starts it with every limit off (benchserver.LimitsOff), on a
+//     database of its own, and warms it up (a closed loop of 8
+//     connections); its capacity is what the machine can carry;
 //
 // then starts it on a new database at its default settings (only the
 // per-user rate limit raised: benchserver.AtDefaults), and
 //
 //   - warms up (a closed loop of 8 connections);
 //   - measures the unloaded latency at a light fixed rate (an open loop);
-//   - measures the capacity: 2xx answers a second from 64 connections,
-//     each sending its next request when its last is answered (50 ms
-//     after, when it was refused);
+//   - measures the capacity of both servers in turns: 2xx answers a
+//     second from 64 connections, each sending its next request when its
+//     last is answered (50 ms after, when it was refused); then stops the
+//     one with the limits off;
 //   - offers --factor (3) times the capacity with the limits off in an
 //     open loop, with a bounded number of requests outstanding;
 //

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"github.com/drover-registry/drover/bench/internal/database"
 	"github.com/drover-registry/drover/bench/internal/report"
@@ -34,16 +36,18 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := measureOff(ctx, o, bin, &rep, out); err != nil {
+	off, err := startOff(ctx, o, bin, out)
+	if err != nil {
 		return err
 	}
+	defer off.stop()
 	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), serveArgs(db.DSN, o)...)
 	if err != nil {
 		return err
 	}
 	defer srv.Stop()
 	fmt.Fprintf(out, "server at its defaults %s\n", srv)
-	if err := measure(ctx, o, srv, &rep, out); err != nil {
+	if err := measure(ctx, o, srv, off, &rep, out); err != nil {
 		return err
 	}
 	rep.print(out)
@@ -62,40 +66,58 @@ func serveArgs(dsn string, o options) []string {
 	return []string{"--database", dsn, "--rate-limit", strconv.FormatFloat(o.RateLimit, 'f', -1, 64)}
 }
 
-// measureOff measures the capacity of the same server with every limit
-// off (benchserver.LimitsOff), on a new database of its own (a named
-// SQLite file gets "-off" added), so that the jobs its load queues are not
-// left to the server at its defaults. This is the capacity the defaults
-// are held to, and the one the overload is a multiple of.
-func measureOff(ctx context.Context, o options, bin string, rep *results, out io.Writer) error {
+// offServer is the same binary with every limit off
+// (benchserver.LimitsOff), on a new database of its own (a named SQLite
+// file gets "-off" added), so that the jobs its load queues are not left
+// to the server at its defaults. Its capacity is the one the defaults are
+// held to, and the one the overload is a multiple of.
+type offServer struct {
+	srv  *benchserver.Server
+	db   *database.Target
+	next vegeta.Targeter
+	gen  generator
+	out  io.Writer
+}
+
+// startOff starts the server with the limits off and warms it up.
+func startOff(ctx context.Context, o options, bin string, out io.Writer) (*offServer, error) {
 	dsn := o.Database
 	if dsn != "" && !database.IsPostgres(dsn) {
 		dsn += "-off"
 	}
 	db, err := database.Open(ctx, "overload-off", dsn, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer closeDatabase(ctx, db, out)
 	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), append([]string{"--database", db.DSN}, benchserver.LimitsOff...)...)
 	if err != nil {
-		return err
+		closeDatabase(ctx, db, out)
+		return nil, err
 	}
-	defer srv.Stop()
+	off := &offServer{srv: srv, db: db, gen: generator{base: srv.URL, raw: o.Client == "raw"}, out: out}
 	fmt.Fprintf(out, "server with every limit off %s\n", srv)
 	tok, err := signIn(ctx, srv)
 	if err != nil {
-		return err
+		off.stop()
+		return nil, err
 	}
-	next := mix(srv.URL, tok, strconv.FormatInt(time.Now().UnixNano(), 36))
-	g := generator{base: srv.URL, raw: o.Client == "raw"}
+	off.next = mix(srv.URL, tok, strconv.FormatInt(time.Now().UnixNano(), 36))
 	fmt.Fprintf(out, "limits off, warm-up: 8 connections for %s…\n", o.Phase)
-	if _, err := g.closedLoop(next, 8, o.Phase); err != nil {
-		return err
+	if _, err := off.gen.closedLoop(off.next, 8, o.Phase); err != nil {
+		off.stop()
+		return nil, err
 	}
-	fmt.Fprintf(out, "limits off, capacity: %d connections for %s…\n", o.Connections, o.Phase)
-	rep.OffCapacity, err = g.closedLoop(next, o.Connections, o.Phase)
-	return err
+	return off, nil
+}
+
+// stop stops the server and removes its database; once is enough.
+func (off *offServer) stop() {
+	if off.srv == nil {
+		return
+	}
+	off.srv.Stop()
+	closeDatabase(context.Background(), off.db, off.out)
+	off.srv = nil
 }
 
 // signIn gets the three users' tokens.
@@ -111,8 +133,11 @@ func signIn(ctx context.Context, srv *benchserver.Server) (tokens, error) {
 	return tok, nil
 }
 
+// capacityTurns is how many turns each server's capacity load takes.
+const capacityTurns = 4
+
 // measure runs the loads in turn and reads the server's state after them.
-func measure(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
+func measure(ctx context.Context, o options, srv *benchserver.Server, off *offServer, rep *results, out io.Writer) error {
 	tok, err := signIn(ctx, srv)
 	if err != nil {
 		return err
@@ -132,12 +157,24 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	}
 	until := srv.LogSize()
 	rep.UnloadedCPU, rep.UnloadedRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
-	fmt.Fprintf(out, "capacity: %d connections for %s…\n", o.Connections, o.Phase)
-	before = readCPU(srv)
-	if rep.Capacity, err = g.closedLoop(next, o.Connections, o.Phase); err != nil {
-		return err
+	// The two servers' capacity loads in turns, capacityTurns of each, so
+	// that whatever else the machine does falls on both alike.
+	fmt.Fprintf(out, "capacity: %d connections for %s, with the limits off and at the defaults in turns…\n", o.Connections, o.Phase)
+	turn := o.Phase / capacityTurns
+	for range capacityTurns {
+		s, err := off.gen.closedLoop(off.next, o.Connections, turn)
+		if err != nil {
+			return err
+		}
+		rep.OffCapacity = rep.OffCapacity.add(s)
+		before := readCPU(srv)
+		if s, err = g.closedLoop(next, o.Connections, turn); err != nil {
+			return err
+		}
+		rep.CapacityCPU = rep.CapacityCPU.add(readCPU(srv).Since(before))
+		rep.Capacity = rep.Capacity.add(s)
 	}
-	rep.CapacityCPU = readCPU(srv).Since(before)
+	off.stop() // its jobs would take the CPU from the overload
 	if rep.RSSBefore, err = srv.PeakRSS(); err != nil {
 		return err
 	}

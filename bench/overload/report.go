@@ -55,7 +55,7 @@ func (r *results) print(w io.Writer) {
 	u99 := q(u.AdmittedLat, 0.99)
 	report.Row(w, true, fmt.Sprintf("unloaded, %d req/s offered for %s: p50 / p99", o.LightRate, o.Phase),
 		fmt.Sprintf("%s / %s (%s answered)", ms(q(u.AdmittedLat, 0.5)), ms(u99), th(u.Admitted)), "")
-	report.Row(w, true, fmt.Sprintf("capacity with every limit off, %d connections for %s", o.Connections, o.Phase),
+	report.Row(w, true, fmt.Sprintf("capacity with every limit off, %d connections for %s (%d turns, alternating with the next row's)", o.Connections, o.Phase, capacityTurns),
 		fmt.Sprintf("%.0f 2xx/s; p50 / p99 %s / %s", off.AdmittedRate(), ms(q(off.AdmittedLat, 0.5)), ms(q(off.AdmittedLat, 0.99))), "")
 	share := ratio(float64(c.Refused), float64(c.Sent))
 	report.Row(w, c.AdmittedRate() >= 0.95*off.AdmittedRate() && share < 0.01, fmt.Sprintf("capacity at the defaults, %d connections for %s", o.Connections, o.Phase),
