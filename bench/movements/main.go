@@ -2,7 +2,8 @@
 // registry of a million movements. It is a program, not a test: it builds
 // the registry with bulk SQL, starts the real binary on it, and measures
 // what a keeper and an inspector feel (POST throughput and latency against
-// a naive one-insert-per-request server on the same database, a month of
+// a naive one-insert-per-request server on the same database and against
+// the same binary with every limit off, a month of
 // a keeper's requests, the 1,000th page of everything, the server's peak
 // memory), printing a table with the targets.
 //
@@ -84,13 +85,24 @@ func run(ctx context.Context, o options, args []string, out io.Writer) (err erro
 			return fmt.Errorf("vacuum: %w", err)
 		}
 	}
-	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), "--database", db.DSN, "--max-page", "100")
+	serve := []string{"--database", db.DSN, "--max-page", "100"}
+	off, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover-off.log"), append(serve, benchserver.LimitsOff...)...)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "server with every limit off %s\n", off)
+	err = measureOff(ctx, o, db, off, &rep, out)
+	off.Stop()
+	if err != nil {
+		return err
+	}
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), append(serve, benchserver.AtDefaults...)...)
 	if err != nil {
 		return err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(out, "server %s\n", srv)
-	if err := measure(ctx, o, db, srv, &rep, out); err != nil {
+	fmt.Fprintf(out, "server at its defaults %s\n", srv)
+	if err := measure(ctx, o, srv, &rep, out); err != nil {
 		return err
 	}
 	rep.print(out)

@@ -27,15 +27,13 @@ const (
 	pageDepth      = 1000
 )
 
-// measure runs the loads in turn: the baseline's POSTs, Drover's, then
-// (once the jobs those queued have run) the reads, then the memory.
-func measure(ctx context.Context, o options, db *database.Target, srv *benchserver.Server, rep *results, out io.Writer) error {
-	var tokens [3]string
-	for i, u := range []string{"keeper1", benchUser, "inspector"} {
-		var err error
-		if tokens[i], err = srv.Token(ctx, u, u); err != nil {
-			return err
-		}
+// measureOff runs the baseline's POSTs, then Drover's to off, the server
+// with every limit off (benchserver.LimitsOff), and waits for the jobs
+// those queued: the rate the defaults are held to, beside the naive one.
+func measureOff(ctx context.Context, o options, db *database.Target, off *benchserver.Server, rep *results, out io.Writer) error {
+	token, err := off.Token(ctx, "keeper1", "keeper1")
+	if err != nil {
+		return err
 	}
 	base, err := baseline.Start(ctx, db)
 	if err != nil {
@@ -46,9 +44,29 @@ func measure(ctx context.Context, o options, db *database.Target, srv *benchserv
 	body, _ := transfer(run)(1)
 	rep.BodySize = len(body)
 	fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
-	rep.Baseline = load.Closed(targets(http.MethodPost, tokens[0], fixed(base.URL), transfer(run+"b")),
+	rep.Baseline = load.Closed(targets(http.MethodPost, token, fixed(base.URL), transfer(run+"b")),
 		o.Connections, o.Duration, http.StatusCreated)
-	fmt.Fprintf(out, "POST /v1/TransferRequests, %d connections for %s…\n", o.Connections, o.Duration)
+	base.Close()
+	fmt.Fprintf(out, "POST /v1/TransferRequests with every limit off, %d connections for %s…\n", o.Connections, o.Duration)
+	rep.PostOff = load.Closed(targets(http.MethodPost, token, fixed(off.URL+"/v1/TransferRequests"), transfer(run+"o")),
+		o.Connections, o.Duration, http.StatusCreated)
+	fmt.Fprintln(out, "waiting for the jobs those POSTs queued…")
+	_, err = drain(ctx, off, 10*time.Minute)
+	return err
+}
+
+// measure runs the loads in turn at the defaults: Drover's POSTs, then
+// (once the jobs those queued have run) the reads, then the memory.
+func measure(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
+	var tokens [3]string
+	for i, u := range []string{"keeper1", benchUser, "inspector"} {
+		var err error
+		if tokens[i], err = srv.Token(ctx, u, u); err != nil {
+			return err
+		}
+	}
+	run := strconv.FormatInt(time.Now().Unix(), 36)
+	fmt.Fprintf(out, "POST /v1/TransferRequests at the defaults, %d connections for %s…\n", o.Connections, o.Duration)
 	before, err := srv.Metrics(ctx)
 	if err != nil {
 		return err
@@ -59,7 +77,6 @@ func measure(ctx context.Context, o options, db *database.Target, srv *benchserv
 	if rep.Group, err = srv.GroupCommitSince(ctx, before, from); err != nil {
 		return err
 	}
-	base.Close()
 
 	fmt.Fprintln(out, "waiting for the jobs the POSTs queued…")
 	start := time.Now()

@@ -18,6 +18,7 @@ type results struct {
 	Build          time.Duration // zero with --skip-build
 	BodySize       int
 	Baseline, Post load.Stats
+	PostOff        load.Stats              // Drover's POSTs with every limit off
 	Group          benchserver.GroupCommit // the store's group commit during Drover's POSTs
 	Jobs           int                     // the most jobs seen queued after the POSTs
 	JobsTook       time.Duration
@@ -33,7 +34,7 @@ type results struct {
 func (r *results) print(w io.Writer) {
 	o := r.Options
 	ms, th, ratio := report.Ms, report.Thousands, report.Ratio
-	fmt.Fprintf(w, "\n### %s: %s movements over %s holdings (%s)\n\n", r.Dialect, th(o.Movements),
+	fmt.Fprintf(w, "\n### %s: %s movements over %s holdings, the default limits (--rate-limit raised) (%s)\n\n", r.Dialect, th(o.Movements),
 		th(o.Holdings), r.Machine())
 	fmt.Fprintf(w, "    %s\n\n", r.Command)
 	if r.Build > 0 {
@@ -47,6 +48,16 @@ func (r *results) print(w io.Writer) {
 	report.Row(w, p.Rate() >= 2*b.Rate(), post+": throughput", report.Throughput(p.OK, p.Elapsed), ratio(p.Rate(), b.Rate()), "≥ 2× baseline")
 	report.Row(w, true, "… p50", ms(p.P50), ratio(float64(p.P50), float64(b.P50)), "")
 	report.Row(w, p.P99 <= 30*time.Millisecond, "… p99", ms(p.P99), ratio(float64(p.P99), float64(b.P99)), "≤ 30 ms")
+	f := p.OK + p.Failed()
+	refused := 0.0
+	if f > 0 {
+		refused = float64(p.Failed()) / float64(f)
+	}
+	report.Row(w, p.Rate() >= 0.95*r.PostOff.Rate() && refused < 0.01, "… at the defaults / with every limit off: throughput; answers other than 201",
+		fmt.Sprintf("%.2f×; %.2f %%", p.Rate()/max(r.PostOff.Rate(), 1e-9), 100*refused), "", "≥ 0.95×; < 1 %")
+	report.Row(w, true, "the same POSTs with every limit off: throughput", report.Throughput(r.PostOff.OK, r.PostOff.Elapsed),
+		ratio(r.PostOff.Rate(), b.Rate()), "")
+	report.Row(w, true, "… p50 / p99", ms(r.PostOff.P50)+" / "+ms(r.PostOff.P99), "", "")
 	report.Row(w, true, "naive baseline (one INSERT a request): throughput", report.Throughput(b.OK, b.Elapsed), "1.00×", "")
 	report.Row(w, true, "… p50 / p99", ms(b.P50)+" / "+ms(b.P99), "", "")
 	report.Row(w, true, fmt.Sprintf("GET a month of %s's requests ($top=100), 1 conn, %s requests: p50", benchUser,
@@ -73,7 +84,7 @@ func (r *results) print(w io.Writer) {
 	for _, s := range []struct {
 		name string
 		s    load.Stats
-	}{{"baseline POST", b}, {"Drover POST", p}, {"month GET alone", r.FilterAlone}, {"month GET", r.Filter}, {"page 1", r.Page1}, {"page N", r.PageN}} {
+	}{{"baseline POST", b}, {"Drover POST, limits off", r.PostOff}, {"Drover POST", p}, {"month GET alone", r.FilterAlone}, {"month GET", r.Filter}, {"page 1", r.Page1}, {"page N", r.PageN}} {
 		if n := s.s.Failed(); n > 0 {
 			fmt.Fprintf(w, "%s: %d answered %d, %d failed: %s\n", s.name, s.s.OK+n, s.s.OK, n, report.Commonest(s.s.Failures))
 		}

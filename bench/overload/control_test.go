@@ -50,7 +50,7 @@ func TestNullHandlerAdmitsOneInThree(t *testing.T) {
 func TestTinyControlRun(t *testing.T) {
 	t.Parallel()
 	o := options{Duration: time.Second, Phase: 500 * time.Millisecond, LightRate: 20, Connections: 4, Factor: 3,
-		Outstanding: 32, Adaptive: true, Client: "raw", Control: true, ControlOffered: 300}
+		Outstanding: 32, Client: "raw", Control: true, ControlOffered: 300}
 	var out bytes.Buffer
 	if err := run(context.Background(), o, nil, &out); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())

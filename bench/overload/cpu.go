@@ -28,6 +28,11 @@ func readCPU(srv interface{ CPU() (time.Duration, error) }) cpu {
 	return c
 }
 
+// add is c and d together: the CPU of two spans.
+func (c cpu) add(d cpu) cpu {
+	return cpu{c.Server + d.Server, c.Generator + d.Generator, c.Busy + d.Busy, c.All + d.All}
+}
+
 // Since is what was used between then and c.
 func (c cpu) Since(then cpu) cpu {
 	return cpu{c.Server - then.Server, c.Generator - then.Generator, c.Busy - then.Busy, c.All - then.All}

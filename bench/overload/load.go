@@ -34,6 +34,28 @@ type stats struct {
 	Unstamped    int
 }
 
+// add is s and t together, as if one load: counts and times summed,
+// latencies merged and sorted.
+func (s stats) add(t stats) stats {
+	u := stats{Sent: s.Sent + t.Sent, Admitted: s.Admitted + t.Admitted, Refused: s.Refused + t.Refused,
+		TooMany: s.TooMany + t.TooMany, Busy: s.Busy + t.Busy, Elapsed: s.Elapsed + t.Elapsed,
+		Other5xx: map[string]int{}, Other: map[string]int{}, Unstamped: s.Unstamped + t.Unstamped}
+	for _, m := range []map[string]int{s.Other5xx, t.Other5xx} {
+		for k, v := range m {
+			u.Other5xx[k] += v
+		}
+	}
+	for _, m := range []map[string]int{s.Other, t.Other} {
+		for k, v := range m {
+			u.Other[k] += v
+		}
+	}
+	u.AdmittedLat = slices.Sorted(slices.Values(slices.Concat(s.AdmittedLat, t.AdmittedLat)))
+	u.RefusedLat = slices.Sorted(slices.Values(slices.Concat(s.RefusedLat, t.RefusedLat)))
+	u.AdmittedWire = slices.Sorted(slices.Values(slices.Concat(s.AdmittedWire, t.AdmittedWire)))
+	return u
+}
+
 // AdmittedRate is the 2xx answers per second.
 func (s stats) AdmittedRate() float64 { return float64(s.Admitted) / s.Elapsed.Seconds() }
 

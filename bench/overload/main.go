@@ -2,26 +2,33 @@
 // its capacity the server stays up, answers the excess promptly with 429
 // or 503, keeps the p99 of the requests it admits within twice its
 // unloaded value, and its memory stays bounded). It is a program, not a
-// test: it builds the real binary, starts it on a new database with its
-// shedding on (--max-in-flight 512, --adaptive-limit), and, with a mix of
-// POST /v1/TransferRequests by two keepers and GET listings by a keeper and
-// the inspector,
+// test: it builds the real binary and, with a mix of POST
+// /v1/TransferRequests by two keepers and GET listings by a keeper and the
+// inspector,
+//
+//   - starts it with every limit off (benchserver.LimitsOff), on a
+//     database of its own, and warms it up (a closed loop of 8
+//     connections); its capacity is what the machine can carry;
+//
+// then starts it on a new database at its default settings (only the
+// per-user rate limit raised: benchserver.AtDefaults), and
 //
 //   - warms up (a closed loop of 8 connections);
 //   - measures the unloaded latency at a light fixed rate (an open loop);
-//   - measures the capacity: 2xx answers a second from 64 connections,
-//     each sending its next request when its last is answered (50 ms
-//     after, when it was refused);
-//   - offers --factor (3) times that capacity in an open loop, with a
-//     bounded number of requests outstanding;
+//   - measures the capacity of both servers in turns: 2xx answers a
+//     second from 64 connections, each sending its next request when its
+//     last is answered (50 ms after, when it was refused); then stops the
+//     one with the limits off;
+//   - offers --factor (3) times the capacity with the limits off in an
+//     open loop, with a bounded number of requests outstanding;
 //
-// and prints the offered and admitted rates, the refusals and how fast
+// and prints the capacity at the defaults against the one with the limits
+// off, the offered and admitted rates, the refusals and how fast
 // they came, the admitted p99 against the unloaded one, the server's peak
 // memory (VmHWM) and whether it is still up, with the targets.
 //
 //	go run ./bench/overload                       # SQLite in a temporary file
 //	go run ./bench/overload --database 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable'
-//	go run ./bench/overload --adaptive=false      # only the fixed --max-in-flight, to compare
 //	go run ./bench/overload --control --control-offered 6900   # the same loads to a server that does nothing
 //
 // The control (control.go) measures what the machine leaves: the same
@@ -47,7 +54,6 @@ type options struct {
 	Connections int           // of the capacity load
 	Factor      float64       // overload offered, in capacities
 	Outstanding int           // most requests waiting at once during the overload
-	Adaptive    bool          // drover serve --adaptive-limit
 	RateLimit   float64       // drover serve --rate-limit; 0 is off
 	Client      string        // "raw" (rawhttp) or "vegeta": what sends the loads
 
@@ -64,8 +70,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.Connections, "connections", 64, "connections of the capacity load")
 	fs.Float64Var(&o.Factor, "factor", 3, "overload offered, in capacities")
 	fs.IntVar(&o.Outstanding, "outstanding", 2000, "most requests waiting for an answer at once during the overload")
-	fs.BoolVar(&o.Adaptive, "adaptive", true, "run the server with --adaptive-limit (false: only the fixed --max-in-flight)")
-	fs.Float64Var(&o.RateLimit, "rate-limit", 0, "the server's per-user --rate-limit; 0 is off, so that three users are not refused as runaways")
+	fs.Float64Var(&o.RateLimit, "rate-limit", 1e6, "the server's per-user --rate-limit; raised out of the way by default, since three users send the whole load; 0 is off")
 	fs.StringVar(&o.Client, "client", "raw", `what sends the loads: "raw" (bench/internal/rawhttp, the cheaper) or "vegeta" (vegeta's open loop, net/http's closed loop)`)
 	fs.BoolVar(&o.Control, "control", false, "send the unloaded load and the overload to a null server that does no work, to measure what the machine leaves (no Drover, no database)")
 	fs.IntVar(&o.ControlOffered, "control-offered", 6900, "with --control: requests a second of the overload (the rate a Drover overload offered)")

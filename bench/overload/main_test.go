@@ -18,8 +18,8 @@ import (
 func TestParseFlags(t *testing.T) {
 	t.Parallel()
 	clitest.Parses(t, parseFlags, nil, options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100,
-		Connections: 64, Factor: 3, Outstanding: 2000, Adaptive: true, Client: "raw", ControlOffered: 6900})
-	clitest.Parses(t, parseFlags, []string{"--adaptive=false", "--rate-limit", "2.5", "--factor", "1.5", "--client", "vegeta",
+		Connections: 64, Factor: 3, Outstanding: 2000, RateLimit: 1e6, Client: "raw", ControlOffered: 6900})
+	clitest.Parses(t, parseFlags, []string{"--rate-limit", "2.5", "--factor", "1.5", "--client", "vegeta",
 		"--control", "--control-offered", "5000"},
 		options{Duration: 20 * time.Second, Phase: 10 * time.Second, LightRate: 100, Connections: 64, Factor: 1.5,
 			Outstanding: 2000, RateLimit: 2.5, Client: "vegeta", Control: true, ControlOffered: 5000})
@@ -40,12 +40,12 @@ func TestTinyRun(t *testing.T) {
 				db = storetest.PostgresURL(t) // skips unless DROVER_TEST_POSTGRES is set (fails in CI)
 			}
 			o := options{Database: db, Duration: time.Second, Phase: 500 * time.Millisecond, LightRate: 20,
-				Connections: 4, Factor: 3, Outstanding: 32, Adaptive: true, Client: tc.client}
+				Connections: 4, Factor: 3, Outstanding: 32, RateLimit: 1e6, Client: tc.client}
 			var out bytes.Buffer
 			if err := run(context.Background(), o, nil, &out); err != nil {
 				t.Fatalf("run: %v\n%s", err, out.String())
 			}
-			wants := []string{"| figure | value | target | |", "admitted p99 / unloaded p99", "CPU during the overload", "server still up",
+			wants := []string{"| figure | value | target | |", "capacity with every limit off", "capacity at the defaults", "by limit | concurrency ", "admitted p99 / unloaded p99", "CPU during the overload", "server still up",
 				"waits for a CPU (go_sched_latencies_seconds): unloaded | mean ", "… and during the overload | mean "}
 			if tc.client == "raw" {
 				wants = append(wants, "the same on the wire")

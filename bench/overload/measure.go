@@ -6,17 +6,20 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"github.com/drover-registry/drover/bench/internal/database"
 	"github.com/drover-registry/drover/bench/internal/report"
 )
 
-// run is the whole benchmark: database, server, loads, report.
+// run is the whole benchmark: the capacity with every limit off, on a
+// database of its own, then the server at its defaults on another, its
+// loads, and the report.
 func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if o.Control {
 		return runControl(ctx, o, args, out)
@@ -26,54 +29,124 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if _, err := db.Close(ctx, false); err != nil {
-			fmt.Fprintln(out, "bench:", err)
-		}
-	}()
+	defer closeDatabase(ctx, db, out)
 	rep.Dialect = db.Dialect()
 	fmt.Fprintf(out, "database: %s\n", db.Describe())
 	bin, err := benchserver.BuildBinary(ctx, filepath.Join(db.Dir, "drover"))
 	if err != nil {
 		return err
 	}
+	off, err := startOff(ctx, o, bin, out)
+	if err != nil {
+		return err
+	}
+	defer off.stop()
 	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), serveArgs(db.DSN, o)...)
 	if err != nil {
 		return err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(out, "server %s\n", srv)
-	if err := measure(ctx, o, srv, &rep, out); err != nil {
+	fmt.Fprintf(out, "server at its defaults %s\n", srv)
+	if err := measure(ctx, o, srv, off, &rep, out); err != nil {
 		return err
 	}
 	rep.print(out)
 	return nil
 }
 
-// serveArgs turn back on the shedding that benchserver turns off: the
-// default ceiling, the adaptive limit unless --adaptive=false, and the
-// per-user rate limit if asked for.
-func serveArgs(dsn string, o options) []string {
-	return []string{"--database", dsn, "--max-in-flight", "512", "--adaptive-limit=" + strconv.FormatBool(o.Adaptive),
-		"--rate-limit", strconv.FormatFloat(o.RateLimit, 'f', -1, 64), "--rate-burst", "200"}
+func closeDatabase(ctx context.Context, db *database.Target, out io.Writer) {
+	if _, err := db.Close(ctx, false); err != nil {
+		fmt.Fprintln(out, "bench:", err)
+	}
 }
 
-// measure runs the loads in turn and reads the server's state after them.
-func measure(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
+// serveArgs are the server's settings: its defaults, but for the per-user
+// rate limit, raised unless --rate-limit says otherwise (benchserver.AtDefaults).
+func serveArgs(dsn string, o options) []string {
+	return []string{"--database", dsn, "--rate-limit", strconv.FormatFloat(o.RateLimit, 'f', -1, 64)}
+}
+
+// offServer is the same binary with every limit off
+// (benchserver.LimitsOff), on a new database of its own (a named SQLite
+// file gets "-off" added), so that the jobs its load queues are not left
+// to the server at its defaults. Its capacity is the one the defaults are
+// held to, and the one the overload is a multiple of.
+type offServer struct {
+	srv  *benchserver.Server
+	db   *database.Target
+	next vegeta.Targeter
+	gen  generator
+	out  io.Writer
+}
+
+// startOff starts the server with the limits off and warms it up.
+func startOff(ctx context.Context, o options, bin string, out io.Writer) (*offServer, error) {
+	dsn := o.Database
+	if dsn != "" && !database.IsPostgres(dsn) {
+		dsn += "-off"
+	}
+	db, err := database.Open(ctx, "overload-off", dsn, false)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), append([]string{"--database", db.DSN}, benchserver.LimitsOff...)...)
+	if err != nil {
+		closeDatabase(ctx, db, out)
+		return nil, err
+	}
+	off := &offServer{srv: srv, db: db, gen: generator{base: srv.URL, raw: o.Client == "raw"}, out: out}
+	fmt.Fprintf(out, "server with every limit off %s\n", srv)
+	tok, err := signIn(ctx, srv)
+	if err != nil {
+		off.stop()
+		return nil, err
+	}
+	off.next = mix(srv.URL, tok, strconv.FormatInt(time.Now().UnixNano(), 36))
+	fmt.Fprintf(out, "limits off, warm-up: 8 connections for %s…\n", o.Phase)
+	if _, err := off.gen.closedLoop(off.next, 8, o.Phase); err != nil {
+		off.stop()
+		return nil, err
+	}
+	return off, nil
+}
+
+// stop stops the server and removes its database; once is enough.
+func (off *offServer) stop() {
+	if off.srv == nil {
+		return
+	}
+	off.srv.Stop()
+	closeDatabase(context.Background(), off.db, off.out)
+	off.srv = nil
+}
+
+// signIn gets the three users' tokens.
+func signIn(ctx context.Context, srv *benchserver.Server) (tokens, error) {
 	var tok tokens
 	for user, p := range map[string]*string{"keeper1": &tok.keeper1, "keeper2": &tok.keeper2, "inspector": &tok.inspector} {
 		t, err := srv.Token(ctx, user, user)
 		if err != nil {
-			return err
+			return tok, err
 		}
 		*p = t
+	}
+	return tok, nil
+}
+
+// capacityTurns is how many turns each server's capacity load takes.
+const capacityTurns = 4
+
+// measure runs the loads in turn and reads the server's state after them.
+func measure(ctx context.Context, o options, srv *benchserver.Server, off *offServer, rep *results, out io.Writer) error {
+	tok, err := signIn(ctx, srv)
+	if err != nil {
+		return err
 	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	next := mix(srv.URL, tok, run)
 	g := generator{base: srv.URL, raw: o.Client == "raw"}
 
 	fmt.Fprintf(out, "warm-up: 8 connections for %s…\n", o.Phase)
-	var err error
 	if rep.Warmup, err = g.closedLoop(next, 8, o.Phase); err != nil {
 		return err
 	}
@@ -84,16 +157,28 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	}
 	until := srv.LogSize()
 	rep.UnloadedCPU, rep.UnloadedRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
-	fmt.Fprintf(out, "capacity: %d connections for %s…\n", o.Connections, o.Phase)
-	before = readCPU(srv)
-	if rep.Capacity, err = g.closedLoop(next, o.Connections, o.Phase); err != nil {
-		return err
+	// The two servers' capacity loads in turns, capacityTurns of each, so
+	// that whatever else the machine does falls on both alike.
+	fmt.Fprintf(out, "capacity: %d connections for %s, with the limits off and at the defaults in turns…\n", o.Connections, o.Phase)
+	turn := o.Phase / capacityTurns
+	for range capacityTurns {
+		s, err := off.gen.closedLoop(off.next, o.Connections, turn)
+		if err != nil {
+			return err
+		}
+		rep.OffCapacity = rep.OffCapacity.add(s)
+		before := readCPU(srv)
+		if s, err = g.closedLoop(next, o.Connections, turn); err != nil {
+			return err
+		}
+		rep.CapacityCPU = rep.CapacityCPU.add(readCPU(srv).Since(before))
+		rep.Capacity = rep.Capacity.add(s)
 	}
-	rep.CapacityCPU = readCPU(srv).Since(before)
+	off.stop() // its jobs would take the CPU from the overload
 	if rep.RSSBefore, err = srv.PeakRSS(); err != nil {
 		return err
 	}
-	rep.Offered = int(o.Factor*rep.Capacity.AdmittedRate() + 0.5)
+	rep.Offered = int(o.Factor*rep.OffCapacity.AdmittedRate() + 0.5)
 	fmt.Fprintf(out, "overload: %d requests a second (%.1f× capacity), up to %d outstanding, for %s…\n",
 		rep.Offered, o.Factor, o.Outstanding, o.Duration)
 	overloadFrom, before, rtBefore := srv.LogSize(), readCPU(srv), readRuntime(ctx, srv)
@@ -103,7 +188,7 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	rep.OverloadCPU, rep.OverloadRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
 	rep.RSS, rep.RSSErr = srv.PeakRSS()
 	rep.Up = healthy(ctx, srv.URL)
-	rep.Limits = scrapeLimits(ctx, srv)
+	rep.Refusals = scrapeRefusals(ctx, srv)
 	if rep.InsideUnloaded, _, _, err = srv.AccessLog(from, until); err != nil {
 		return err
 	}
@@ -127,19 +212,17 @@ func healthy(ctx context.Context, base string) bool {
 	return res.StatusCode == http.StatusOK
 }
 
-// scrapeLimits reads the adaptive limits from the server's metrics, as
-// "read 12, write 20"; "" when there are none.
-func scrapeLimits(ctx context.Context, srv *benchserver.Server) string {
+// scrapeRefusals reads from the server's metrics how many requests each
+// limit refused, as "concurrency 12, queue 0, rate 0".
+func scrapeRefusals(ctx context.Context, srv *benchserver.Server) string {
 	m, err := srv.Metrics(ctx)
 	if err != nil {
 		return ""
 	}
-	var limits []string
-	for series, v := range m {
-		if rest, ok := strings.CutPrefix(series, `drover_http_concurrency_limit{class="`); ok {
-			limits = append(limits, strings.TrimSuffix(rest, `"}`)+" "+strconv.FormatFloat(v, 'f', -1, 64))
-		}
+	var parts []string
+	for _, c := range []struct{ name, series string }{{"concurrency", "drover_http_shed_total"},
+		{"queue", `drover_http_admission_rejected_total{class="queue"}`}, {"rate", "drover_http_rate_limited_total"}} {
+		parts = append(parts, c.name+" "+strconv.FormatFloat(m[c.series], 'f', -1, 64))
 	}
-	slices.Sort(limits)
-	return strings.Join(limits, ", ")
+	return strings.Join(parts, ", ")
 }

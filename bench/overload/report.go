@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/drover-registry/drover/bench/internal/load"
@@ -14,16 +15,17 @@ type results struct {
 	report.Header
 	Options options
 
-	Warmup    stats
-	Unloaded  stats
-	Capacity  stats
-	Offered   int // requests a second asked of the overload
-	Overload  stats
-	RSSBefore int64  // VmHWM before the overload
-	RSS       int64  // VmHWM after it
-	RSSErr    error  // the process is gone
-	Up        bool   // /healthz answered 200 after the overload
-	Limits    string // the adaptive limits after the overload
+	OffCapacity stats // the capacity with every limit off
+	Warmup      stats
+	Unloaded    stats
+	Capacity    stats // the capacity at the defaults
+	Offered     int   // requests a second asked of the overload
+	Overload    stats
+	RSSBefore   int64  // VmHWM before the overload
+	RSS         int64  // VmHWM after it
+	RSSErr      error  // the process is gone
+	Up          bool   // /healthz answered 200 after the overload
+	Refusals    string // refused by each limit, from the server's metrics
 
 	// What the server's Go runtime counted during the unloaded load and
 	// the overload: garbage collections, goroutines' waits for a CPU.
@@ -43,11 +45,9 @@ type results struct {
 func (r *results) print(w io.Writer) {
 	ms, th, q, ratio, count := report.Ms, report.Thousands, load.Quantile, report.Quotient, report.Count
 	o, u, c, v := r.Options, r.Unloaded, r.Capacity, r.Overload
-	shed := "adaptive limit and --max-in-flight 512"
-	if !o.Adaptive {
-		shed = "--max-in-flight 512 only (--adaptive=false)"
-	}
-	fmt.Fprintf(w, "\n### %s, %s (%s)\n\n    %s\n\n", r.Dialect, shed, r.Machine(), r.Command)
+	off := r.OffCapacity
+	fmt.Fprintf(w, "\n### %s, the default limits (--rate-limit %s) beside every limit off (%s)\n\n    %s\n\n", r.Dialect,
+		strconv.FormatFloat(o.RateLimit, 'f', -1, 64), r.Machine(), r.Command)
 	fmt.Fprintf(w, "Load average as the run began: %s. The mix, in turns: POST /v1/TransferRequests by keeper1, by keeper2, "+
 		"GET /v1/TransferRequests?$top=20 by keeper1, by the inspector. The load generator shares the machine.\n\n", r.LoadAverage)
 	fmt.Fprintln(w, "| figure | value | target | |")
@@ -55,13 +55,16 @@ func (r *results) print(w io.Writer) {
 	u99 := q(u.AdmittedLat, 0.99)
 	report.Row(w, true, fmt.Sprintf("unloaded, %d req/s offered for %s: p50 / p99", o.LightRate, o.Phase),
 		fmt.Sprintf("%s / %s (%s answered)", ms(q(u.AdmittedLat, 0.5)), ms(u99), th(u.Admitted)), "")
-	report.Row(w, true, fmt.Sprintf("capacity, %d connections for %s", o.Connections, o.Phase),
-		fmt.Sprintf("%.0f 2xx/s; p50 / p99 %s / %s; %s refused", c.AdmittedRate(), ms(q(c.AdmittedLat, 0.5)),
-			ms(q(c.AdmittedLat, 0.99)), th(c.Refused)), "")
+	report.Row(w, true, fmt.Sprintf("capacity with every limit off, %d connections for %s (%d turns, alternating with the next row's)", o.Connections, o.Phase, capacityTurns),
+		fmt.Sprintf("%.0f 2xx/s; p50 / p99 %s / %s", off.AdmittedRate(), ms(q(off.AdmittedLat, 0.5)), ms(q(off.AdmittedLat, 0.99))), "")
+	share := ratio(float64(c.Refused), float64(c.Sent))
+	report.Row(w, c.AdmittedRate() >= 0.95*off.AdmittedRate() && share < 0.01, fmt.Sprintf("capacity at the defaults, %d connections for %s", o.Connections, o.Phase),
+		fmt.Sprintf("%.0f 2xx/s (%.2f× limits off); p50 / p99 %s / %s; %s refused (%.2f %%)", c.AdmittedRate(), ratio(c.AdmittedRate(), off.AdmittedRate()),
+			ms(q(c.AdmittedLat, 0.5)), ms(q(c.AdmittedLat, 0.99)), th(c.Refused), 100*share), "≥ 0.95×, < 1 % refused")
 	report.Row(w, true, fmt.Sprintf("overload for %s: offered (asked / achieved)", o.Duration),
-		fmt.Sprintf("%s / %.0f req/s (%.1f× capacity)", th(r.Offered), v.SentRate(), ratio(v.SentRate(), c.AdmittedRate())), "")
-	report.Row(w, true, "… admitted (2xx)", fmt.Sprintf("%.0f req/s (%.2f× capacity), %s", v.AdmittedRate(), ratio(v.AdmittedRate(), c.AdmittedRate()),
-		th(v.Admitted)), "")
+		fmt.Sprintf("%s / %.0f req/s (%.1f× capacity with limits off)", th(r.Offered), v.SentRate(), ratio(v.SentRate(), off.AdmittedRate())), "")
+	report.Row(w, v.AdmittedRate() >= 0.9*off.AdmittedRate(), "… admitted (2xx)", fmt.Sprintf("%.0f req/s (%.2f× capacity with limits off), %s",
+		v.AdmittedRate(), ratio(v.AdmittedRate(), off.AdmittedRate()), th(v.Admitted)), "≥ 0.90×")
 	report.Row(w, true, "… refused: 429 / 503", fmt.Sprintf("%s / %s", th(v.TooMany), th(v.Busy)), "")
 	r99 := q(v.RefusedLat, 0.99)
 	report.Row(w, r99 <= 2*u99, "… time to refuse: p50 / p99", ms(q(v.RefusedLat, 0.5))+" / "+ms(r99), "p99 ≤ 2× unloaded p99")
@@ -93,8 +96,8 @@ func (r *results) print(w io.Writer) {
 	report.Row(w, true, "… the server's goroutines' waits for a CPU (go_sched_latencies_seconds): unloaded",
 		r.UnloadedRuntime.describeWaits(), "")
 	report.Row(w, true, "… and during the overload", r.OverloadRuntime.describeWaits(), "")
-	if r.Limits != "" {
-		report.Row(w, true, "… adaptive limits after the overload", r.Limits, "")
+	if r.Refusals != "" {
+		report.Row(w, true, "… refusals counted by the server (whole run): by limit", r.Refusals, "")
 	}
 	report.Row(w, count(v.Other5xx) == 0, "… 5xx other than 503", th(count(v.Other5xx)), "0")
 	report.Row(w, count(v.Other) == 0, "… unanswered or other (timeouts, connection errors, 4xx)", th(count(v.Other)), "0")
@@ -105,7 +108,7 @@ func (r *results) print(w io.Writer) {
 	for _, l := range []struct {
 		name string
 		s    stats
-	}{{"warm-up", r.Warmup}, {"unloaded", u}, {"capacity", c}, {"overload", v}} {
+	}{{"limits off", off}, {"warm-up", r.Warmup}, {"unloaded", u}, {"capacity", c}, {"overload", v}} {
 		if n := count(l.s.Other5xx) + count(l.s.Other); n > 0 {
 			fmt.Fprintf(w, "%s: %d neither 2xx nor 429/503: %s\n", l.name, n, report.Commonest(l.s.Other5xx, l.s.Other))
 		}

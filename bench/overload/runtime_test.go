@@ -13,7 +13,7 @@ func TestRuntimeSince(t *testing.T) {
 			"go_sched_latencies_seconds_count":                n,
 			"go_sched_latencies_seconds_sum":                  sum,
 			`go_sched_latencies_seconds_bucket{le="0.0105"}`:  n,
-			`drover_http_concurrency_limit{class="read"}`:     3,
+			`drover_http_shed_total`:                          3,
 		}
 	}
 	before := runtimeFrom(scrape(10, 50, 90, 100, 0.01))

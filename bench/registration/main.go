@@ -101,10 +101,11 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	return nil
 }
 
-// serveArgs are the settings the server runs with: the database, and the
+// serveArgs are the settings the server runs with: the database, every
+// limit off (it measures the work, not the refusals), and the
 // job workers when --workers asks for a number.
 func serveArgs(dsn string, workers int) []string {
-	args := []string{"--database", dsn}
+	args := append([]string{"--database", dsn}, benchserver.LimitsOff...)
 	if workers > 0 {
 		args = append(args, "--workers", strconv.Itoa(workers))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,7 +31,9 @@ type config struct {
 	MaxPage         int
 	MaxBody         int64
 	MaxInFlight     int
-	AdaptiveLimit   bool
+	MaxWaiting      int
+	MaxWait         time.Duration
+	AdaptiveLimit   bool // set, to either value: --adaptive-limit is deprecated and does nothing (deprecatedAdaptive)
 	MaxQueuedJobs   int
 	ReadTimeout     time.Duration
 	WriteTimeout    time.Duration
@@ -44,6 +47,12 @@ type config struct {
 	LogLevel        string
 	DebugAddr       string
 }
+
+// deprecatedAdaptive is --adaptive-limit's usage, and the warning serve
+// logs when it is set: the concurrency limit that followed latency gave way
+// to the one fixed limit, which refuses only what the server cannot carry.
+const deprecatedAdaptive = "deprecated, no effect: the one concurrency limit is --max-in-flight, with --max-waiting and --max-wait " +
+	"(docs/operations.md); remove the setting"
 
 // databaseFlag adds --database, which every sub-command takes.
 func databaseFlag(fs *flag.FlagSet, p *string) {
@@ -63,8 +72,14 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.IntVar(&c.RateBurst, "rate-burst", 200, "requests a user may make at once before the rate limit applies")
 	fs.IntVar(&c.MaxPage, "max-page", 500, "largest results page of a collection")
 	fs.Int64Var(&c.MaxBody, "max-body", 1<<20, "largest request body in bytes (413 above)")
-	fs.IntVar(&c.MaxInFlight, "max-in-flight", 512, "requests served at once before answering 503; 0 means no limit")
-	fs.BoolVar(&c.AdaptiveLimit, "adaptive-limit", true, "answer 503 at once to requests over a concurrency limit that follows latency (writes and reads apart), below --max-in-flight")
+	fs.IntVar(&c.MaxInFlight, "max-in-flight", 64, "requests served at once; more wait (--max-waiting, --max-wait) or get 503; 0 means no limit")
+	fs.IntVar(&c.MaxWaiting, "max-waiting", 64, "requests that may wait for a place under --max-in-flight; more get 503 at once; 0 refuses at once")
+	fs.DurationVar(&c.MaxWait, "max-wait", time.Second, "longest a request waits for a place under --max-in-flight before 503 (no longer than the Retry-After it would get)")
+	fs.BoolFunc("adaptive-limit", deprecatedAdaptive, func(v string) error {
+		_, err := strconv.ParseBool(v)
+		c.AdaptiveLimit = true
+		return err
+	})
 	fs.IntVar(&c.MaxQueuedJobs, "max-queued-jobs", 100000, "answer 503 to submissions (transfers, corrections, reviews, undos, async registrations) while more jobs than this wait to run; 0 means no limit")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", 15*time.Second, "time to read a request, headers and body")
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", 30*time.Second, "time to write a response")
@@ -128,6 +143,8 @@ func (c config) check() error {
 		{"--max-page", c.MaxPage >= 1 && c.MaxPage <= 10_000, "1 to 10000"},
 		{"--max-body", c.MaxBody >= 1024 && c.MaxBody <= 1<<30, "1024 to 1073741824 bytes"},
 		{"--max-in-flight", c.MaxInFlight >= 0, "0 (no limit) or more"},
+		{"--max-waiting", c.MaxWaiting >= 0, "0 (refuse at once) or more"},
+		{"--max-wait", c.MaxWait >= 0, "0 (refuse at once) or more; it must not be negative"},
 		{"--rate-limit", c.RateLimit >= 0 && !math.IsInf(c.RateLimit, 0), "0 (off) or a positive number of requests a second"},
 		{"--rate-burst", c.RateBurst >= 1, "1 or more"},
 		{"--workers", c.Workers >= 1 && c.Workers <= 1024, "1 to 1024"},

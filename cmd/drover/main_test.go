@@ -150,7 +150,7 @@ func TestServeHelpListsEverySetting(t *testing.T) {
 		t.Fatalf("serve --help = %v", err)
 	}
 	for _, want := range []string{"--addr", "DROVER_ADDR", "--database", "DROVER_DATABASE", "--rate-limit", "--max-page",
-		"--issuer", "--audience", "--max-body", "--request-timeout", "--shutdown-timeout", "--workers", `"127.0.0.1:8080"`, `"500"`, `"100"`} {
+		"--issuer", "--audience", "--max-body", "--request-timeout", "--shutdown-timeout", "--workers", "--max-in-flight", "--max-waiting", "--max-wait", `"127.0.0.1:8080"`, `"500"`, `"100"`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("serve --help lacks %s", want)
 		}
@@ -171,6 +171,41 @@ func TestEnvironmentAndFlags(t *testing.T) {
 	env["DROVER_MAX_PAGE"] = "lots"
 	if err := parse(serveFlags(&c), nil, func(k string) string { return env[k] }, io.Discard); err == nil || !strings.Contains(err.Error(), "DROVER_MAX_PAGE") {
 		t.Errorf("bad environment value: %v", err)
+	}
+}
+
+// TestAdaptiveLimitDeprecated: --adaptive-limit, by flag or environment,
+// to either value, is still accepted (a deployment that sets it keeps
+// starting) and draws a warning saying what replaced it; a value that is
+// not a boolean is still refused.
+func TestAdaptiveLimitDeprecated(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		warn bool
+	}{
+		{[]string{"--adaptive-limit=false"}, nil, true},
+		{[]string{"--adaptive-limit"}, nil, true},
+		{nil, map[string]string{"DROVER_ADAPTIVE_LIMIT": "true"}, true},
+		{nil, nil, false},
+	} {
+		var logs bytes.Buffer
+		// --max-page=0 stops serve at its settings check, after the warning.
+		args := append([]string{"serve", "--max-page=0"}, tc.args...)
+		err := run(ctx, args, func(k string) string { return tc.env[k] }, io.Discard, &logs)
+		if err == nil || !strings.HasPrefix(err.Error(), "--max-page must be") {
+			t.Fatalf("serve %v = %v; want it to stop at --max-page", tc.args, err)
+		}
+		if got := strings.Contains(logs.String(), "--adaptive-limit (DROVER_ADAPTIVE_LIMIT) is deprecated, no effect"); got != tc.warn {
+			t.Errorf("serve %v %v: warned %v, want %v; log: %s", tc.args, tc.env, got, tc.warn, &logs)
+		}
+	}
+	var c config
+	if err := parse(serveFlags(&c), []string{"--adaptive-limit=maybe"}, func(string) string { return "" }, io.Discard); err == nil {
+		t.Error("--adaptive-limit=maybe accepted")
 	}
 }
 
@@ -207,6 +242,7 @@ func TestServeRefusesBadSettings(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"--max-queued-jobs", "-1"}, {"--reply-retention", "-1h"}, {"--job-retention", "-1h"},
 		{"--max-page", "0"}, {"--max-page", "-5"}, {"--max-body", "0"}, {"--max-in-flight", "-3"},
+		{"--max-waiting", "-1"}, {"--max-wait", "-1ms"},
 		{"--rate-limit", "-1"}, {"--rate-limit", "NaN"}, {"--rate-limit", "+Inf"}, {"--rate-burst", "0"},
 		{"--workers", "0"}, {"--workers", "10000000"}, {"--retry-after", "0"}, {"--retry-after", "99999999999"},
 		{"--read-timeout", "-1s"}, {"--write-timeout", "0s"}, {"--request-timeout", "0s"}, {"--shutdown-timeout", "-5s"},

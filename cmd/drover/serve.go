@@ -40,6 +40,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	tuneGC(getenv, log)
+	if c.AdaptiveLimit {
+		log.Warn("--adaptive-limit (DROVER_ADAPTIVE_LIMIT) is " + deprecatedAdaptive)
+	}
 	if err := c.check(); err != nil {
 		return err
 	}
@@ -108,7 +111,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	srv, err := api.New(api.Config{
 		MaxBody: c.MaxBody, RequestTimeout: c.RequestTimeout, RateLimit: c.RateLimit, RateBurst: c.RateBurst,
-		MaxInFlight: c.MaxInFlight, AdaptiveLimit: c.AdaptiveLimit, MaxQueuedJobs: c.MaxQueuedJobs, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
+		MaxInFlight: c.MaxInFlight, MaxWaiting: c.MaxWaiting, MaxWait: c.MaxWait, MaxQueuedJobs: c.MaxQueuedJobs, MaxPage: c.MaxPage, PublicURL: c.PublicURL,
 		Issuer: c.Issuer,
 	}, deps)
 	if err != nil {

@@ -1,132 +1,88 @@
 package api
 
 import (
-	"slices"
-	"sync"
+	"context"
 	"time"
 )
 
-// adaptiveLimit is a concurrency limit that follows latency, in the
-// manner of Netflix's concurrency-limits and Envoy's adaptive concurrency:
-// a fixed --max-in-flight lets a queue build on a saturated machine until
-// every admitted request is slow, whereas this limit admits only as many
-// requests as the machine serves without queueing, and refuses the rest at
-// once (503), so that those admitted stay fast.
+// admission is the server's one concurrency limit: at most limit requests
+// are served at once; up to waiting more wait, in arrival order, at most
+// maxWait for one of those to finish; any other is refused at once. It
+// guards the machine (CPU, memory, database connections), so it counts
+// every request alike, whoever sends it; fairness between users is the
+// rate limit's (ratelimit.go), and the job queue's length the queue gate's
+// (queuegate.go).
 //
-// Latencies are summarised by window (windowTime, or windowSamples, which
-// also bounds memory). A window's statistic is its 90th percentile; the
-// baseline is a low quantile of those statistics, tracked by a stepper that
-// falls fast and rises slowly, so queueing that lasts (which raises every
-// window) lifts it by little, while a server that really grew slower
-// (a bigger database) is followed within a minute or so. Then, per window:
-//
-//   - statistic over tolerance × baseline, or the CPU saturated (see
-//     schedSaturated): a queue is forming; if the limit bound (the
-//     window's requests in flight reached it) it shrinks by decrease
-//     (multiplicative), else it stays;
-//   - otherwise, if the window used at least half the limit, it grows by
-//     one (additive): a limit that nobody reaches proves nothing;
-//
-// always within [min, max]. A limit that did not bind is not cut, however
-// slow the window: it refused nothing, so a smaller one would only refuse
-// at the next burst what a light load can take. This is what lets the
-// floors be 1 (see admission): noise in a light load's latencies never
-// walks the limit down to where two requests at once are one too many.
-// Writes and reads have a limit each (see admit).
-type adaptiveLimit struct {
-	mu       sync.Mutex
-	limit    float64
-	min, max float64
-	inFlight int
-
-	start   time.Time       // of the current window
-	samples []time.Duration // of the current window
-	peak    int             // most in flight during the current window
-
-	baseline time.Duration // 0 until the first window closes
-
-	// sched, when set, is the scheduling latency (p99) since its last
-	// call; tests leave it nil or feed it.
-	sched func() time.Duration
+// The limit is fixed, not derived from latency. In a server that shares
+// commits between writes, latency grows with concurrency even while
+// throughput grows too, and on a shared machine it also grows with what
+// other processes take, so a limit that follows latency refuses load the
+// server could carry. A fixed limit bounds what overload can cost instead:
+// memory (limit requests being served, waiting more holding little) and
+// the time an admitted request spends inside, about (limit + waiting) ÷
+// throughput. Clients with fewer than limit + waiting requests outstanding
+// between them (a closed loop) are not refused while places come free
+// within maxWait; those that send faster than the server answers find the
+// wait full and are refused within microseconds.
+type admission struct {
+	slots   chan struct{} // one token per request being served
+	queue   chan struct{} // one token per request waiting for a slot
+	maxWait time.Duration
 }
+
+// refusal says why acquire refused a request.
+type refusal int
 
 const (
-	windowTime    = 100 * time.Millisecond
-	windowSamples = 256
-	minSamples    = 10  // a window shorter than this is extended
-	tolerance     = 2.0 // statistic over baseline that counts as queueing
-	decrease      = 0.75
+	admitted refusal = iota
+	full             // every slot and every place in the wait taken
+	waited           // waited maxWait without a slot
+	gone             // the request's context ended while it waited
 )
 
-// newAdaptiveLimit starts at initial, kept within [lo, hi].
-func newAdaptiveLimit(initial, lo, hi int) *adaptiveLimit {
-	lo, hi = max(lo, 1), max(hi, lo, 1)
-	return &adaptiveLimit{limit: float64(min(max(initial, lo), hi)), min: float64(lo), max: float64(hi),
-		samples: make([]time.Duration, 0, windowSamples)}
+// newAdmission returns nil, no limit, when limit is 0 or less.
+func newAdmission(limit, waiting int, maxWait time.Duration) *admission {
+	if limit <= 0 {
+		return nil
+	}
+	if waiting <= 0 || maxWait <= 0 {
+		waiting, maxWait = 0, 0
+	}
+	return &admission{slots: make(chan struct{}, limit), queue: make(chan struct{}, waiting), maxWait: maxWait}
 }
 
-// acquire admits a request if fewer than the limit are in flight. A
-// request admitted must be released.
-func (l *adaptiveLimit) acquire() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.inFlight >= int(l.limit) {
-		return false
-	}
-	l.inFlight++
-	l.peak = max(l.peak, l.inFlight)
-	return true
-}
-
-// release ends an admitted request that took rtt, finishing at now. A
-// request whose latency says nothing about the load (a 4xx refused before
-// any work) is released with sample false.
-func (l *adaptiveLimit) release(now time.Time, rtt time.Duration, sample bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.inFlight--
-	if !sample {
-		return
-	}
-	if len(l.samples) == 0 {
-		l.start = now
-	}
-	l.samples = append(l.samples, rtt)
-	if len(l.samples) >= windowSamples || len(l.samples) >= minSamples && now.Sub(l.start) >= windowTime {
-		l.endWindow()
-	}
-}
-
-// endWindow adjusts the baseline and the limit from the window's samples.
-func (l *adaptiveLimit) endWindow() {
-	slices.Sort(l.samples)
-	stat := l.samples[(len(l.samples)*9+9)/10-1] // 90th percentile, nearest rank
-	used := float64(l.peak) >= l.limit/2
-	binding := l.peak >= int(l.limit)
-	l.samples, l.peak = l.samples[:0], l.inFlight
-	saturated := l.sched != nil && l.sched() > schedSaturated // read every window, so each reading covers one
-	switch {
-	case l.baseline == 0:
-		l.baseline = stat
-		return
-	case stat < l.baseline:
-		l.baseline -= (l.baseline - stat) / 4
+// acquire takes a slot, waiting for one if the wait has room. Admitted, the
+// caller must call release exactly once, whatever happens after (defer
+// it). A waiter takes a slot before any later request: a buffered
+// channel's receive hands the freed place to the longest-blocked sender.
+func (a *admission) acquire(ctx context.Context) refusal {
+	select {
+	case a.slots <- struct{}{}:
+		return admitted
 	default:
-		l.baseline += (stat - l.baseline) / 1000
 	}
-	switch {
-	case float64(stat) > tolerance*float64(l.baseline) || saturated:
-		if binding {
-			l.limit = max(l.min, l.limit*decrease)
-		}
-	case used:
-		l.limit = min(l.max, l.limit+1)
+	select {
+	case a.queue <- struct{}{}:
+	default:
+		return full
+	}
+	defer func() { <-a.queue }()
+	t := time.NewTimer(a.maxWait)
+	defer t.Stop()
+	select {
+	case a.slots <- struct{}{}:
+		return admitted
+	case <-t.C:
+		return waited
+	case <-ctx.Done():
+		return gone
 	}
 }
 
-// current is the limit now, for the metrics.
-func (l *adaptiveLimit) current() float64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return float64(int(l.limit))
-}
+// release gives back the slot of a request acquire admitted.
+func (a *admission) release() { <-a.slots }
+
+// inFlight and waiting are the requests being served and waiting now, for
+// the metrics.
+func (a *admission) inFlight() float64 { return float64(len(a.slots)) }
+func (a *admission) waiting() float64  { return float64(len(a.queue)) }

@@ -8,85 +8,41 @@ import (
 	"github.com/drover-registry/drover/internal/livestock"
 )
 
-// admission holds the adaptive limits of the two route classes. Writes
-// and reads cost differently (a POST waits for its group commit, a GET for
-// a query), so one latency baseline would fit neither.
-type admission struct {
-	write, read *adaptiveLimit
-}
-
-// The limits' starting points and floors. The floors are 1: under an
-// overload the limits fall to them, and every request admitted beyond
-// one of each class waited for a CPU or a commit behind the others. With
-// floors of 8 writes and 4 reads (so that writes still shared group
-// commits) the POSTs admitted during bench/overload waited 400 ms at p99
-// inside the server; with floors of 1, 12 ms. The cost is throughput at
-// saturation: with one write in flight there is no commit to share, and
-// from 64 connections about a quarter fewer requests a second are admitted
-// on SQLite, half on PostgreSQL (docs/performance.md, "Performance: overload"). A limit
-// that does not bind is never cut (adaptiveLimit), so a light load is not
-// refused.
-const (
-	writeStart, writeFloor = 32, 1
-	readStart, readFloor   = 16, 1
-	unboundedCeiling       = 4096 // the ceiling when --max-in-flight is 0
-)
-
-func newAdmission(ceiling int) *admission {
-	if ceiling <= 0 {
-		ceiling = unboundedCeiling
-	}
-	a := &admission{
-		write: newAdaptiveLimit(writeStart, writeFloor, ceiling),
-		read:  newAdaptiveLimit(readStart, readFloor, ceiling),
-	}
-	a.write.sched, a.read.sched = newSchedWatch().p99, newSchedWatch().p99
-	return a
-}
-
-// class names the limit a request counts against.
-func (a *admission) class(r *http.Request) (string, *adaptiveLimit) {
-	switch r.Method {
-	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
-		return "write", a.write
-	}
-	return "read", a.read
-}
-
-// admit answers 503 at once, with Retry-After, to a request over its
-// class's adaptive limit. It runs before authentication so that a refusal
-// costs next to nothing: refusing must stay cheap when most requests are
-// refused. The latency it measures is from admission to the last byte
-// written, authentication included.
+// admit serves a request once admission (admission.go) has a slot for it,
+// and answers 503 R003 with Retry-After when it has none: at once when the
+// wait is full, after Config.MaxWait when no slot came free. It runs before
+// authentication, which costs a signature check and a store read, so that
+// a refusal stays cheap when most requests are refused. The slot is given
+// back however the request ends, a panic included.
 func (s *Server) admit(next http.Handler) http.Handler {
-	if s.admission == nil {
+	a := s.admission
+	if a == nil {
 		return next
 	}
+	// Written once: a refusal should cost as little as it can.
+	fullMessage := fmt.Sprintf("%d requests are being served, the most served at once, and %d are waiting", cap(a.slots), cap(a.queue))
+	waitedMessage := fmt.Sprintf("no place among the %d requests served at once came free within %s", cap(a.slots), a.maxWait)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		class, l := s.admission.class(r)
-		if !l.acquire() {
-			s.metrics.rejected.WithLabelValues(class).Inc()
-			if info, ok := r.Context().Value(infoKey{}).(*requestInfo); ok {
-				info.shed = true
-			}
-			retryAfter(w, time.Second)
-			writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable,
-				Detail: "the service is at its concurrency limit: retry after the time in Retry-After",
-				Fields: []livestock.FieldError{{Code: livestock.CodeOverloaded,
-					Message: fmt.Sprintf("over the adaptive limit of %s requests in flight", class)}}})
+		why := a.acquire(r.Context())
+		if why == admitted {
+			defer a.release()
+			next.ServeHTTP(w, r)
 			return
 		}
-		rec, ok := w.(*recorder)
-		if !ok {
-			rec = &recorder{ResponseWriter: w, status: http.StatusOK}
+		s.metrics.shed.Inc()
+		if info, ok := r.Context().Value(infoKey{}).(*requestInfo); ok {
+			info.shed = true
 		}
-		start := time.Now()
-		defer func() {
-			now := time.Now()
-			// A 4xx is refused before any real work: its speed says
-			// nothing about the load, and would drag the baseline down.
-			l.release(now, now.Sub(start), rec.status < 400 || rec.status >= 500)
-		}()
-		next.ServeHTTP(rec, r)
+		message := "the request ended while it waited for a place among those served at once"
+		switch why {
+		case full:
+			message = fullMessage
+		case waited:
+			message = waitedMessage
+		}
+		retryAfter(w, time.Second)
+		writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable,
+			Detail: "the service is at its concurrency limit: retry after the time in Retry-After",
+			Fields: []livestock.FieldError{{Code: livestock.CodeOverloaded, Message: message}}})
 	})
 }

@@ -23,31 +23,33 @@ func (i issuerStub) AuthorizeForm(w http.ResponseWriter, r *http.Request) error 
 func (i issuerStub) Authorize(w http.ResponseWriter, r *http.Request) error     { return i.ok(w, r) }
 
 // TestIssuerUnderAdmission: the issuer's routes count against the same
-// adaptive limit as /v1, so sign-ins cannot crowd out the registry: with
-// the write limit taken, a token request is refused 503 at once, and with
-// the in-flight slots taken, so is the sign-in page.
+// concurrency limit as /v1, so sign-ins cannot crowd out the registry:
+// with every place taken, a token request and the keys are refused 503,
+// with Retry-After, at once.
 func TestIssuerUnderAdmission(t *testing.T) {
 	t.Parallel()
 	s := &Server{cfg: Config{MaxBody: 1 << 20}, log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), issuer: issuerStub{},
-		admission: &admission{write: newAdaptiveLimit(1, 1, 1), read: newAdaptiveLimit(1, 1, 1)}}
+		admission: newAdmission(1, 0, 0)}
 	router := s.routes()
-	if !s.admission.write.acquire() {
-		t.Fatal("acquire: the write limit is already taken")
+	if s.admission.acquire(t.Context()) != admitted {
+		t.Fatal("acquire: the place is already taken")
 	}
 	w := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/oauth2/token", strings.NewReader("grant_type=password"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	router.ServeHTTP(w, req)
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
-		t.Errorf("POST /oauth2/token over the write limit = %d %v; want 503 with Retry-After", w.Code, w.Header())
+		t.Errorf("POST /oauth2/token over the limit = %d %v; want 503 with Retry-After", w.Code, w.Header())
 	}
-
-	s = &Server{cfg: Config{MaxBody: 1 << 20}, log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), issuer: issuerStub{}, slots: make(chan struct{}, 1)}
-	router = s.routes()
-	s.slots <- struct{}{}
 	w = httptest.NewRecorder()
 	router.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/oauth2/jwks", nil))
 	if w.Code != http.StatusServiceUnavailable {
-		t.Errorf("GET /oauth2/jwks with every slot taken = %d; want 503", w.Code)
+		t.Errorf("GET /oauth2/jwks over the limit = %d; want 503", w.Code)
+	}
+	s.admission.release()
+	w = httptest.NewRecorder()
+	router.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/oauth2/jwks", nil))
+	if w.Code != http.StatusOK {
+		t.Errorf("GET /oauth2/jwks with the place free = %d; want 200", w.Code)
 	}
 }

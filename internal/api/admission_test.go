@@ -1,137 +1,136 @@
 package api
 
 import (
+	"context"
 	"log/slog"
-	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-// feed runs one window of n requests through l, conc at a time, each
-// taking rtt, on a synthetic clock: no sleeps, so the limit it leaves is
-// arithmetic, not timing.
-func feed(t *testing.T, l *adaptiveLimit, clock *time.Time, n, conc int, rtt time.Duration) {
+// TestAdmissionAcquire checks the limit's rules one at a time: up to limit
+// admitted at once, then up to waiting wait and the rest are refused at
+// once; a waiter takes the first place that comes free; one that waits
+// too long, or whose request ends, is refused and leaves its place in the
+// wait.
+func TestAdmissionAcquire(t *testing.T) {
+	t.Parallel()
+	a := newAdmission(2, 1, time.Hour)
+	ctx := t.Context()
+	for i := range 2 {
+		if got := a.acquire(ctx); got != admitted {
+			t.Fatalf("request %d under the limit: %v, want admitted", i+1, got)
+		}
+	}
+	// The third waits; while it does, a fourth finds the wait full.
+	third := make(chan refusal)
+	go func() { third <- a.acquire(ctx) }()
+	waitFor(t, func() bool { return a.waiting() == 1 })
+	if got := a.acquire(ctx); got != full {
+		t.Errorf("request over limit and wait: %v, want full", got)
+	}
+	a.release()
+	if got := <-third; got != admitted {
+		t.Errorf("the waiter after a release: %v, want admitted", got)
+	}
+	if a.inFlight() != 2 || a.waiting() != 0 {
+		t.Errorf("in flight %v, waiting %v; want 2, 0", a.inFlight(), a.waiting())
+	}
+
+	// A waiter whose request ends is refused, and frees its place.
+	cctx, cancel := context.WithCancel(ctx)
+	left := make(chan refusal)
+	go func() { left <- a.acquire(cctx) }()
+	waitFor(t, func() bool { return a.waiting() == 1 })
+	cancel()
+	if got := <-left; got != gone {
+		t.Errorf("a waiter whose context ended: %v, want gone", got)
+	}
+	if a.waiting() != 0 {
+		t.Errorf("waiting %v after the cancelled waiter left, want 0", a.waiting())
+	}
+
+	// A waiter that waits maxWait is refused.
+	short := newAdmission(1, 1, time.Millisecond)
+	if short.acquire(ctx) != admitted {
+		t.Fatal("the first request was refused")
+	}
+	if got := short.acquire(ctx); got != waited {
+		t.Errorf("a waiter with the slot never freed: %v, want waited", got)
+	}
+	// With no wait, the request over the limit is refused at once.
+	none := newAdmission(1, 0, time.Hour)
+	none.acquire(ctx)
+	if got := none.acquire(ctx); got != full {
+		t.Errorf("over a limit with no wait: %v, want full", got)
+	}
+	if newAdmission(0, 10, time.Second) != nil {
+		t.Error("a limit of 0 is not off")
+	}
+}
+
+// waitFor polls cond, which a goroutine makes true, failing after 10 s.
+func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	start := *clock
-	for done := 0; done < n; {
-		k := 0
-		for k < conc && done+k < n && l.acquire() {
-			k++
-		}
-		if k == 0 {
-			t.Fatalf("nothing admitted at limit %v", l.current())
-		}
-		for range k {
-			l.release(start.Add(windowTime*time.Duration(done)/time.Duration(n-1)), rtt, true)
-			done++
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition never held")
 		}
 	}
-	*clock = start.Add(windowTime + time.Millisecond)
 }
 
-func TestAdaptiveLimit(t *testing.T) {
+// TestAdmissionNeverLeaks runs many requests at once, some whose contexts
+// end while they wait, some whose handlers panic, through the middleware,
+// and checks that every place is given back: a leak would refuse
+// everything at last, a deadlock would hang the test.
+func TestAdmissionNeverLeaks(t *testing.T) {
 	t.Parallel()
-	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
-	l := newAdaptiveLimit(32, 16, 64)
-	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	var got []float64
-	for _, w := range []struct {
-		conc int
-		rtt  time.Duration
-	}{
-		{32, ms(1)},   // the first window sets the baseline: no change
-		{32, ms(1)},   // fast and the limit in use: +1
-		{32, ms(1)},   // +1
-		{4, ms(1)},    // fast, but a tenth of the limit in use: no change
-		{32, ms(3)},   // over twice the baseline, but the limit (34) did not bind: held
-		{64, ms(3)},   // over twice the baseline and binding: × 0.75
-		{64, ms(3)},   // × 0.75
-		{64, ms(3)},   // × 0.75, held at the floor
-		{64, ms(1.5)}, // under twice the baseline: +1
-		{64, ms(1)},   // +1
-	} {
-		feed(t, l, &clock, 40, w.conc, w.rtt)
-		got = append(got, l.current())
+	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), admission: newAdmission(4, 8, 50*time.Millisecond)}
+	h := s.recoverPanics(s.admit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Duration(rand.IntN(200)) * time.Microsecond)
+		if r.Header.Get("Panic") != "" {
+			panic("handler failed")
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})))
+	var wg sync.WaitGroup
+	for i := range 400 {
+		wg.Go(func() {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			if i%7 == 0 {
+				go func() { time.Sleep(time.Duration(rand.IntN(500)) * time.Microsecond); cancel() }()
+			}
+			req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/v1/TransferRequests", nil)
+			if i%5 == 0 {
+				req.Header.Set("Panic", "yes")
+			}
+			h.ServeHTTP(httptest.NewRecorder(), req)
+		})
 	}
-	want := []float64{32, 33, 34, 34, 34, 25, 19, 16, 17, 18}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("limits after each window (-want +got):\n%s", diff)
+	wg.Wait()
+	if a := s.admission; a.inFlight() != 0 || a.waiting() != 0 {
+		t.Fatalf("after every request ended: %v in flight, %v waiting; want 0, 0", a.inFlight(), a.waiting())
 	}
-}
-
-// TestAdaptiveBaseline checks that a lasting queue lifts the baseline only
-// a little while faster answers lower it at once.
-func TestAdaptiveBaseline(t *testing.T) {
-	t.Parallel()
-	l := newAdaptiveLimit(32, 16, 64)
-	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	feed(t, l, &clock, 40, 64, time.Millisecond)
-	for range 100 {
-		feed(t, l, &clock, 40, 64, 3*time.Millisecond)
-	}
-	if b := l.baseline; b < time.Millisecond || b > 1300*time.Microsecond {
-		t.Errorf("after 100 slow windows the baseline is %v; want it barely above 1ms", b)
-	}
-	if l.current() != 16 {
-		t.Errorf("after 100 slow windows the limit is %v; want the floor, 16", l.current())
-	}
-	for range 10 {
-		feed(t, l, &clock, 20, 16, 500*time.Microsecond)
-	}
-	if b := l.baseline; b > 600*time.Microsecond {
-		t.Errorf("after 10 fast windows the baseline is %v; want under 0.6ms", b)
+	for i := range 4 {
+		if got := s.admission.acquire(t.Context()); got != admitted {
+			t.Fatalf("place %d after the load: %v, want admitted", i+1, got)
+		}
 	}
 }
 
-// TestAdaptiveLightLoad checks that slow answers to a light load, which
-// never reaches the limit, leave it where it is: at a floor of 1, cutting
-// it on their noise would refuse the second of two requests at once.
-func TestAdaptiveLightLoad(t *testing.T) {
-	t.Parallel()
-	l := newAdaptiveLimit(16, 1, 64)
-	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	feed(t, l, &clock, 20, 2, time.Millisecond)
-	for i := range 50 {
-		feed(t, l, &clock, 20, 2, time.Duration(3+i%7)*time.Millisecond)
-	}
-	if l.current() != 16 {
-		t.Errorf("after 50 slow windows of 2 requests at once the limit is %v; want it still 16", l.current())
-	}
-}
-
-func TestAdaptiveAcquire(t *testing.T) {
-	t.Parallel()
-	l := newAdaptiveLimit(3, 1, 10)
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	var got []bool
-	for range 4 {
-		got = append(got, l.acquire())
-	}
-	// A sample-less release frees a slot but starts no window.
-	l.release(now, time.Hour, false)
-	got = append(got, l.acquire(), l.acquire())
-	if diff := cmp.Diff([]bool{true, true, true, false, true, false}, got); diff != "" {
-		t.Errorf("acquire (-want +got):\n%s", diff)
-	}
-	if len(l.samples) != 0 || l.baseline != 0 {
-		t.Errorf("a release without a sample was counted: %v, baseline %v", l.samples, l.baseline)
-	}
-}
-
-// TestAdmit checks the middleware: with the write limit reached, the next
-// write is refused at once with 503, Retry-After and a problem body, and
-// counted, while a read, of the other class, still passes.
+// TestAdmit checks the middleware: with the only place taken and no
+// wait, the next request is refused at once with 503, Retry-After and a
+// problem body, and counted; once the place is given back, the next is
+// served. The limit is one for reads and writes alike.
 func TestAdmit(t *testing.T) {
 	t.Parallel()
-	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil),
-		admission: &admission{write: newAdaptiveLimit(1, 1, 1), read: newAdaptiveLimit(1, 1, 1)}}
-	s.metrics.watchLimits(s.admission)
+	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), admission: newAdmission(1, 0, 0)}
+	s.metrics.watchAdmission(s.admission)
 	entered, release := make(chan struct{}), make(chan struct{})
 	h := s.admit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Block") != "" {
@@ -148,9 +147,9 @@ func TestAdmit(t *testing.T) {
 	})
 	<-entered
 	over := httptest.NewRecorder()
-	h.ServeHTTP(over, httptest.NewRequest(http.MethodPost, "/v1/TransferRequests", nil))
-	read := httptest.NewRecorder()
-	h.ServeHTTP(read, httptest.NewRequest(http.MethodGet, "/v1/TransferRequests", nil))
+	h.ServeHTTP(over, httptest.NewRequest(http.MethodGet, "/v1/TransferRequests", nil))
+	scrape := httptest.NewRecorder()
+	s.metrics.handler().ServeHTTP(scrape, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	close(release)
 	wg.Wait()
 	after := httptest.NewRecorder()
@@ -158,66 +157,38 @@ func TestAdmit(t *testing.T) {
 
 	if over.Code != http.StatusServiceUnavailable || over.Header().Get("Retry-After") != "1" ||
 		over.Header().Get("Content-Type") != "application/json" ||
-		!strings.Contains(over.Body.String(), `"R003"`) || !strings.Contains(over.Body.String(), "write requests in flight") {
-		t.Errorf("write over the limit = %d %v %s; want 503, Retry-After 1, the movements error body with R003", over.Code, over.Header(), over.Body)
+		!strings.Contains(over.Body.String(), `"R003"`) || !strings.Contains(over.Body.String(), "the most served at once") {
+		t.Errorf("read over the limit = %d %v %s; want 503, Retry-After 1, the movements error body with R003", over.Code, over.Header(), over.Body)
 	}
-	if read.Code != http.StatusCreated || after.Code != http.StatusCreated {
-		t.Errorf("read during the write = %d, write after it = %d; want both admitted", read.Code, after.Code)
+	if after.Code != http.StatusCreated {
+		t.Errorf("write after the place came free = %d; want admitted", after.Code)
 	}
-	scrape := httptest.NewRecorder()
-	s.metrics.handler().ServeHTTP(scrape, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-	for _, want := range []string{`drover_http_admission_rejected_total{class="write"} 1`, `drover_http_concurrency_limit{class="read"} 1`} {
+	for _, want := range []string{"drover_http_shed_total 1", "drover_http_admitted_requests 1", "drover_http_concurrency_limit 1", "drover_http_waiting_requests 0"} {
 		if !strings.Contains(scrape.Body.String(), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
 }
 
-// TestAdaptiveSaturated checks that a saturated CPU shrinks the limit
-// even while the requests admitted are fast.
-func TestAdaptiveSaturated(t *testing.T) {
+// TestAdmitWaits checks that a request over the limit waits for a place
+// rather than being refused, and is served when one comes free.
+func TestAdmitWaits(t *testing.T) {
 	t.Parallel()
-	l := newAdaptiveLimit(32, 8, 64)
-	sched := []time.Duration{0, time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond, time.Millisecond}
-	l.sched = func() time.Duration {
-		d := sched[0]
-		sched = sched[1:]
-		return d
+	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), admission: newAdmission(1, 1, time.Hour)}
+	h := s.admit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusCreated) }))
+	if s.admission.acquire(t.Context()) != admitted {
+		t.Fatal("the place was taken")
 	}
-	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	var got []float64
-	for range 5 {
-		feed(t, l, &clock, 40, 64, time.Millisecond)
-		got = append(got, l.current())
+	rec := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/TransferRequests", nil))
+	}()
+	waitFor(t, func() bool { return s.admission.waiting() == 1 })
+	s.admission.release()
+	<-done
+	if rec.Code != http.StatusCreated {
+		t.Errorf("the waiting request = %d %s; want 201", rec.Code, rec.Body)
 	}
-	if diff := cmp.Diff([]float64{32, 33, 24, 18, 19}, got); diff != "" {
-		t.Errorf("limits after each window (-want +got):\n%s", diff)
-	}
-}
-
-func TestHistQuantile(t *testing.T) {
-	t.Parallel()
-	inf := math.Inf(1)
-	buckets := []float64{math.Inf(-1), 0.001, 0.002, 0.005, inf}
-	for _, tc := range []struct {
-		counts []uint64
-		want   float64
-	}{
-		{[]uint64{0, 0, 0, 0}, 0},
-		{[]uint64{0, 100, 0, 0}, 0.002},
-		{[]uint64{0, 98, 1, 1}, 0.005},
-		{[]uint64{0, 99, 1, 0}, 0.002},
-		{[]uint64{0, 50, 0, 50}, 0.005}, // the open last bucket: its lower bound
-	} {
-		var total uint64
-		for _, c := range tc.counts {
-			total += c
-		}
-		if got := histQuantile(tc.counts, buckets, total, 0.99); got != tc.want {
-			t.Errorf("histQuantile(%v) = %v, want %v", tc.counts, got, tc.want)
-		}
-	}
-	// The real histogram reads without error, and twice in a row.
-	w := newSchedWatch()
-	_, _ = w.p99(), w.p99()
 }

@@ -26,7 +26,7 @@ type metrics struct {
 	inFlight prometheus.Gauge
 	limited  prometheus.Counter
 	shed     prometheus.Counter
-	rejected *prometheus.CounterVec // by the adaptive limit, by class
+	rejected *prometheus.CounterVec // by the queue gate (class queue)
 }
 
 // schedLatencies adds the runtime's histogram of how long goroutines
@@ -53,10 +53,10 @@ func newMetrics(st store.Store) *metrics {
 			Name: "drover_http_rate_limited_total", Help: "Requests refused with 429 by the per-user rate limit.",
 		}),
 		shed: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "drover_http_shed_total", Help: "Requests refused with 503 because too many were in flight.",
+			Name: "drover_http_shed_total", Help: "Requests refused with 503 by the concurrency limit (--max-in-flight): the wait for a place was full, too long, or abandoned.",
 		}),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "drover_http_admission_rejected_total", Help: "Requests refused with 503 by the adaptive concurrency limit, by class (read or write), or by the bound on queued jobs (class queue).",
+			Name: "drover_http_admission_rejected_total", Help: "Submissions refused with 503 by the bound on queued jobs (class queue).",
 		}, []string{"class"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.inFlight, m.limited, m.shed, m.rejected,
@@ -64,11 +64,9 @@ func newMetrics(st store.Store) *metrics {
 		&queueCollector{store: st, desc: prometheus.NewDesc("drover_jobs",
 			"Background jobs waiting (available: the queue depth) or given up (failed). Done jobs are not counted.",
 			[]string{"state"}, nil)})
-	// Every class from the start, at 0: a dashboard's rate() of a series
+	// The series from the start, at 0: a dashboard's rate() of a series
 	// that appears only with the first refusal misses that refusal.
-	for _, class := range []string{"read", "write", "queue"} {
-		m.rejected.WithLabelValues(class)
-	}
+	m.rejected.WithLabelValues("queue")
 	if st != nil {
 		m.watchGroupCommit(st)
 	}
@@ -133,14 +131,16 @@ func constHistogram(d *prometheus.Desc, h store.Histogram) prometheus.Metric {
 	return prometheus.MustNewConstHistogram(d, n, h.Sum.Seconds(), buckets)
 }
 
-// watchLimits exposes the adaptive limits' current values.
-func (m *metrics) watchLimits(a *admission) {
-	for class, l := range map[string]*adaptiveLimit{"write": a.write, "read": a.read} {
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "drover_http_concurrency_limit", Help: "The adaptive concurrency limit now, by class (read or write).",
-			ConstLabels: prometheus.Labels{"class": class},
-		}, l.current))
-	}
+// watchAdmission exposes how many requests the concurrency limit is
+// serving and how many wait for a place, beside the limit itself.
+func (m *metrics) watchAdmission(a *admission) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "drover_http_admitted_requests",
+			Help: "Requests holding a place under the concurrency limit now."}, a.inFlight),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "drover_http_waiting_requests",
+			Help: "Requests waiting for a place under the concurrency limit now."}, a.waiting),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "drover_http_concurrency_limit",
+			Help: "The concurrency limit: requests served at once (--max-in-flight)."}, func() float64 { return float64(cap(a.slots)) }))
 }
 
 func (m *metrics) observe(method, route string, status int, d time.Duration) {

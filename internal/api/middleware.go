@@ -28,20 +28,22 @@ import (
 //  7. limitBody      bodies over Config.MaxBody are refused with 413 (400
 //     on the registration interface, whose errors writeRequestProblem
 //     writes in that interface's shape whichever step refuses)
-//  8. shedLoad       more than Config.MaxInFlight requests in flight: 503
-//  9. admit          (only under /v1, with Config.AdaptiveLimit) over the adaptive
-//     concurrency limit of writes or of reads: 503 (admission.go). Both
-//     come before authentication, which costs a signature check and a
-//     store read, so that refusing stays cheap when most are refused
-//  10. authenticate  (only under /v1) the bearer token names a user, else 401
-//  11. noStore       (only under /v1) Cache-Control: no-store on every answer
+//  8. admit          more than Config.MaxInFlight requests in flight: wait
+//     up to Config.MaxWait among at most Config.MaxWaiting, else 503 R003
+//     (admission.go). Before authentication, which costs a signature
+//     check and a store read, so that refusing stays cheap when most are
+//     refused
+//  9. authenticate   (only under /v1) the bearer token names a user, else 401
+//  10. noStore       (only under /v1) Cache-Control: no-store on every answer
 //     from here on, as on every error (headers.go)
-//  12. rateLimit     per user (per client address before authentication), 429
+//  11. rateLimit     per user (per client address before authentication), 429
+//  12. gateQueue     (only on submissions that queue a job) the job queue
+//     over Config.MaxQueuedJobs: 503 R003 (queuegate.go)
 //  13. validate      in handle(): 400 listing every field that breaks the document
 //     (a HEAD has no operation in the document: its GET's handler checks
 //     what it reads)
 //
-// The sandbox issuer's routes take rateLimit then shedLoad, and no token.
+// The sandbox issuer's routes take admit then rateLimit, and no token.
 
 // recoverPanics turns a panic into a 500 with the generic body. The
 // correlation id is read from the response header that correlate set.
@@ -139,7 +141,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			elapsed := time.Since(start)
 			s.metrics.observe(r.Method, route, rec.status, elapsed)
 			level := slog.LevelInfo
-			// A refusal by the adaptive limit is the limit working, not a
+			// A refusal by the concurrency limit is the limit working, not a
 			// fault: thousands of warnings a second would only add load.
 			if rec.status >= 500 && !info.shed {
 				level = slog.LevelWarn

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
@@ -73,26 +72,6 @@ func TestODataPathRouting(t *testing.T) {
 	want := []string{"Sheep 01/100/0264", "Sheep 01/100/0264", "Sheep 01/100/0264"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("params (-want +got):\n%s", diff)
-	}
-}
-
-func TestShedLoad(t *testing.T) {
-	t.Parallel()
-	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), slots: make(chan struct{}, 1)}
-	entered, release := make(chan struct{}), make(chan struct{})
-	h := s.shedLoad(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		close(entered)
-		<-release
-	}))
-	var wg sync.WaitGroup
-	wg.Go(func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil)) })
-	<-entered
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	close(release)
-	wg.Wait()
-	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "R003") {
-		t.Errorf("second request = %d %v %s, want 503 with Retry-After and R003", rec.Code, rec.Header(), rec.Body)
 	}
 }
 

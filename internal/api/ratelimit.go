@@ -103,26 +103,6 @@ func clientAddr(r *http.Request) string {
 	return host
 }
 
-// shedLoad answers 503 at once when more than Config.MaxInFlight requests
-// are being served, so that those admitted finish in good time.
-func (s *Server) shedLoad(next http.Handler) http.Handler {
-	if s.slots == nil {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
-			next.ServeHTTP(w, r)
-		default:
-			s.metrics.shed.Inc()
-			retryAfter(w, time.Second)
-			writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable, Detail: "the service is busy: retry after the time in Retry-After",
-				Fields: []livestock.FieldError{{Code: livestock.CodeOverloaded, Message: "too many requests in flight"}}})
-		}
-	})
-}
-
 // authenticate requires a valid bearer token and puts its user in the
 // request context.
 func (s *Server) authenticate(next http.Handler) http.Handler {
@@ -143,7 +123,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 // it) for the access log written by the outer observe step.
 type requestInfo struct {
 	user string
-	shed bool // refused by the adaptive limit (admit)
+	shed bool // refused by the concurrency limit (admit)
 }
 
 type infoKey struct{}

@@ -43,7 +43,7 @@ func (s *Server) routes() chi.Router {
 	// the service does), then limited per client address.
 	if s.issuer != nil {
 		r.Group(func(r chi.Router) {
-			r.Use(s.shedLoad, s.admit, s.rateLimit)
+			r.Use(s.admit, s.rateLimit)
 			r.Get("/.well-known/openid-configuration", s.handle(s.issuer.Discovery))
 			r.Get("/oauth2/jwks", s.handle(s.issuer.JWKS))
 			r.Post("/oauth2/token", s.handleWith(s.issuer.Token, oauthError))
@@ -54,7 +54,7 @@ func (s *Server) routes() chi.Router {
 
 	// The registry: user-restricted.
 	r.Group(func(r chi.Router) {
-		r.Use(s.odataVersion, s.shedLoad, s.admit, s.authenticate, noStore, s.rateLimit)
+		r.Use(s.odataVersion, s.admit, s.authenticate, noStore, s.rateLimit)
 		r.Get("/v1/me", s.handle(s.me))
 		r.Get("/v1/$metadata", s.handle(s.odataMetadata))
 		r.Get("/v1/StandingData", s.handle(s.standingLists))

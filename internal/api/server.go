@@ -23,8 +23,9 @@ type Config struct {
 	RequestTimeout time.Duration // time a request may spend inside the service
 	RateLimit      float64       // requests per second per user; 0 turns the limit off
 	RateBurst      int           // requests a user may make at once
-	MaxInFlight    int           // requests served at once before shedding; 0 means no limit
-	AdaptiveLimit  bool          // shed by a concurrency limit that follows latency (admission.go), under MaxInFlight
+	MaxInFlight    int           // requests served at once (admission.go); 0 means no limit
+	MaxWaiting     int           // requests that may wait for one of those to finish; 0 refuses at once
+	MaxWait        time.Duration // longest such wait before 503
 	MaxQueuedJobs  int           // refuse submissions while more jobs than this are queued (queuegate.go); 0 means no limit
 	MaxPage        int           // largest results page of a collection
 	// MaxPageBytes bounds a page of a request listing in bytes as MaxPage
@@ -80,8 +81,7 @@ type Server struct {
 	log          *slog.Logger
 	metrics      *metrics
 	limits       *limiter
-	slots        chan struct{}
-	admission    *admission // nil unless Config.AdaptiveLimit
+	admission    *admission // nil unless Config.MaxInFlight
 	queue        *queueGate // nil unless Config.MaxQueuedJobs
 	router       chi.Router
 }
@@ -120,12 +120,8 @@ func New(cfg Config, d Deps) (*Server, error) {
 	if cfg.RateLimit > 0 {
 		s.limits = newLimiter(cfg.RateLimit, cfg.RateBurst)
 	}
-	if cfg.MaxInFlight > 0 {
-		s.slots = make(chan struct{}, cfg.MaxInFlight)
-	}
-	if cfg.AdaptiveLimit {
-		s.admission = newAdmission(cfg.MaxInFlight)
-		s.metrics.watchLimits(s.admission)
+	if s.admission = newAdmission(cfg.MaxInFlight, cfg.MaxWaiting, cfg.MaxWait); s.admission != nil {
+		s.metrics.watchAdmission(s.admission)
 	}
 	if cfg.MaxQueuedJobs > 0 {
 		s.queue = &queueGate{max: cfg.MaxQueuedJobs, store: d.Store}

@@ -1,7 +1,6 @@
 package crash
 
 import (
-	"os"
 	"testing"
 
 	"github.com/drover-registry/drover/reliability/internal/harness"
@@ -15,17 +14,14 @@ func TestMain(m *testing.M) { harness.Main(m) }
 const publicURL = "http://drover.crash.test"
 
 // start runs drover serve against dsn, its log appended to logPath (one
-// file for every run on a database). The rate limit and the load shedding
-// are off: they would refuse the load the test needs, and are not what it
-// tests (a 503 R003 is counted as refused all the same). The adaptive
-// load shedding is off by its environment variable (unknown variables are
-// ignored, unlike unknown flags).
+// file for every run on a database). The rate limit and the concurrency
+// limit are off: they would refuse the load the test needs, and are not
+// what it tests (a 503 R003 is counted as refused all the same).
 func start(t *testing.T, dsn, logPath string) *harness.Server {
 	t.Helper()
 	return harness.Start(t, harness.Options{
 		Database: dsn,
 		Flags:    []string{"--public-url", publicURL, "--rate-limit", "0", "--max-in-flight", "0", "--log-level", "warn"},
-		Env:      append(os.Environ(), "DROVER_ADAPTIVE_LIMIT=false"),
 		LogPath:  logPath,
 	})
 }

@@ -44,17 +44,28 @@ func BuildBinary(ctx context.Context, out string) (string, error) {
 
 var listening = regexp.MustCompile(`listening on (http://\S+)`)
 
-// Start runs drover serve on a free port with the rate limit and the load
-// shedding, fixed and adaptive, off (they would refuse the load, not
-// measure it; bench/overload turns them back on in args), adding args
-// (--database and the like), and waits for it to say where it listens.
+// LimitsOff are the flags that turn off every limit that refuses load:
+// the per-user rate limit, the concurrency limit and the bound on queued
+// jobs. A benchmark of throughput gives them to the server it measures the
+// work with, and to the one it compares the defaults against.
+var LimitsOff = []string{"--rate-limit", "0", "--max-in-flight", "0", "--max-queued-jobs", "0"}
+
+// AtDefaults are the flags of a server at its default settings for a
+// benchmark: only the per-user rate limit is raised, since a benchmark's
+// load comes from one to three users and that limit protects users from
+// each other, not the machine.
+var AtDefaults = []string{"--rate-limit", "1000000"}
+
+// Start runs drover serve on a free port with args (LimitsOff or
+// AtDefaults, --database and the like), and waits for it to say where it
+// listens.
 func Start(ctx context.Context, bin, logPath string, args ...string) (*Server, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{log: logPath, done: make(chan error, 1)}
-	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "0", "--max-in-flight", "0", "--adaptive-limit=false", "--max-queued-jobs", "0"}, args...)...)
+	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	s.cmd.Stderr = logf
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
