@@ -166,6 +166,6 @@ var crossKeeperMatrix = []struct {
 	tag                                                              int
 	submit, ownerReads, reporterReads, reporterReviews, ownerReviews int
 }{
-	{"keeper2", farm2, 11, st201, st200, st403, st403, st201},
-	{"keeper3", strangerCPH, 12, st201, st200, st403, st403, st201},
+	{"keeper2", farm2, 11, st201, st200, st404, st403, st201},
+	{"keeper3", strangerCPH, 12, st201, st200, st404, st403, st201},
 }

@@ -73,8 +73,8 @@ func TestOnMoveFromAnotherKeeperAwaitsThem(t *testing.T) {
 		if res := b.get("/v1/animals/UK0130181%2000001", k1); res.status != http.StatusOK {
 			t.Errorf("keeper1 reading their own sheep after keeper2's on-move: %d %s", res.status, res.body)
 		}
-		if res := b.get("/v1/animals/UK0130181%2000001", k2); res.status != http.StatusForbidden {
-			t.Errorf("keeper2 reading keeper1's sheep before keeper1's review: %d, want 403", res.status)
+		if res := b.get("/v1/animals/UK0130181%2000001", k2); res.status != http.StatusNotFound {
+			t.Errorf("keeper2 reading keeper1's sheep before keeper1's review: %d, want 404 (not theirs is not there)", res.status)
 		}
 		item, ok := listed(b.awaiting(k1, farm1), on.RequestID)
 		if !ok || item.UserHolding == nil || *item.UserHolding != farm2 || *item.SourceHolding != farm1 || len(item.ReviewDevices) != 2 {
