@@ -124,6 +124,10 @@ func (t *tx) lockAnimals(ctx context.Context) error {
 	if t.s.d.AnimalsLock == "" {
 		return nil
 	}
+	if t.tx.deferring() { // sent before the statement that reads or moves them
+		t.tx.later(rankOther, "", -1, t.s.d.AnimalsLock)
+		return nil
+	}
 	_, err := t.tx.ExecContext(ctx, t.s.d.AnimalsLock)
 	return err
 }
