@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 )
 
 // Deferred writes. On PostgreSQL every statement of a group is a round
@@ -58,9 +59,12 @@ type batchState struct {
 	on      bool
 	pending []Statement
 	failed  error
-	ids     [2][]int64                                                         // request and job ids taken ahead for the pass's inserts (nextID)
-	idWant  int                                                                // how many of each to take at once
-	send    func(ctx context.Context, driverConn any, stmts []Statement) error // Dialect.ExecBatch
+	// ids are request and job ids taken ahead for the pass's inserts
+	// (nextID), idWant of each at a time.
+	ids    [2][]int64
+	idWant int
+	send   func(ctx context.Context, driverConn any, stmts []Statement) error // Dialect.ExecBatch
+	sent   *atomic.Int64                                                      // the store's count of batches sent
 }
 
 // later keeps a write for the next flush. want is the rows it must
@@ -87,6 +91,7 @@ func (t *sqlTx) flush(ctx context.Context) {
 		return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.key, y.key))
 	})
 	err := t.conn.Raw(func(dc any) error { return b.send(ctx, dc, stmts) })
+	b.sent.Add(1)
 	if err != nil {
 		b.failed = err
 		return

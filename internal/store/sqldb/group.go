@@ -86,6 +86,8 @@ type group struct {
 	groupTime  durations    // from BEGIN to the end of COMMIT, by commit
 	failed     atomic.Int64 // shared transactions that could not commit
 	careful    atomic.Int32 // groups still to run with savepoints from the start (grouprun.go)
+	retried    atomic.Int64 // optimistic passes given up, their groups run again with savepoints
+	batches    atomic.Int64 // batches of deferred writes sent (deferred.go)
 }
 
 // startGroup starts n committers (at least one) for s.
@@ -215,7 +217,10 @@ func (s *Store) commit(i int) {
 			s.group.careful.CompareAndSwap(n, n-1)
 		}
 		errs, failed := s.runGroup(batch, careful)
-		if failed {
+		// A store that defers writes always runs the optimistic pass
+		// first: it costs a round trip or two, and it learns the keys by
+		// which the pass with savepoints orders its calls (passOrder).
+		if failed && s.d.ExecBatch == nil {
 			s.group.careful.Store(afterFailure)
 		}
 		for i, c := range batch {

@@ -109,7 +109,7 @@ func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
 	}
 	st := &sqlTx{Tx: t, p: s.w, conn: conn}
 	if s.d.ExecBatch != nil {
-		st.batch = &batchState{send: s.d.ExecBatch}
+		st.batch = &batchState{send: s.d.ExecBatch, sent: &s.group.batches}
 	}
 	return st, release, nil
 }

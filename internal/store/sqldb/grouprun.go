@@ -46,6 +46,7 @@ func (s *Store) runGroup(batch []*call, careful bool) (errs []error, failed bool
 		if errs, ok := s.runPass(deadline, batch, taken, false); ok {
 			return errs, false
 		}
+		s.group.retried.Add(1)
 		failed = true
 	}
 	errs, _ = s.runPass(deadline, batch, taken, len(batch) > 1)

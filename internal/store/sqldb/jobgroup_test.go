@@ -163,7 +163,9 @@ func holdAll(t *testing.T, s *sqldb.Store) []func() {
 // TestJobsYieldToRequests queues more job runs than a group with requests
 // in it takes, beside requests: the first group runs every request, then
 // as many jobs (TestJobsKeepPace); the other jobs make a group of their
-// own after it.
+// own after it. With several committers the requests and the jobs make a
+// group each, and which goes first depends on the committer let go
+// (gather).
 func TestJobsYieldToRequests(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, st store.Store) {
@@ -217,11 +219,17 @@ func TestJobsYieldToRequests(t *testing.T) {
 		for range runs {
 			want = append(want, "job")
 		}
+		if s.Committers() > 1 && order[0] == "job" {
+			// With several committers the jobs have groups of their own,
+			// and a committer that looks at their queue first took them.
+			want = append(want[submissions:], want[:submissions]...)
+		}
 		if diff := cmp.Diff(want, order); diff != "" {
 			t.Errorf("order of the fns (-want +got):\n%s", diff)
 		}
 		// The holder's commit, the requests' group with as many jobs, then
-		// one group of the remaining jobs.
+		// one group of the remaining jobs; with several committers, the
+		// requests' group and the jobs'.
 		if commits != 3 {
 			t.Errorf("%d job runs and %d requests made %d commits after the holder's; want 2", runs, submissions, commits-1)
 		}
