@@ -77,12 +77,15 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 	ctx := context.Background() // the deadline is the connection's
 	t := &tx{s: s, tx: sqlTx}   // one for the pass: its fns run one after another
 	optimistic := !shared && len(batch) > 1
-	if optimistic && sqlTx.batch != nil {
-		sqlTx.batch.on, sqlTx.batch.idWant = true, len(batch)
+	if optimistic {
+		t.optimistic = true
 		for _, c := range batch {
 			if c.job {
 				t.jobCalls++
 			}
+		}
+		if sqlTx.batch != nil {
+			sqlTx.batch.on, sqlTx.batch.idWant = true, len(batch)
 		}
 	}
 	kept := 0

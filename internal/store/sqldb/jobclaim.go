@@ -10,15 +10,15 @@ import (
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// Jobs claimed together. A group's jobs each claimed their own, a round
-// trip a job on PostgreSQL, each walking the claim index from its start
-// over the entries of jobs done since the last vacuum. In a pass that
-// defers its writes (deferred.go) the first RunJob of a group claims as
-// many jobs as the group has RunJob calls, in one statement, and the
-// others take theirs from what it claimed; their completions go in the
-// group's batch. A pass with savepoints claims one job a call as before:
-// a job claimed inside one call's savepoint is let go when that call
-// fails, and must not be left to another call of the group.
+// Jobs claimed together. A claim is a statement (a round trip on
+// PostgreSQL) that walks the claim index from its start, over the entries
+// of jobs done since the last vacuum. In a group's optimistic pass
+// (grouprun.go) the first RunJob claims as many jobs as the group has
+// RunJob calls, in one statement, and the others take theirs from what it
+// claimed; on PostgreSQL their completions go in the group's batch
+// (deferred.go). A pass with savepoints claims one job a call: a job
+// claimed inside one call's savepoint is let go when that call fails, and
+// must not be left to another call of the group.
 
 // jobClaims are the jobs claimed ahead for a group's RunJob calls.
 type jobClaims struct {
@@ -31,7 +31,7 @@ type jobClaims struct {
 // when none is due.
 func (t *tx) claim(ctx context.Context, kinds []string, now time.Time) (j store.Job, found bool, err error) {
 	c := &t.claims
-	if !t.tx.deferring() || t.jobCalls < 2 || (c.kinds != nil && !slices.Equal(c.kinds, kinds)) {
+	if !t.optimistic || t.jobCalls < 2 || (c.kinds != nil && !slices.Equal(c.kinds, kinds)) {
 		return t.claimOne(ctx, kinds, now)
 	}
 	if len(c.jobs) == 0 && !c.drained {

@@ -65,6 +65,7 @@ type tx struct {
 	// took a job claimed ahead in claims (jobclaim.go).
 	jobCalls, jobsTaken int
 	claims              jobClaims
+	optimistic          bool // the group's pass without savepoints (grouprun.go)
 }
 
 // EnqueueJob adds a job, due at j.RunAt or now.
