@@ -65,7 +65,8 @@ type tx struct {
 	// took a job claimed ahead in claims (jobclaim.go).
 	jobCalls, jobsTaken int
 	claims              jobClaims
-	optimistic          bool // the group's pass without savepoints (grouprun.go)
+	optimistic          bool      // the group's pass without savepoints (grouprun.go)
+	cache               passCache // of an optimistic pass (groupcache.go)
 }
 
 // EnqueueJob adds a job, due at j.RunAt or now.

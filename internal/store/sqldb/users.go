@@ -40,7 +40,7 @@ func (s *Store) UserByName(ctx context.Context, name string) (u livestock.User, 
 // holding a transaction never needs a second connection from the pool.
 func (t *tx) UserByName(ctx context.Context, name string) (u livestock.User, err error) {
 	defer t.s.wrap(&err, "UserByName")
-	return user(ctx, t.tx, userByNameSQL, name)
+	return t.cachedUser(ctx, name)
 }
 
 func user(ctx context.Context, q querier, query, arg string) (livestock.User, error) {

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -210,4 +211,47 @@ func testJobGroupClaim(t *testing.T, s store.Store) {
 			t.Errorf("job %d ran; it was not one of the due", id)
 		}
 	}
+}
+
+// testGroupReads reads one user and one holding from every fn of a group:
+// each fn gets what the store holds, whatever an earlier fn did to the
+// values it was given, and a group after a Seed update reads the update.
+func testGroupReads(t *testing.T, s store.Store) {
+	c := ctx(t)
+	_, err := s.Seed(c, fixture())
+	must(t, "Seed", err)
+	read := func(want []livestock.CPH, wantType livestock.HoldingType) {
+		t.Helper()
+		fns := make([]txFunc, 6)
+		for i := range fns {
+			fns[i] = func(c context.Context, tx store.Tx) error {
+				u, err := tx.UserByName(c, "keeper1")
+				if err != nil {
+					return err
+				}
+				var got []livestock.CPH
+				for _, h := range u.Holdings {
+					got = append(got, h.CPH)
+				}
+				if !slices.Equal(got, want) {
+					return fmt.Errorf("call %d: keeper1's holdings %v; want %v", i, got, want)
+				}
+				u.Holdings[0].CPH = livestock.CPH{} // the caller's to change
+				h, err := tx.Holding(c, market)
+				if err == nil && h.Type != wantType {
+					err = fmt.Errorf("call %d: market is a %s; want a %s", i, h.Type, wantType)
+				}
+				return err
+			}
+		}
+		for i, err := range released(t, s, fns) {
+			must(t, fmt.Sprintf("call %d", i), err)
+		}
+	}
+	read([]livestock.CPH{farmA, farmB, abattoir}, livestock.HoldingSaleYard)
+	_, err = s.Seed(c, store.Seed{Update: true,
+		Holdings: []livestock.Holding{{CPH: market, Type: livestock.HoldingShowground}},
+		Users:    []store.SeedUser{{Name: "keeper1", Role: livestock.RoleKeeper, Holdings: []livestock.CPH{farmB}}}})
+	must(t, "Seed with Update", err)
+	read([]livestock.CPH{farmB}, livestock.HoldingShowground)
 }
