@@ -55,9 +55,15 @@ func (t *tx) claim(ctx context.Context, kinds []string, now time.Time) (j store.
 	return j, true, nil
 }
 
-// claimOne claims one job alone, as a pass with savepoints does.
+// claimOne claims one job alone, as a pass with savepoints does. It passes
+// over the jobs claimed ahead for other calls: this transaction holds
+// them, so SKIP LOCKED would not.
 func (t *tx) claimOne(ctx context.Context, kinds []string, now time.Time) (store.Job, bool, error) {
-	query, args := t.s.claimQuery(kinds, now, t.failedJobs, 1)
+	skip := t.failedJobs
+	for _, j := range t.claims.jobs {
+		skip = append(slices.Clip(skip), j.ID)
+	}
+	query, args := t.s.claimQuery(kinds, now, skip, 1)
 	j, err := scanJob(t.tx.QueryRowContext(ctx, query, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Job{}, false, nil

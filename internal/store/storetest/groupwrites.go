@@ -255,3 +255,44 @@ func testGroupReads(t *testing.T, s store.Store) {
 	must(t, "Seed with Update", err)
 	read([]livestock.CPH{farmB}, livestock.HoldingShowground)
 }
+
+// testJobGroupClaimKinds runs, in a group, RunJob calls of one kind with
+// one of two kinds second: the jobs the first claimed ahead for the calls
+// of its kind are not taken again by the other, so each job runs once.
+func testJobGroupClaimKinds(t *testing.T, s store.Store) {
+	const due = 4
+	for range due {
+		enqueue(t, s, store.NewJob{Kind: "claim-a", RunAt: now.Add(-time.Minute)})
+	}
+	var mu sync.Mutex
+	runs := map[int64]int{}
+	release := hold(t, s)
+	var wg sync.WaitGroup
+	for i := range due + 1 {
+		kinds := []string{"claim-a"}
+		if i == 1 {
+			kinds = []string{"claim-b", "claim-a"}
+		}
+		wg.Go(func() {
+			_, err := s.RunJob(ctx(t), kinds, now, func(c context.Context, tx store.Tx, j store.Job) error {
+				mu.Lock()
+				runs[j.ID]++
+				mu.Unlock()
+				return auditJob(c, tx, j)
+			})
+			must(t, "RunJob", err)
+		})
+		time.Sleep(5 * time.Millisecond) // the two kinds second: a hint, not a requirement
+	}
+	time.Sleep(50 * time.Millisecond)
+	release()
+	wg.Wait()
+	if len(runs) != due {
+		t.Errorf("%d jobs ran; want %d", len(runs), due)
+	}
+	for id, n := range runs {
+		if n != 1 {
+			t.Errorf("job %d ran %d times; want once", id, n)
+		}
+	}
+}

@@ -51,6 +51,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"GroupTrackingIDs", testGroupTrackingIDs},
 		{"GroupWriteChecks", testGroupWriteChecks},
 		{"JobGroupClaim", testJobGroupClaim},
+		{"JobGroupClaimKinds", testJobGroupClaimKinds},
 		{"GroupReads", testGroupReads},
 		{"Times", testTimes},
 		{"JobDone", testJobDone},
