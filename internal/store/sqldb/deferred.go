@@ -12,8 +12,9 @@ import (
 
 // Deferred writes. On PostgreSQL every statement of a group is a round
 // trip, and a committer runs them one after another: a group of 64
-// submissions made 256 of them (request, holdings, job, reply), while the
-// naive server's one INSERT a request ran on four connections at once. So
+// submissions would make 256 of them (request, holdings, job, reply),
+// where a naive server's one INSERT a request runs on four connections at
+// once. So
 // in a group's optimistic pass (grouprun.go), on a dialect that can send
 // several statements at once (Dialect.ExecBatch), the writes whose outcome
 // a caller can predict are not sent when made: they wait in the
@@ -37,10 +38,10 @@ type Statement struct {
 	key      string // within rankRequest and rankReply, the order they go in
 }
 
-// Ranks of deferred writes. Two groups inserting the same trackingId (or
-// the same correlation id) in turn waited on each other's unique index
-// entries: PostgreSQL found the deadlock after a second and failed one
-// group. Sent in one order by every group, they queue instead.
+// Ranks of deferred writes. Two groups that insert the same trackingIds
+// (or correlation ids) in opposite orders wait on each other's unique
+// index entries until PostgreSQL fails one of them as deadlocked, after a
+// second. Sent in one order by every group, they queue instead.
 const (
 	rankRequest = iota
 	rankReply

@@ -238,8 +238,8 @@ func (s *Store) commit(i int) {
 // With several committers a group holds calls of one queue only, and half
 // of the committers look at the background queue first: a job locks rows
 // and waits on the locks of other groups' jobs (Dialect.AnimalsLock), and
-// submissions sharing its group waited with it, while another committer
-// could have committed them. The jobs keep the committers that prefer
+// submissions sharing its group would wait with it while another
+// committer could commit them. The jobs keep the committers that prefer
 // them, so they neither starve nor hold up the submissions.
 func (s *Store) gather(batch []*call, committer int) []*call {
 	fg, bg := s.group.calls, s.group.background
