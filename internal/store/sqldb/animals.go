@@ -67,7 +67,7 @@ func (t *tx) HoldingByMHS(ctx context.Context, mhs livestock.MHS) (h livestock.H
 // Holding returns one holding as this transaction sees it.
 func (t *tx) Holding(ctx context.Context, cph livestock.CPH) (h livestock.Holding, err error) {
 	defer t.s.wrap(&err, "Holding")
-	return holding(ctx, t.tx, holdingSQL, cph.String(), notFoundHolding)
+	return t.cachedHolding(ctx, cph)
 }
 
 // Animals returns, by identifier, the animals wearing identifiers, as this
@@ -116,12 +116,18 @@ func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph string, 
 	return nil
 }
 
-// lockAnimals takes the dialect's AnimalsLock, if it has one. It is taken
-// again at each call rather than remembered: a lock taken after a
-// savepoint (each call of a group commit has one) is let go when the
-// savepoint is rolled back to, and taking it again is cheap.
+// lockAnimals takes the dialect's AnimalsLock, if it has one. A pass with
+// savepoints takes it again at each call rather than remembering it: a
+// lock taken after a savepoint (each call of such a pass has one) is let
+// go when the savepoint is rolled back to, and taking it again is cheap.
+// An optimistic pass, which has none, takes it once (groupcache.go).
 func (t *tx) lockAnimals(ctx context.Context) error {
-	if t.s.d.AnimalsLock == "" {
+	if t.s.d.AnimalsLock == "" || t.cache.animalsLocked {
+		return nil
+	}
+	t.cache.animalsLocked = t.optimistic
+	if t.tx.deferring() { // sent before the statement that reads or moves them
+		t.tx.later(rankOther, "", -1, t.s.d.AnimalsLock)
 		return nil
 	}
 	_, err := t.tx.ExecContext(ctx, t.s.d.AnimalsLock)

@@ -5,6 +5,13 @@ package sqldb
 // SharedCommits reports how many shared transactions s has committed.
 func SharedCommits(s *Store) int64 { return s.group.commits.Load() }
 
+// SharedRetries reports how many groups of s ran again with savepoints
+// after their optimistic pass gave up.
+func SharedRetries(s *Store) int64 { return s.group.retried.Load() }
+
+// SharedBatches reports how many batches of deferred writes s has sent.
+func SharedBatches(s *Store) int64 { return s.group.batches.Load() }
+
 // SharedQueued reports how many calls of InSharedTx, RunJob and RetryJob
 // wait for a committer.
 func SharedQueued(s *Store) int { return len(s.group.calls) + len(s.group.background) }

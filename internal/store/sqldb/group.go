@@ -62,8 +62,13 @@ type call struct {
 	ctx        context.Context
 	fn         func(context.Context, store.Tx) error
 	background bool // a job's (RunJob, RetryJob), not a caller waiting on an answer
+	job        bool // RunJob's
 	state      atomic.Int32
 	done       chan error // buffered, so a committer never waits for a caller
+	// key is the user and trackingId of the request fn inserted in the
+	// group's optimistic pass, by which a pass with savepoints orders
+	// the calls (grouprun.go); "" when none.
+	key string
 }
 
 // group is the committers of one store and the queues that feed them:
@@ -81,14 +86,16 @@ type group struct {
 	groupTime  durations    // from BEGIN to the end of COMMIT, by commit
 	failed     atomic.Int64 // shared transactions that could not commit
 	careful    atomic.Int32 // groups still to run with savepoints from the start (grouprun.go)
+	retried    atomic.Int64 // optimistic passes given up, their groups run again with savepoints
+	batches    atomic.Int64 // batches of deferred writes sent (deferred.go)
 }
 
 // startGroup starts n committers (at least one) for s.
 func (s *Store) startGroup(n int) {
 	s.group.calls, s.group.committers = make(chan *call, queueLen), max(n, 1)
 	s.group.background = make(chan *call, queueLen)
-	for range s.group.committers {
-		s.group.stopped.Go(s.commit)
+	for i := range s.group.committers {
+		s.group.stopped.Go(func() { s.commit(i) })
 	}
 }
 
@@ -149,15 +156,16 @@ func (s *Store) Committers() int { return s.group.committers }
 // InSharedTx runs fn in a transaction it may share with other callers'
 // fns; see store.Store and grouprun.go.
 func (s *Store) InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error {
-	return s.inSharedTx(ctx, fn, false)
+	return s.inSharedTx(ctx, fn, false, false)
 }
 
-// inSharedTx is InSharedTx, for a job's fn when background is set.
-func (s *Store) inSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error, background bool) error {
+// inSharedTx is InSharedTx, for a job's fn when background is set; job
+// marks RunJob's, which claims a job (jobclaim.go).
+func (s *Store) inSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error, background, job bool) error {
 	if err := ctx.Err(); err != nil {
 		return s.d.Error("InSharedTx", err)
 	}
-	c := &call{ctx: ctx, fn: fn, background: background, done: make(chan error, 1)}
+	c := &call{ctx: ctx, fn: fn, background: background, job: job, done: make(chan error, 1)}
 	if err := s.enqueue(c, background); err != nil {
 		return err
 	}
@@ -194,12 +202,12 @@ func (s *Store) enqueue(c *call, background bool) error {
 	}
 }
 
-// commit is a committer: it runs groups of calls until both queues are
-// closed and empty.
-func (s *Store) commit() {
+// commit is committer number i: it runs groups of calls until both queues
+// are closed and empty.
+func (s *Store) commit(i int) {
 	batch := make([]*call, 0, maxGroup)
 	for {
-		batch = s.gather(batch[:0])
+		batch = s.gather(batch[:0], i)
 		if len(batch) == 0 {
 			return
 		}
@@ -209,7 +217,10 @@ func (s *Store) commit() {
 			s.group.careful.CompareAndSwap(n, n-1)
 		}
 		errs, failed := s.runGroup(batch, careful)
-		if failed {
+		// A store that defers writes always runs the optimistic pass
+		// first: it costs a round trip or two, and it learns the keys by
+		// which the pass with savepoints orders its calls (passOrder).
+		if failed && s.d.ExecBatch == nil {
 			s.group.careful.Store(afterFailure)
 		}
 		for i, c := range batch {
@@ -223,11 +234,31 @@ func (s *Store) commit() {
 // to maxGroup, and background calls after them: maxBackground in all if
 // the group has a foreground call, else as many as fit. It returns batch
 // empty once both queues are closed and drained.
-func (s *Store) gather(batch []*call) []*call {
+//
+// With several committers a group holds calls of one queue only, and half
+// of the committers look at the background queue first: a job locks rows
+// and waits on the locks of other groups' jobs (Dialect.AnimalsLock), and
+// submissions sharing its group would wait with it while another
+// committer could commit them. The jobs keep the committers that prefer
+// them, so they neither starve nor hold up the submissions.
+func (s *Store) gather(batch []*call, committer int) []*call {
 	fg, bg := s.group.calls, s.group.background
+	separate := s.group.committers > 1
+	preferBackground := separate && committer%2 == 1
 	var first *call
 	firstBackground := false
 	for first == nil && (fg != nil || bg != nil) {
+		if preferBackground {
+			select { // a background call first, if one is waiting
+			case c, ok := <-bg:
+				if !ok {
+					bg = nil
+				}
+				first, firstBackground = c, c != nil
+				continue
+			default:
+			}
+		}
 		select { // a foreground call first, if one is waiting
 		case c, ok := <-fg:
 			if !ok {
@@ -253,7 +284,14 @@ func (s *Store) gather(batch []*call) []*call {
 	if first == nil {
 		return batch
 	}
-	batch = take(append(batch, first), fg, maxGroup)
+	batch = append(batch, first)
+	if separate {
+		if firstBackground {
+			return take(batch, bg, maxGroup)
+		}
+		return take(batch, fg, maxGroup)
+	}
+	batch = take(batch, fg, maxGroup)
 	backgrounds := 0
 	if firstBackground {
 		backgrounds = 1

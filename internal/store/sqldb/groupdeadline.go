@@ -64,14 +64,19 @@ func groupDeadline(batch []*call) time.Time {
 // sets none), and returns with it the function that gives the connection
 // back once the transaction has ended.
 func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
-	if deadline.IsZero() || s.d.ConnDeadline == nil {
+	setDeadline := !deadline.IsZero() && s.d.ConnDeadline != nil
+	if !setDeadline && s.d.ExecBatch == nil {
 		t, err := s.w.begin(context.Background())
 		return t, func() {}, err
 	}
 	// Waiting for a connection is bounded by the deadline too; the
 	// transaction's context must not be, or database/sql watches it.
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
+	ctx := context.Background()
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
 	conn, err := s.w.Conn(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -82,12 +87,16 @@ func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
 	release := func() {
 		// A connection the deadline broke is closed already; database/sql
 		// then drops it rather than pooling it.
-		_ = set(time.Time{})
+		if setDeadline {
+			_ = set(time.Time{})
+		}
 		_ = conn.Close()
 	}
-	if err := set(deadline); err != nil {
-		release()
-		return nil, nil, err
+	if setDeadline {
+		if err := set(deadline); err != nil {
+			release()
+			return nil, nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil { // the deadline passed while it waited
 		release()
@@ -98,7 +107,11 @@ func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
 		release()
 		return nil, nil, err
 	}
-	return &sqlTx{Tx: t, p: s.w}, release, nil
+	st := &sqlTx{Tx: t, p: s.w, conn: conn}
+	if s.d.ExecBatch != nil {
+		st.batch = &batchState{send: s.d.ExecBatch, sent: &s.group.batches}
+	}
+	return st, release, nil
 }
 
 // fnContext is what one fn of the group is given: its caller's values,

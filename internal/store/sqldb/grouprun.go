@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -44,6 +46,7 @@ func (s *Store) runGroup(batch []*call, careful bool) (errs []error, failed bool
 		if errs, ok := s.runPass(deadline, batch, taken, false); ok {
 			return errs, false
 		}
+		s.group.retried.Add(1)
 		failed = true
 	}
 	errs, _ = s.runPass(deadline, batch, taken, len(batch) > 1)
@@ -73,16 +76,30 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 	defer release()
 	ctx := context.Background() // the deadline is the connection's
 	t := &tx{s: s, tx: sqlTx}   // one for the pass: its fns run one after another
+	optimistic := !shared && len(batch) > 1
+	if optimistic {
+		t.optimistic = true
+		for _, c := range batch {
+			if c.job {
+				t.jobCalls++
+			}
+		}
+		if sqlTx.batch != nil {
+			sqlTx.batch.on, sqlTx.batch.idWant = true, len(batch)
+		}
+	}
 	kept := 0
-	for i, c := range batch {
+	for _, i := range passOrder(batch, shared) {
+		c := batch[i]
 		if !taken[i] {
 			if !c.state.CompareAndSwap(queued, running) {
 				continue // its caller has gone with ctx's error
 			}
 			taken[i] = true
 		}
-		if !shared && len(batch) > 1 {
-			if errs[i] = s.run(ctx, t, c); errs[i] != nil {
+		t.call = c
+		if optimistic {
+			if errs[i] = s.run(ctx, t, c); errs[i] != nil || sqlTx.batch != nil && sqlTx.batch.failed != nil {
 				rollback(sqlTx.Tx)
 				return nil, false
 			}
@@ -102,6 +119,10 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 		rollback(sqlTx.Tx)
 		return errs, true
 	}
+	if err := sqlTx.deferFailed(ctx); err != nil { // only an optimistic pass defers
+		rollback(sqlTx.Tx)
+		return nil, false
+	}
 	start := time.Now()
 	if err := sqlTx.Commit(); err != nil {
 		s.group.failed.Add(1)
@@ -115,6 +136,20 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 	s.group.kept.Add(int64(kept))
 	s.group.commits.Add(1)
 	return errs, true
+}
+
+// passOrder is the order a pass runs batch's calls in: as they came,
+// but for a pass with savepoints, which runs them by the keys of the rows
+// their optimistic pass inserted (call.key; deferred.go says why).
+func passOrder(batch []*call, shared bool) []int {
+	order := make([]int, len(batch))
+	for i := range order {
+		order[i] = i
+	}
+	if shared {
+		slices.SortStableFunc(order, func(x, y int) int { return strings.Compare(batch[x].key, batch[y].key) })
+	}
+	return order
 }
 
 // apply runs c's fn on t (its statements under the group's context bg),

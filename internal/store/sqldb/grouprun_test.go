@@ -18,13 +18,19 @@ import (
 // the group runs again with a savepoint around each fn, so that the
 // others' writes are committed once and the failing fn's not at all. The
 // committer's next group then has savepoints from the start: each of its
-// fns runs once, even when one fails.
+// fns runs once, even when one fails. A store that defers its writes
+// (PostgreSQL) runs every group optimistically first, to learn the order
+// of its calls (group.go), so there the second round runs twice too.
 func TestGroupRunsAgainWithSavepoints(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, st store.Store) {
 		s := unwrap(t, st)
 		boom := errors.New("fn failed")
-		for round, wantFailing := range []int{2, 1} { // calls of the failing fn: the second round is careful
+		second := 1 // calls of the failing fn in the second round, which is careful
+		if s.Dialect() == "postgres" {
+			second = 2
+		}
+		for round, wantFailing := range []int{2, second} {
 			const n = 6
 			var mu sync.Mutex
 			calls := make([]int, n)

@@ -20,7 +20,7 @@ const (
 	// serves it.
 	claimJobSQL = `SELECT ` + jobColumns + ` FROM jobs
 		WHERE state = 'available' AND run_at <= $1 AND kind IN (%s)%s
-		ORDER BY run_at, id LIMIT 1`
+		ORDER BY run_at, id LIMIT %s`
 	finishJobSQL = `UPDATE jobs SET state = 'done', finished_at = $2 WHERE id = $1`
 	retryJobSQL  = `UPDATE jobs SET attempts = attempts + 1, last_error = $2, run_at = $3,
 		state = $4, finished_at = $5 WHERE id = $1 AND state = 'available'`
@@ -48,13 +48,12 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 	err = s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		t := stx.(*tx)
 		ran = false // this may be the group's second run (grouprun.go)
-		query, args := s.claimQuery(kinds, now, t.failedJobs)
-		j, err := scanJob(t.tx.QueryRowContext(ctx, query, args...))
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
+		j, found, err := t.claim(ctx, kinds, now)
 		if err != nil {
 			return s.d.Error("RunJob: claim", err)
+		}
+		if !found {
+			return nil
 		}
 		// ran is written here, on the committer, before InSharedTx hands
 		// back the outcome, and read after.
@@ -70,16 +69,21 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 		if err := fn(ctx, t, j); err != nil {
 			return err
 		}
+		if t.tx.deferring() {
+			t.tx.later(rankOther, "", 1, finishJobSQL, j.ID, s.at(now))
+			return nil
+		}
 		if _, err := t.tx.ExecContext(ctx, finishJobSQL, j.ID, s.at(now)); err != nil {
 			return s.d.Error("RunJob: finish", err)
 		}
 		return nil
-	}, true)
+	}, true, true)
 	return ran, err
 }
 
-// claimQuery is the claim of the oldest due job of kinds, but none of skip.
-func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64) (string, []any) {
+// claimQuery is the claim of the limit oldest due jobs of kinds, but none
+// of skip.
+func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit int) (string, []any) {
 	args := []any{s.at(now)}
 	mark := func(v any) string {
 		args = append(args, v)
@@ -97,7 +101,7 @@ func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64) (string,
 		}
 		not = " AND id NOT IN (" + strings.Join(ids, ", ") + ")"
 	}
-	return fmt.Sprintf(claimJobSQL, strings.Join(marks, ", "), not) + s.d.ClaimLock, args
+	return fmt.Sprintf(claimJobSQL, strings.Join(marks, ", "), not, mark(limit)) + s.d.ClaimLock, args
 }
 
 // RetryJob counts a failed attempt of an available job and makes it due at
@@ -125,7 +129,7 @@ func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr
 			return err
 		}
 		return livestock.Errorf(livestock.KindConflict, "job %d is %s", id, j.State)
-	}, true)
+	}, true, false)
 }
 
 // JobCounts reports the number of jobs in every state, zero included.
@@ -174,7 +178,7 @@ func (s *Store) Job(ctx context.Context, id int64) (j store.Job, err error) {
 	return j, err
 }
 
-func scanJob(row *sql.Row) (store.Job, error) {
+func scanJob(row interface{ Scan(...any) error }) (store.Job, error) {
 	var j store.Job
 	var lastError sql.NullString
 	err := row.Scan(&j.ID, &j.Kind, &j.Payload, &j.State, &j.Attempts, &j.MaxAttempts,

@@ -60,7 +60,9 @@ func (t *tx) InsertMovement(ctx context.Context, m store.Movement) (err error) {
 	if err != nil {
 		return err
 	}
-	if _, err := t.tx.ExecContext(ctx, insertMovementSQL, args...); err != nil {
+	if t.tx.deferring() {
+		t.tx.later(rankOther, "", 1, insertMovementSQL, args...)
+	} else if _, err := t.tx.ExecContext(ctx, insertMovementSQL, args...); err != nil {
 		return err
 	}
 	return t.insertParts(ctx, m)

@@ -24,7 +24,11 @@ const (
 )
 
 func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
-	err := t.s.insertMany(ctx, t.tx, insertDevicesSQL, "", 7, len(m.Devices), func(i int) []any {
+	var w querier = t.tx
+	if t.tx.deferring() {
+		w = laterWriter{t.tx}
+	}
+	err := t.s.insertMany(ctx, w, insertDevicesSQL, "", 7, len(m.Devices), func(i int) []any {
 		d := m.Devices[i]
 		var since any
 		if !d.PriorOnSince.IsZero() {
@@ -45,7 +49,7 @@ func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
 			}
 		}
 	}
-	return t.s.insertMany(ctx, t.tx, insertBatchesSQL, "", 6, len(m.Batches), func(i int) []any {
+	return t.s.insertMany(ctx, w, insertBatchesSQL, "", 6, len(m.Batches), func(i int) []any {
 		b := m.Batches[i]
 		return []any{m.ID, i, b.BatchNumber, b.AnimalTotal, b.Accepted, ids[i]}
 	})

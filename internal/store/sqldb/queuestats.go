@@ -18,7 +18,9 @@ import (
 // instead of reading the first from the (state, run_at, id) index. With
 // 20,000 queued that was 83 ms a claim against 0.07 ms; registrations
 // waited seconds. The store refreshes the statistics itself as the queue
-// grows, off the request path, one refresh at a time.
+// grows, off the request path, one refresh at a time; the dialect's
+// statement refreshes them only while the table is young, and leaves a
+// grown one to autovacuum.
 const analyzeEvery = 2000
 
 // listingsFirst is the number of jobs enqueued (since the store opened)
@@ -32,7 +34,8 @@ const analyzeEvery = 2000
 // of them and a sort instead: with 4,500 requests on one holding a page of
 // 20 took 23 ms, most of it in the sort. Autovacuum would analyze the
 // tables within a minute or so, unless it is off; the store does it while
-// they are young, and leaves a registry of millions to autovacuum.
+// they are young (the dialect's statement checks), and leaves a registry
+// of millions to autovacuum.
 const listingsFirst = 1000
 
 // queueStats counts the jobs enqueued since the last refresh.

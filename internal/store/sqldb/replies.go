@@ -42,8 +42,12 @@ func (t *tx) SaveReply(ctx context.Context, r store.Reply) (err error) {
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = time.Now()
 	}
-	res, err := t.tx.ExecContext(ctx, saveReplySQL, r.UserName, r.CorrelationID, r.RequestHash, r.Status,
-		notNilBytes(r.Body), t.s.at(r.CreatedAt), r.RequestID)
+	args := []any{r.UserName, r.CorrelationID, r.RequestHash, r.Status, notNilBytes(r.Body), t.s.at(r.CreatedAt), r.RequestID}
+	if t.tx.deferring() {
+		t.tx.later(rankReply, r.UserName+"\x00"+r.CorrelationID, 1, saveReplySQL, args...)
+		return nil
+	}
+	res, err := t.tx.ExecContext(ctx, saveReplySQL, args...)
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,13 @@ const (
 		document_ref, movement_month, holdings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
 		$17, $18)
 		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
+	// insertRequestWithIDSQL is insertRequestSQL with the id given ($19),
+	// for a deferred insert (deferred.go); %s is the dialect's OverrideID.
+	insertRequestWithIDSQL = `INSERT INTO requests (type, status, user_name, request_date, updated_date,
+		movement_date, species, tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors,
+		warnings, document_ref, movement_month, holdings, id) %s VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+		$12, $13, $14, $15, $16, $17, $18, $19)
+		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
 	updateRequestSet = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
 		is_full_undone = $6, undo_supported = $7, document_ref = $8, species = $10`
 	updateRequestSQL = updateRequestSet + `, holdings = $9 WHERE id = $1`
@@ -99,6 +106,23 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 		return 0, err
 	}
 	s := t.s
+	if t.tx.deferring() {
+		if id, ok := t.nextID(ctx, requestID); ok {
+			key := ""
+			if r.TrackingID != "" {
+				key = r.UserName + "\x00" + r.TrackingID
+				if t.call != nil {
+					t.call.key = key
+				}
+			}
+			t.tx.later(rankRequest, key, 1, fmt.Sprintf(insertRequestWithIDSQL, s.d.OverrideID), string(r.Type),
+				string(r.Status), r.UserName, s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate),
+				r.Species, nullString(r.TrackingID), r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone,
+				r.UndoSupported, notNilBytes(r.Content), errs, warns, r.DocumentRef, monthOrNull(r.MovementDate),
+				joined, id)
+			return id, t.insertHoldings(ctx, id, hs, holdingCopies{string(r.Type), s.atOrNull(r.MovementDate), monthOrNull(r.MovementDate)})
+		}
+	}
 	id, err = t.insertID(ctx, insertRequestSQL, string(r.Type), string(r.Status), r.UserName,
 		s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate), r.Species, nullString(r.TrackingID),
 		r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone, r.UndoSupported, notNilBytes(r.Content), errs, warns,
@@ -128,6 +152,10 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 		r.DocumentRef, joined, r.Species}
 	// Most jobs leave a request's holdings as they were: then one
 	// statement does, where reading the old ones first took two.
+	if t.tx.deferring() {
+		t.tx.later(rankOther, "", 1, updateRequestSameHoldingsSQL, args...)
+		return nil
+	}
 	res, err := t.tx.ExecContext(ctx, updateRequestSameHoldingsSQL, args...)
 	if err != nil {
 		return err
@@ -199,6 +227,10 @@ func (t *tx) insertHoldings(ctx context.Context, id int64, hs []string, c holdin
 			q.WriteString(", ")
 		}
 		fmt.Fprintf(&q, "($1, $%d, $2, $3, $4)", len(args))
+	}
+	if t.tx.deferring() {
+		t.tx.later(rankOther, "", int64(len(hs)), q.String(), args...)
+		return nil
 	}
 	_, err := t.tx.ExecContext(ctx, q.String(), args...)
 	return err

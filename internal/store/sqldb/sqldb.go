@@ -74,6 +74,17 @@ type Dialect struct {
 	// deadline through it (groupdeadline.go); nil for a database in this
 	// process, which no network can freeze: they then have none.
 	ConnDeadline func(driverConn any, t time.Time) error
+	// ExecBatch sends stmts on driverConn (a connection of database/sql's
+	// Conn.Raw, in a transaction) in one round trip, in order, sets each
+	// one's Affected, and stops at the first that fails; nil when the
+	// dialect sends one statement at a time (deferred.go).
+	ExecBatch func(ctx context.Context, driverConn any, stmts []Statement) error
+	// NextIDs takes $1 new ids of requests and of jobs, as rows of those
+	// two columns, for the inserts ExecBatch sends ("" when it cannot).
+	NextIDs string
+	// OverrideID goes between the columns and VALUES of an insert that
+	// sets an id the database otherwise assigns.
+	OverrideID string
 	// AnalyzeQueue refreshes the planner's statistics of the jobs table as
 	// the queue grows ("" when the planner needs none; queuestats.go).
 	AnalyzeQueue string

@@ -116,13 +116,18 @@ func (p *pool) begin(ctx context.Context) (*sqlTx, error) {
 	return &sqlTx{Tx: t, p: p}, nil
 }
 
-// sqlTx is a transaction of a pool.
+// sqlTx is a transaction of a pool. A group's transaction holds its
+// connection (conn) and, while it defers writes, their batch
+// (deferred.go): every statement sent through it sends them first.
 type sqlTx struct {
 	*sql.Tx
-	p *pool
+	p     *pool
+	conn  *sql.Conn   // nil unless the transaction runs a group
+	batch *batchState // nil unless the dialect can defer writes
 }
 
 func (t *sqlTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.flush(ctx)
 	if st := t.p.stmt(query); st != nil {
 		return t.Tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
@@ -130,6 +135,7 @@ func (t *sqlTx) ExecContext(ctx context.Context, query string, args ...any) (sql
 }
 
 func (t *sqlTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.flush(ctx)
 	if st := t.p.stmt(query); st != nil {
 		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
@@ -137,6 +143,7 @@ func (t *sqlTx) QueryContext(ctx context.Context, query string, args ...any) (*s
 }
 
 func (t *sqlTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	t.flush(ctx)
 	if st := t.p.stmt(query); st != nil {
 		return t.Tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}

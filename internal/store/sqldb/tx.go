@@ -3,6 +3,7 @@ package sqldb
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/drover-registry/drover/internal/store"
@@ -11,6 +12,10 @@ import (
 const (
 	enqueueJobSQL = `INSERT INTO jobs (kind, payload, max_attempts, run_at, created_at)
 		VALUES ($1, $2, $3, $4, $5)`
+	// enqueueJobWithIDSQL is enqueueJobSQL with the id given ($6), for a
+	// deferred insert (deferred.go); %s is the dialect's OverrideID.
+	enqueueJobWithIDSQL = `INSERT INTO jobs (kind, payload, max_attempts, run_at, created_at, id)
+		%s VALUES ($1, $2, $3, $4, $5, $6)`
 	auditSQL = `INSERT INTO audit_log (at, user_name, action, subject, correlation_id, detail)
 		VALUES ($1, $2, $3, $4, $5, $6)`
 	auditEntriesSQL = `SELECT at, user_name, action, subject, correlation_id, detail
@@ -55,6 +60,13 @@ type tx struct {
 	// failedJobs are the jobs whose fn failed earlier in this transaction
 	// (RunJob in a group of InSharedTx), which later claims in it pass over.
 	failedJobs []int64
+	call       *call // the group's call whose fn runs now; nil outside a group
+	// jobCalls are the RunJob calls of the pass, jobsTaken those that
+	// took a job claimed ahead in claims (jobclaim.go).
+	jobCalls, jobsTaken int
+	claims              jobClaims
+	optimistic          bool      // the group's pass without savepoints (grouprun.go)
+	cache               passCache // of an optimistic pass (groupcache.go)
 }
 
 // EnqueueJob adds a job, due at j.RunAt or now.
@@ -70,6 +82,14 @@ func (t *tx) EnqueueJob(ctx context.Context, j store.NewJob) (id int64, err erro
 	if j.Payload == nil {
 		j.Payload = []byte{}
 	}
+	if t.tx.deferring() {
+		if id, ok := t.nextID(ctx, jobID); ok {
+			t.tx.later(rankOther, "", 1, fmt.Sprintf(enqueueJobWithIDSQL, t.s.d.OverrideID), j.Kind, j.Payload,
+				j.MaxAttempts, t.s.at(j.RunAt), t.s.at(now), id)
+			t.s.jobEnqueued()
+			return id, nil
+		}
+	}
 	id, err = t.insertID(ctx, enqueueJobSQL, j.Kind, j.Payload, j.MaxAttempts, t.s.at(j.RunAt), t.s.at(now))
 	if err == nil {
 		t.s.jobEnqueued()
@@ -83,7 +103,12 @@ func (t *tx) Audit(ctx context.Context, a store.AuditEntry) (err error) {
 	if a.At.IsZero() {
 		a.At = time.Now()
 	}
-	_, err = t.tx.ExecContext(ctx, auditSQL, t.s.at(a.At), a.UserName, a.Action, a.Subject, a.CorrelationID, a.Detail)
+	args := []any{t.s.at(a.At), a.UserName, a.Action, a.Subject, a.CorrelationID, a.Detail}
+	if t.tx.deferring() {
+		t.tx.later(rankOther, "", 1, auditSQL, args...)
+		return nil
+	}
+	_, err = t.tx.ExecContext(ctx, auditSQL, args...)
 	return err
 }
 

@@ -10,10 +10,16 @@ import (
 )
 
 const (
-	userBySubjectSQL = `SELECT id, user_name, subject, role FROM users WHERE subject = $1`
-	userByNameSQL    = `SELECT id, user_name, subject, role FROM users WHERE user_name = $1`
-	userHoldingsSQL  = `SELECT h.cph, h.type, h.mhs, h.name FROM user_holdings uh
-		JOIN holdings h ON h.cph = uh.cph WHERE uh.user_id = $1 ORDER BY h.cph`
+	// A user and their holdings are read in one statement, a row a holding
+	// (one with no holding columns for a user with none): a job reads its
+	// submitter twice, and on PostgreSQL every statement is a round trip
+	// of the committer's.
+	userBySubjectSQL = `SELECT u.id, u.user_name, u.subject, u.role, h.cph, h.type, h.mhs, h.name
+		FROM users u LEFT JOIN user_holdings uh ON uh.user_id = u.id LEFT JOIN holdings h ON h.cph = uh.cph
+		WHERE u.subject = $1 ORDER BY h.cph`
+	userByNameSQL = `SELECT u.id, u.user_name, u.subject, u.role, h.cph, h.type, h.mhs, h.name
+		FROM users u LEFT JOIN user_holdings uh ON uh.user_id = u.id LEFT JOIN holdings h ON h.cph = uh.cph
+		WHERE u.user_name = $1 ORDER BY h.cph`
 	passwordHashSQL = `SELECT password_hash FROM users WHERE user_name = $1`
 	holdingSQL      = `SELECT cph, type, mhs, name FROM holdings WHERE cph = $1`
 )
@@ -34,31 +40,50 @@ func (s *Store) UserByName(ctx context.Context, name string) (u livestock.User, 
 // holding a transaction never needs a second connection from the pool.
 func (t *tx) UserByName(ctx context.Context, name string) (u livestock.User, err error) {
 	defer t.s.wrap(&err, "UserByName")
-	return user(ctx, t.tx, userByNameSQL, name)
+	return t.cachedUser(ctx, name)
 }
 
 func user(ctx context.Context, q querier, query, arg string) (livestock.User, error) {
-	var u livestock.User
-	err := q.QueryRowContext(ctx, query, arg).Scan(&u.ID, &u.Name, &u.Subject, &u.Role)
-	if errors.Is(err, sql.ErrNoRows) {
-		return livestock.User{}, notFound("no such user")
-	}
-	if err != nil {
-		return livestock.User{}, err
-	}
-	rows, err := q.QueryContext(ctx, userHoldingsSQL, u.ID)
+	rows, err := q.QueryContext(ctx, query, arg)
 	if err != nil {
 		return livestock.User{}, err
 	}
 	defer rows.Close()
+	var u livestock.User
+	found := false
 	for rows.Next() {
-		h, err := scanHolding(rows)
+		var cph, typ, mhs, name sql.NullString
+		if err := rows.Scan(&u.ID, &u.Name, &u.Subject, &u.Role, &cph, &typ, &mhs, &name); err != nil {
+			return livestock.User{}, err
+		}
+		found = true
+		if !cph.Valid {
+			continue // a user with no holding
+		}
+		h, err := scanHolding(holdingRow{cph, typ, mhs, name})
 		if err != nil {
 			return livestock.User{}, err
 		}
 		u.Holdings = append(u.Holdings, h)
 	}
-	return u, rows.Err()
+	if err := rows.Err(); err != nil {
+		return livestock.User{}, err
+	}
+	if !found {
+		return livestock.User{}, notFound("no such user")
+	}
+	return u, nil
+}
+
+// holdingRow is a holding's columns read beside a user's, for scanHolding.
+type holdingRow struct{ cph, typ, mhs, name sql.NullString }
+
+func (r holdingRow) Scan(dest ...any) error {
+	*dest[0].(*string) = r.cph.String
+	*dest[1].(*livestock.HoldingType) = livestock.HoldingType(r.typ.String)
+	*dest[2].(*sql.NullString) = r.mhs
+	*dest[3].(*string) = r.name.String
+	return nil
 }
 
 // PasswordHash returns a user's bcrypt hash, or KindNotFound when the user

@@ -1,0 +1,85 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Jobs claimed together. A claim is a statement (a round trip on
+// PostgreSQL) that walks the claim index from its start, over the entries
+// of jobs done since the last vacuum. In a group's optimistic pass
+// (grouprun.go) the first RunJob claims as many jobs as the group has
+// RunJob calls, in one statement, and the others take theirs from what it
+// claimed; on PostgreSQL their completions go in the group's batch
+// (deferred.go). A pass with savepoints claims one job a call: a job
+// claimed inside one call's savepoint is let go when that call fails, and
+// must not be left to another call of the group.
+
+// jobClaims are the jobs claimed ahead for a group's RunJob calls.
+type jobClaims struct {
+	kinds   []string    // of the claim: a call of other kinds claims alone
+	jobs    []store.Job // claimed, not yet taken
+	drained bool        // the claim found fewer due jobs than it asked for
+}
+
+// claim takes a due job of kinds for a RunJob call on t; found is false
+// when none is due.
+func (t *tx) claim(ctx context.Context, kinds []string, now time.Time) (j store.Job, found bool, err error) {
+	c := &t.claims
+	if !t.optimistic || t.jobCalls < 2 || (c.kinds != nil && !slices.Equal(c.kinds, kinds)) {
+		return t.claimOne(ctx, kinds, now)
+	}
+	if len(c.jobs) == 0 && !c.drained {
+		want := max(t.jobCalls-t.jobsTaken, 1)
+		query, args := t.s.claimQuery(kinds, now, t.failedJobs, want)
+		rows, err := t.tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return store.Job{}, false, err
+		}
+		c.kinds = kinds
+		if err := scanJobs(rows, &c.jobs); err != nil {
+			return store.Job{}, false, err
+		}
+		c.drained = len(c.jobs) < want
+	}
+	if len(c.jobs) == 0 {
+		return store.Job{}, false, nil
+	}
+	j, c.jobs = c.jobs[0], c.jobs[1:]
+	t.jobsTaken++
+	return j, true, nil
+}
+
+// claimOne claims one job alone, as a pass with savepoints does. It passes
+// over the jobs claimed ahead for other calls: this transaction holds
+// them, so SKIP LOCKED would not.
+func (t *tx) claimOne(ctx context.Context, kinds []string, now time.Time) (store.Job, bool, error) {
+	skip := t.failedJobs
+	for _, j := range t.claims.jobs {
+		skip = append(slices.Clip(skip), j.ID)
+	}
+	query, args := t.s.claimQuery(kinds, now, skip, 1)
+	j, err := scanJob(t.tx.QueryRowContext(ctx, query, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Job{}, false, nil
+	}
+	return j, err == nil, err
+}
+
+// scanJobs appends the jobs of rows to list, and closes rows.
+func scanJobs(rows *sql.Rows, list *[]store.Job) error {
+	defer rows.Close()
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return err
+		}
+		*list = append(*list, j)
+	}
+	return rows.Err()
+}
