@@ -171,7 +171,7 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 			}
 		}
 	}
-	rec.Birth = s.birthRecord(a, w, holding, site)
+	rec.Birth = s.birthRecord(ctx, a, w, holding, site)
 	rec.Death = deathRecord(a, w, site)
 	if a.Category != "" && len(w.Registration.Site.Identifiers) > 0 {
 		reg := &recordRegistation{Site: site(w.Registration.Site.Identifiers), Date: day(a.RegistrationDate), Category: a.Category,
@@ -187,9 +187,12 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 }
 
 // birthRecord is the birth as registered. An animal that came onto the
-// register by the sandbox's seed was born on its holding when it has been
-// there since its birth; otherwise its birth site is not known.
-func (s *Service) birthRecord(a store.Animal, w body, holding []siteID, siteOf func([]siteID) recordSite) *recordBirth {
+// register by the sandbox's seed or an import was born on the holding its
+// tag was issued to (the holding its flock or herd mark names, which its
+// moves do not change); when the mark names none on the register, on its
+// holding if it has been there since its birth. The live birth requires a
+// site, so a birth whose site is not known is left out.
+func (s *Service) birthRecord(ctx context.Context, a store.Animal, w body, holding []siteID, siteOf func([]siteID) recordSite) *recordBirth {
 	b := &recordBirth{}
 	if !a.BirthDate.IsZero() {
 		b.Date, b.Year = day(a.BirthDate), a.BirthDate.Year()
@@ -202,11 +205,16 @@ func (s *Service) birthRecord(a store.Animal, w body, holding []siteID, siteOf f
 			bs := siteOf(wb.Site.Identifiers)
 			b.Site = &bs
 		}
-	} else if a.Record == nil && a.OnSince.Equal(a.BirthDate) && !a.BirthDate.IsZero() {
-		bs := siteOf(holding)
-		b.Site = &bs
+	} else if a.Record == nil && !a.BirthDate.IsZero() {
+		if cph := s.issuedTo(ctx, a); !cph.IsZero() {
+			bs := siteOf([]siteID{{Identifier: cph.String(), Type: livestock.SiteHolding}})
+			b.Site = &bs
+		} else if a.OnSince.Equal(a.BirthDate) {
+			bs := siteOf(holding)
+			b.Site = &bs
+		}
 	}
-	if b.Year == 0 && b.Site == nil {
+	if b.Site == nil {
 		return nil
 	}
 	return b

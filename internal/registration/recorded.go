@@ -17,11 +17,9 @@ import (
 // date its record begins: its birth date, else the day it came onto its
 // holding. Neither depends on later movements, so the answer is stable.
 func (s *Service) recordedRegistration(ctx context.Context, a store.Animal, siteOf func([]siteID) recordSite) *recordRegistation {
-	cph := a.CPH
-	if mark := markOf(a); mark != "" {
-		if f, err := s.store.Flock(ctx, mark); err == nil && !f.CPH.IsZero() {
-			cph = f.CPH
-		}
+	cph := s.issuedTo(ctx, a)
+	if cph.IsZero() {
+		cph = a.CPH
 	}
 	date := a.BirthDate
 	if date.IsZero() {
@@ -29,6 +27,18 @@ func (s *Service) recordedRegistration(ctx context.Context, a store.Animal, site
 	}
 	return &recordRegistation{Site: siteOf([]siteID{{Identifier: cph.String(), Type: livestock.SiteHolding}}),
 		Date: day(date), Category: livestock.CategoryOther}
+}
+
+// issuedTo is the holding of the flock or herd whose mark the animal's
+// identifier carries: the holding its tag was issued to; zero when the
+// mark names none on the register.
+func (s *Service) issuedTo(ctx context.Context, a store.Animal) livestock.CPH {
+	if mark := markOf(a); mark != "" {
+		if f, err := s.store.Flock(ctx, mark); err == nil {
+			return f.CPH
+		}
+	}
+	return livestock.CPH{}
 }
 
 // markOf is the herd or flock mark of the animal's identifier; "" when its
