@@ -44,6 +44,11 @@ type TraceStore interface {
 	// Out): batch animals have no identity, so a holding's batch stock is
 	// known only as what its movements brought and took.
 	BatchBalance(ctx context.Context, cph string, day time.Time) (map[string]BatchFlow, error)
+	// PickAnimal returns a tagged animal some movement carried: the first
+	// at or after the fraction r (0 ≤ r < 1) of the span of movement ids,
+	// for a traceability exercise on a random animal. KindNotFound when no
+	// movement carried one.
+	PickAnimal(ctx context.Context, r float64) (string, error)
 }
 
 // BatchFlow is the batch animals of one species that arrived on a holding

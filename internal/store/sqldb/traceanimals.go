@@ -82,3 +82,23 @@ func scanTraceAnimal(row interface{ Scan(...any) error }) (store.Animal, error) 
 	a.CPH, err = storedCPH(cph)
 	return a, err
 }
+
+const (
+	deviceSpanSQL = `SELECT coalesce(min(movement_id), 0), coalesce(max(movement_id), 0) FROM movement_devices`
+	pickAnimalSQL = `SELECT identifier FROM movement_devices WHERE movement_id >= $1 ORDER BY movement_id LIMIT 1`
+)
+
+// PickAnimal returns an animal of the first movement with devices at or
+// after fraction r of their ids' span: two index look-ups.
+func (s *Store) PickAnimal(ctx context.Context, r float64) (id string, err error) {
+	defer s.wrap(&err, "PickAnimal")
+	var lo, hi int64
+	if err := s.r.QueryRowContext(ctx, deviceSpanSQL).Scan(&lo, &hi); err != nil {
+		return "", err
+	}
+	if hi == 0 {
+		return "", notFound("no movement carried a tagged animal")
+	}
+	err = s.r.QueryRowContext(ctx, pickAnimalSQL, lo+int64(r*float64(hi-lo))).Scan(&id)
+	return id, err
+}

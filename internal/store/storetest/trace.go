@@ -125,6 +125,11 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 		t.Errorf("BatchMovements(unknown) = %v, %v; want none, nil", got, err)
 	}
 
+	for _, r := range []float64{0, 0.5, 0.999} {
+		if id, err := s.PickAnimal(ctx(t), r); err != nil || (id != "UK0100001 00001" && id != "UK0100001 00002" && id != "UK100002000017") {
+			t.Errorf("PickAnimal(%v) = %q, %v; want an animal of a movement", r, id, err)
+		}
+	}
 	on, err := s.AnimalsOn(ctx(t), farmA.String())
 	must(t, "AnimalsOn", err)
 	if len(on) != 1 || on[0].Identifier != "UK0100001 00001" || on[0].CPH != farmA || !on[0].OnSince.Equal(ymd(2024, 3, 1)) {
