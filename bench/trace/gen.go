@@ -25,8 +25,8 @@ var (
 // shape is the registry's size.
 type shape struct{ Holdings, Movements int }
 
-func (s shape) markets() int   { return max(1, s.Holdings/500) }
-func (s shape) abattoirs() int { return max(1, s.Holdings/1000) }
+func (s shape) markets() int        { return max(1, s.Holdings/500) }
+func (s shape) abattoirs() int      { return max(1, s.Holdings/1000) }
 func (s shape) isMarket(h int) bool { return h < s.markets() }
 
 // cph is the CPH of holding i.
@@ -92,7 +92,8 @@ func generate(s shape, move func(row), born func(animal)) {
 			case p < 60:
 				to = rnd.IntN(m)
 			case p < 85:
-				to = farm()
+				for to = farm(); to == at; to = farm() {
+				}
 			default:
 				to = m + rnd.IntN(a)
 			}
