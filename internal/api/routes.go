@@ -93,7 +93,7 @@ func (s *Server) routes() chi.Router {
 
 		// Outbreak tracing (Drover's own): an animal's life, a holding's
 		// register, and traces for the inspector.
-		r.Get("/v1/animals/{identifier}/history", s.handleRegistration(s.animalHistory))
+		r.Get("/v1/animals/{identifier}/history", s.handle(s.animalHistory))
 		r.Get("/v1/holdings/{holding}/animals", s.handle(s.holdingAnimals))
 		r.Get("/v1/holdings/{holding}/movements", s.handle(s.holdingMovements))
 		r.Post("/v1/traces", s.handle(s.createTrace))

@@ -2,6 +2,8 @@ package tracing
 
 import (
 	"context"
+	"slices"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -66,4 +68,32 @@ func (h History) Seen(canRead func(cph string) bool) (History, bool) {
 		}
 	}
 	return out, len(out.Stays) > 0 || len(out.Movements) > 0
+}
+
+// HoldingMovements lists the standing movements that left holding with a
+// transfer date in [from, to] or reached it with an arrival date in it,
+// with their animals and batches, by that date and id.
+func (s *Service) HoldingMovements(ctx context.Context, holding string, from, to time.Time) ([]store.Movement, error) {
+	out, err := s.st.MovementsFrom(ctx, []string{holding}, from, to)
+	if err != nil {
+		return nil, err
+	}
+	in, err := s.st.MovementsTo(ctx, []string{holding}, from, to)
+	if err != nil {
+		return nil, err
+	}
+	list := append(out, in...)
+	key := func(m store.Movement) time.Time {
+		if m.Source == holding {
+			return m.TransferDate
+		}
+		return Arrival(m)
+	}
+	slices.SortFunc(list, func(a, b store.Movement) int {
+		if c := key(a).Compare(key(b)); c != 0 {
+			return c
+		}
+		return cmpInt(a.ID, b.ID)
+	})
+	return list, s.st.FillMovements(ctx, list)
 }
