@@ -102,7 +102,12 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	return measure(ctx, st, s, o, out)
+	naive, err := db.SQL()
+	if err != nil {
+		return err
+	}
+	defer naive.Close()
+	return measure(ctx, st, naive, s, o, out)
 }
 
 // open opens the store with Drover's own Open, which applies its

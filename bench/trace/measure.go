@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -42,7 +43,7 @@ func mean(list []int) float64 {
 // measure asks each question of random holdings, animals and windows in
 // the last four years of the registry (so that every window has a full
 // year of history behind it), and prints the table.
-func measure(ctx context.Context, st store.Store, s shape, o options, out io.Writer) error {
+func measure(ctx context.Context, st store.Store, naiveDB *sql.DB, s shape, o options, out io.Writer) error {
 	svc := tracing.New(st, time.Now)
 	rnd := rand.New(rand.NewPCG(7, 22))
 	window := func() (time.Time, time.Time) {
@@ -73,14 +74,22 @@ func measure(ctx context.Context, st store.Store, s shape, o options, out io.Wri
 		return nil
 	}
 	market := &series{name: "trace from a market (30 days, 3 hops, both)", target: time.Second}
+	naive := &series{name: "naive baseline: the same trace from the window's movements read whole", target: time.Second}
 	fromFarm := &series{name: "trace from a farm (30 days, 3 hops, both)", target: time.Second}
 	history := &series{name: "an animal's history", target: 50 * time.Millisecond}
 	register := &series{name: "a farm's register on a date", target: 50 * time.Millisecond}
 	for i := range o.Rounds {
 		from, to := window()
-		if err := trace(market, cph(rnd.IntN(s.markets())), from, to); err != nil {
+		m := cph(rnd.IntN(s.markets()))
+		if err := trace(market, m, from, to); err != nil {
 			return err
 		}
+		start := time.Now()
+		reached, read, err := naiveTrace(ctx, naiveDB, m, from, to, 3)
+		if err != nil {
+			return err
+		}
+		naive.add(time.Since(start), reached, read)
 		f, err := farm(to)
 		if err != nil {
 			return err
@@ -117,7 +126,7 @@ func measure(ctx context.Context, st store.Store, s shape, o options, out io.Wri
 	}
 	fmt.Fprintf(out, "\n%s, %d movements, %d holdings (%d markets)\n\n", st.Dialect(), s.Movements, s.Holdings, s.markets())
 	fmt.Fprintf(out, "| question | runs | p50 | p99 | target p99 | mean reached | mean movements read |\n|---|---|---|---|---|---|---|\n")
-	for _, sr := range []*series{market, fromFarm, history, register} {
+	for _, sr := range []*series{market, naive, fromFarm, history, register} {
 		verdict := "met"
 		if pct(sr.times, 0.99) > sr.target {
 			verdict = "MISSED"
