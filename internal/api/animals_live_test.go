@@ -118,7 +118,7 @@ func TestLiveRegistrationErrors(t *testing.T) {
 		res                       response
 	}{
 		{"schema", "Request Schema Error", "S006", "/animal/sex", b.register(k1, bad)},
-		{"rule", "Validation Error", "V043", "/registration/birthDam/identifier",
+		{"rule", "Validation Error", "V040", "/registration/birthDam/identifier", // another keeper's cow is not registered to keeper1
 			b.register(k1, calf("UK442501700145", "UK442502100001", day(-3)), "LI-Request-Mode", "sync")},
 		{"not found", "Not Found", "R001", "path:identifier", b.do(http.MethodGet, "/v1/animals/UK442501700145", k1, nil)},
 		{"no species", "Request Schema Error", "S002", "query:species", b.do(http.MethodGet, "/v1/breeds", k1, nil)},

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net/http"
@@ -104,17 +105,38 @@ func TestAuthorizationMatrix(t *testing.T) {
 				}
 			}
 		}
+
+		// keeper1 once withdrawn from every holding: still signed in, still
+		// reading their own requests, acting for nothing. The calls are
+		// built first: a registration to poll is made as keeper1 acting.
+		calls := map[string]authzCall{}
+		for op, row := range rows {
+			if row.public == 0 {
+				calls[op] = row.build(f)
+			}
+		}
+		b.withdraw("keeper1")
+		withdrawn := b.token("keeper1")
+		for _, op := range slices.Sorted(maps.Keys(calls)) {
+			row := rows[op]
+			want := cmp.Or(row.withdrawn, row.owner)
+			if res := f.send(calls[op], withdrawn); res.status != want {
+				t.Errorf("%s as keeper1 withdrawn: %d, want %d: %s", op, res.status, want, res.body)
+			} else if want >= 400 {
+				res.problem()
+			}
+		}
 	})
 }
 
 // TestForbiddenIsNotNotFound pins where a keeper asking for another
-// keeper's business gets a 403 and where a 404. Another keeper's animal is
-// a 403 (the spec, livestock-movements.md: "a user lacking permission for a
-// resource gets 403"). Another keeper's movement request is a 404, the
-// same answer as for an id not in use (or of another type): request ids
-// are sequential, and a 403 told a keeper which were other keepers'
-// requests (issue 20). Another keeper's registration status is a 404 too:
-// the live definition declares 404 there and no 403.
+// keeper's business gets a 403 and where a 404. Another keeper's animal
+// and movement request are a 404, the same answer as for a tag no animal
+// wears or an id not in use (or of another type): a 403 told a keeper
+// which tags and ids were other keepers' (issue 20, which narrows the
+// spec's "a user lacking permission for a resource gets 403" to what the
+// caller names as theirs). Another keeper's registration status is a 404
+// too: the live definition declares 404 there and no 403.
 func TestForbiddenIsNotNotFound(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
@@ -131,7 +153,7 @@ func TestForbiddenIsNotNotFound(t *testing.T) {
 			{"/v1/TransferRequests(999999)", http.StatusNotFound, 0},
 			{"/v1/requeststatus/" + f.registrationID(), http.StatusOK, http.StatusNotFound},
 			{"/v1/requeststatus/00000000-0000-4000-8000-000000000000", http.StatusNotFound, 0},
-			{"/v1/animals/UK442501300001", http.StatusOK, 0},
+			{"/v1/animals/UK442501300001", http.StatusOK, http.StatusNotFound},
 			{"/v1/animals/UK442501" + checkDigit(t, "442501", 149) + "00149", http.StatusNotFound, 0},
 		} {
 			want := tc.owner

@@ -28,3 +28,16 @@ func markReplayed(h http.Header, replayed bool) {
 		h.Set("Idempotent-Replayed", "true")
 	}
 }
+
+// noStore marks every answer after authentication Cache-Control: no-store,
+// successes and errors alike: they are one user's business (their
+// requests, animals, holdings), and a cache between the service and its
+// caller (a proxy, the browser's disk) must not keep them for the next
+// user of that cache. A handler whose answer is the same for everyone
+// (the standing data and reference lists) sets its own caching over it.
+func noStore(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}

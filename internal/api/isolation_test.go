@@ -132,14 +132,15 @@ func TestKeeperIsolation(t *testing.T) {
 			"/v1/animals/"+sec.calf, "/v1/animals/"+strings.ToLower(sec.calf))
 		// keeper2 registers a calf on its own holding, naming keeper1's
 		// cow as the dam and one of keeper1's tags: the errors say that
-		// neither is keeper2's, and nothing of where they are.
+		// the tag is not keeper2's and that no such dam is registered
+		// (as of one never registered), and nothing of where they are.
 		site := map[string]any{"identifiers": []map[string]any{{"identifier": farm2, "type": "holdingNumber"}}}
 		body := calf("UK442501"+checkDigit(t, "442501", 121)+"00121", "UK442501300001", day(-3))
 		body["birth"].(map[string]any)["site"], body["registration"].(map[string]any)["site"] = site, site
 		if res := b.register(k2, body); res.status != http.StatusBadRequest ||
-			!strings.Contains(string(res.body), `"V043"`) || !strings.Contains(string(res.body), `"V031"`) ||
+			!strings.Contains(string(res.body), `"V040"`) || !strings.Contains(string(res.body), `"V031"`) ||
 			strings.Contains(string(res.body), farm1) || strings.Contains(string(res.body), "0257") {
-			t.Errorf("keeper2's registration with keeper1's dam and tag = %d %s; want 400 with V031 and V043, not naming %s",
+			t.Errorf("keeper2's registration with keeper1's dam and tag = %d %s; want 400 with V031 and V040, not naming %s",
 				res.status, res.body, farm1)
 		}
 		for _, q := range queries {

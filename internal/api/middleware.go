@@ -34,8 +34,10 @@ import (
 //     come before authentication, which costs a signature check and a
 //     store read, so that refusing stays cheap when most are refused
 //  10. authenticate  (only under /v1) the bearer token names a user, else 401
-//  11. rateLimit     per user (per client address before authentication), 429
-//  12. validate      in handle(): 400 listing every field that breaks the document
+//  11. noStore       (only under /v1) Cache-Control: no-store on every answer
+//     from here on, as on every error (headers.go)
+//  12. rateLimit     per user (per client address before authentication), 429
+//  13. validate      in handle(): 400 listing every field that breaks the document
 //     (a HEAD has no operation in the document: its GET's handler checks
 //     what it reads)
 //

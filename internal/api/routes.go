@@ -54,7 +54,7 @@ func (s *Server) routes() chi.Router {
 
 	// The registry: user-restricted.
 	r.Group(func(r chi.Router) {
-		r.Use(s.odataVersion, s.shedLoad, s.admit, s.authenticate, s.rateLimit)
+		r.Use(s.odataVersion, s.shedLoad, s.admit, s.authenticate, noStore, s.rateLimit)
 		r.Get("/v1/me", s.handle(s.me))
 		r.Get("/v1/$metadata", s.handle(s.odataMetadata))
 		r.Get("/v1/StandingData", s.handle(s.standingLists))

@@ -127,6 +127,7 @@ const (
 const (
 	CodeReviewStale   Code = "V067" // live 21373: the review names a request that has been corrected since
 	CodeTooManyErrors Code = "V068" // live 40: more errors than a request stores; the rest are not listed
+	CodeReportedAgain Code = "W004" // live 4023: the move was reported already from its other end; nothing applied again
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -217,4 +218,5 @@ var Codes = []CodeInfo{
 	{CodeRangeSpeciesID, KindInvalid, "speciesId is not a species of the movements interface"},
 	{CodeReviewStale, KindInvalid, "The movement has been corrected since the request named; review it by the correction's requestId"},
 	{CodeTooManyErrors, KindInvalid, "Too many errors: those after the first ones are not listed"},
+	{CodeReportedAgain, KindInvalid, "Warning: the move was reported already from its other end; this report applied nothing again"},
 }

@@ -64,8 +64,9 @@ var endpointCodes = map[Endpoint]map[Code]string{
 		CodeInternal:      "4073", // … CorrectTransferRequest:Exception: {0}
 	},
 	EndpointTransfer: {
-		CodeInternal:  "4041", // … TransferConsumer failed with message {0}
-		CodeForbidden: "4038", // Sorry, you are not authorised for User Holding {0}
+		CodeInternal:      "4041", // … TransferConsumer failed with message {0}
+		CodeForbidden:     "4038", // Sorry, you are not authorised for User Holding {0}
+		CodeReportedAgain: "4023", // This transfer appears to be already in the system
 	},
 	EndpointReview: {
 		CodeTargetUnknown: "21373", // The MovementRequest_ID {0} could not be found.

@@ -125,9 +125,11 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 		bad(CodeBornElsewhere, "/birth/site", r.RegistrationSite.String(), "a birth registration is made on the holding of birth: the birth site must be holding %s", r.RegistrationSite)
 	}
 	// The dam's holding is checked before anything else about her: a dam
-	// on another holding is another keeper's animal, and her sex,
+	// on another holding may be another keeper's animal, and her sex,
 	// species, state, birth and whereabouts are not the registrant's to
-	// learn. Only that she is registered, and not here, is said.
+	// learn. Only that she is registered, and not here, is said; the
+	// facts hold no dam on a holding the registrant may not read at all
+	// (she is unknown, as an animal never registered).
 	dam, at := f.BirthDam, "/registration/birthDam/identifier"
 	switch {
 	case r.BirthDam == "":

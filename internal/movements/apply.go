@@ -56,6 +56,9 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
 	if err := json.Unmarshal(j.Payload, &p); err != nil {
 		return jobs.Permanent(fmt.Errorf("job %d: payload: %w", j.ID, err))
 	}
+	if err := queueForMoves(ctx, tx); err != nil { // lockorder.go
+		return err
+	}
 	req, err := tx.LockRequest(ctx, p.RequestID)
 	if livestock.IsNotFound(err) {
 		return jobs.Permanent(fmt.Errorf("job %d: request %d does not exist", j.ID, p.RequestID))

@@ -72,7 +72,7 @@ func (s *Service) prepareReview(ctx context.Context, u livestock.User, content [
 	if !u.CanActFor(r.Holding) {
 		return store.Request{}, forbidden("/content/holding", r.Holding.String(), "you may not act for holding "+r.Holding.String())
 	}
-	if err := s.checkVersion(ctx, r); err != nil {
+	if err := s.checkVersion(ctx, u, r); err != nil {
 		return store.Request{}, err
 	}
 	return store.Request{MovementDate: r.ArrivalDate.Time(), TargetID: r.RequestID, TrackingID: deref(w.TrackingID),
@@ -80,7 +80,8 @@ func (s *Service) prepareReview(ctx context.Context, u livestock.User, content [
 }
 
 // prepareUndo checks an undo at once: only the submitter of a request may
-// undo it (403 for anyone else).
+// undo it (403 for anyone else who may see it; to one who may not, it is
+// an id not in use: notyours.go).
 func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []byte) (store.Request, error) {
 	w, _, err := s.vocab.decodeUndo(content)
 	if err != nil {
@@ -89,7 +90,7 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 	req := store.Request{TargetID: w.UndoRequestID, TrackingID: deref(w.TrackingID), Content: normalised(w)}
 	target, err := s.store.Request(ctx, w.UndoRequestID)
 	switch {
-	case livestock.IsNotFound(err):
+	case livestock.IsNotFound(err), err == nil && !maySee(u, target):
 		return req, nil // the job fails it with V024
 	case err != nil:
 		return req, err
@@ -105,11 +106,13 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 // correctionTarget is the live name of the request a correction corrects.
 const correctionTarget = "requestToBeUndone_ID"
 
-// ownTarget refuses (403) a correction of another user's request.
+// ownTarget refuses (403) a correction of another user's request that
+// the caller may see; one they may not see is an id not in use
+// (notyours.go).
 func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
 	target, err := s.store.Request(ctx, id)
 	switch {
-	case livestock.IsNotFound(err):
+	case livestock.IsNotFound(err), err == nil && !maySee(u, target):
 		return nil // the job fails it with V024
 	case err != nil:
 		return err

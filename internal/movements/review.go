@@ -27,12 +27,15 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	notReviewable := func(msg string) (outcome, error) {
 		return failed(livestock.FieldError{Code: livestock.CodeNotReviewable, Source: at, Value: fmt.Sprint(r.RequestID), Message: msg})
 	}
-	reviewed, err := tx.Request(ctx, r.RequestID)
+	reviewed, err := lockNamed(ctx, tx, req.ID, r.RequestID) // before the movement: lockorder.go
 	if livestock.IsNotFound(err) {
-		return failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(r.RequestID), Message: "no such request"})
+		return failed(unknownTarget(at, r.RequestID))
 	}
 	if err != nil {
 		return outcome{}, err
+	}
+	if hidden, err := hiddenFrom(ctx, tx, req.UserName, reviewed); err != nil || hidden {
+		return failedUnless(err, unknownTarget(at, r.RequestID)) // notyours.go
 	}
 	id, err := movementOf(ctx, tx, reviewed)
 	if livestock.IsNotFound(err) {
@@ -43,7 +46,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	}
 	m, err := tx.LockMovement(ctx, id)
 	if livestock.IsNotFound(err) {
-		return notReviewable("the transfer made no movement (it failed)")
+		return notReviewable("the transfer made no movement of its own (it failed, or reported again a move already in the system)")
 	}
 	if err != nil {
 		return outcome{}, err
@@ -112,9 +115,9 @@ func staleReview(named, current int64) livestock.FieldError {
 // reviewing holding's review that has been corrected since the version the
 // review names. Anything else it cannot tell yet is left to the job, which
 // checks again: a correction may come between the two.
-func (s *Service) checkVersion(ctx context.Context, r livestock.Review) error {
+func (s *Service) checkVersion(ctx context.Context, u livestock.User, r livestock.Review) error {
 	reviewed, err := s.store.Request(ctx, r.RequestID)
-	if livestock.IsNotFound(err) {
+	if livestock.IsNotFound(err) || err == nil && !maySee(u, reviewed) { // notyours.go
 		return nil
 	}
 	if err != nil {

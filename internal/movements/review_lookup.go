@@ -24,7 +24,10 @@ type ForReview struct {
 	DeviceDetails []DeviceDetail // one for each of Movement.Devices
 	BatchDetails  []BatchDetail  // one for each of Movement.Batches
 	Branded       []DeviceDetail // deer the transfer named by freezebrand alone: moved, but not on the register
-	Duplicates    []int64        // requestIds of other movements awaiting the same review that report the same move
+	// Duplicates are the requestIds of the other reports of the same
+	// move: movements awaiting the same review that report it, and
+	// transfers recorded as reports of this one from its other end.
+	Duplicates []int64
 }
 
 // DeviceDetail is what the transfer said of one device.
@@ -96,7 +99,7 @@ func (s *Service) detailReviews(ctx context.Context, q store.ReviewQuery, list [
 	out := make([]ForReview, len(list))
 	for i, m := range list {
 		out[i] = detailReview(m, reqs[m.RequestID])
-		out[i].Duplicates = dups[m.ID]
+		out[i].Duplicates = slices.Compact(slices.Sorted(slices.Values(slices.Concat(dups[m.ID], m.Duplicates))))
 	}
 	return out, nil
 }
@@ -104,9 +107,11 @@ func (s *Service) detailReviews(ctx context.Context, q store.ReviewQuery, list [
 func detailReview(m store.Movement, req store.Request) ForReview {
 	f := ForReview{Movement: m, DeviceDetails: make([]DeviceDetail, len(m.Devices)), BatchDetails: make([]BatchDetail, len(m.Batches)),
 		DocumentType: DocumentType, DocumentRef: req.DocumentRef, UserHolding: m.Source}
-	// A movement awaits review only when its submitter acted for the
-	// source (applyTransfer), so the source stands for userHolding when
-	// the content does not say.
+	// The end that reported the movement stands for userHolding when the
+	// content does not say.
+	if m.ReportedBy == store.SideDestination {
+		f.UserHolding = m.Destination
+	}
 	var t transferFacts
 	if json.Unmarshal(req.Content, &t) != nil {
 		return f

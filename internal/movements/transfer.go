@@ -30,6 +30,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		}
 		prior, corrected = m, target
 	}
+	if out, ok, err := s.reportedAgain(ctx, tx, req, t); ok || err != nil {
+		return out, err
+	}
 	exclude := int64(0)
 	if prior != nil {
 		exclude = prior.ID
@@ -69,10 +72,12 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	for _, b := range t.Batches() {
 		m.Batches = append(m.Batches, store.MovementBatch{BatchNumber: b.Value.Number.String(), AnimalTotal: b.Value.Total})
 	}
-	// The receiving keeper reviews what arrived, unless they reported the
-	// move themselves (they keep the destination) or it went to an abattoir.
-	if f.Destination.Type != livestock.HoldingAbattoir && !submitter.CanActFor(f.Destination.CPH) {
-		m.State, m.ReviewHolding = store.MovementPendingReview, m.Destination
+	if prior != nil && sameMove(*prior, m) {
+		m.Duplicates = prior.Duplicates // the reports of the move it corrects are still of this move
+	}
+	// The other end's keeper reviews it (consent.go), or it applies now.
+	if r := reviewer(submitter, *f.Source, *f.Destination); !r.IsZero() {
+		m.State, m.ReviewHolding = store.MovementPendingReview, r.String()
 	} else if err := s.arrive(ctx, tx, &m, t.TransferDate); err != nil {
 		return outcome{}, err
 	}
@@ -115,9 +120,9 @@ func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on
 // submitter's own, still await review, and carry the version corrected.
 func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Request) (*store.Movement, *store.Request, outcome, error) {
 	at := "/content/" + correctionTarget
-	target, err := tx.LockRequest(ctx, req.TargetID)
+	target, err := lockNamed(ctx, tx, req.ID, req.TargetID)
 	if livestock.IsNotFound(err) {
-		out, _ := failed(livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: at, Value: fmt.Sprint(req.TargetID), Message: "no such request"})
+		out, _ := failed(unknownTarget(at, req.TargetID))
 		return nil, nil, out, nil
 	}
 	if err != nil {
@@ -128,6 +133,10 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 		return nil, nil, out, nil
 	}
 	if target.UserName != req.UserName {
+		if hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
+			out, err := failedUnless(err, unknownTarget(at, req.TargetID)) // notyours.go
+			return nil, nil, out, err
+		}
 		return refuse("only the user who submitted a request may correct it")
 	}
 	if ok, err := s.stillActsForTarget(ctx, tx, req.UserName, target); err != nil || !ok {
@@ -142,6 +151,9 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 		return nil, nil, outcome{}, err
 	}
 	m, err := tx.LockMovement(ctx, id)
+	if livestock.IsNotFound(err) {
+		return refuse(fmt.Sprintf("request %d made no movement: it reported again a move already in the system (W004), so there is nothing to correct", target.ID))
+	}
 	if err != nil {
 		return nil, nil, outcome{}, err
 	}

@@ -1,6 +1,7 @@
 package movements
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -21,15 +22,17 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	} else if out, bad := s.unknownFlags(flags, livestock.Species(0)); bad {
 		return out, nil
 	}
-	target, err := tx.LockRequest(ctx, req.TargetID)
+	target, err := lockNamed(ctx, tx, req.ID, req.TargetID)
 	if livestock.IsNotFound(err) {
-		return refuse(livestock.CodeTargetUnknown, "no such request")
+		return failed(unknownTarget(undoTarget, req.TargetID))
 	}
 	if err != nil {
 		return outcome{}, err
 	}
-	switch {
-	case target.UserName != req.UserName:
+	if target.UserName != req.UserName {
+		if hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
+			return failedUnless(err, unknownTarget(undoTarget, req.TargetID)) // notyours.go
+		}
 		return refuse(livestock.CodeNotUndoable, "only the user who submitted a request may undo it")
 	}
 	if ok, err := s.stillActsForTarget(ctx, tx, req.UserName, target); err != nil || !ok {
@@ -94,7 +97,7 @@ func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Re
 // undoReview takes a review back: accepted animals return to the source
 // and the movement awaits review again.
 func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Request) (string, error) {
-	reviewed, err := tx.Request(ctx, target.TargetID)
+	reviewed, err := lockNamed(ctx, tx, target.ID, target.TargetID) // before the movement: lockorder.go
 	if err != nil {
 		return "", err
 	}
@@ -106,7 +109,7 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	if err != nil {
 		return "", err
 	}
-	if m.ReviewID != target.ID {
+	if m.ReviewID != target.ID || m.RequestID != reviewed.ID {
 		return "the movement was not decided by this review", nil
 	}
 	if why, err := stayedRejected(ctx, tx, m); why != "" || err != nil {
@@ -121,7 +124,9 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	for i := range m.Batches {
 		m.Batches[i].Accepted = 0
 	}
-	m.State, m.ReviewHolding, m.ArrivalDate, m.ReviewID = store.MovementPendingReview, m.Destination, time.Time{}, 0
+	// It awaits again the review of the holding that reviewed it: the
+	// destination, or the source of an on-move reported by the destination.
+	m.State, m.ReviewHolding, m.ArrivalDate, m.ReviewID = store.MovementPendingReview, cmp.Or(m.ReviewHolding, m.Destination), time.Time{}, 0
 	if err := tx.UpdateMovement(ctx, m); err != nil {
 		return "", err
 	}

@@ -14,7 +14,7 @@ import (
 // received is when the service received the registration: in async mode
 // the request's time, not the job's, for the rules and the record alike.
 func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registration, w body, user string, received time.Time) (errs, warns []livestock.FieldError, err error) {
-	f, err := s.facts(ctx, tx, r, livestock.UKDate(received))
+	f, err := s.facts(ctx, tx, r, user, livestock.UKDate(received))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,8 +57,9 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 
 // facts reads, inside tx, the records the rules look at: the tag, the
 // parents and whether the animal is registered in one statement, then any
-// holding named as a birth or death site.
-func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registration, received livestock.Date) (livestock.RegistrationFacts, error) {
+// holding named as a birth or death site. A parent the registrant user
+// may not read is not there for the rules, as an animal no one registered.
+func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registration, user string, received livestock.Date) (livestock.RegistrationFacts, error) {
 	f := livestock.RegistrationFacts{Received: received, BreedKnown: s.breedKnown}
 	l, err := tx.LookUpRegistration(ctx, r.Tag.String(), r.BirthDam, r.Sire)
 	if err != nil {
@@ -68,6 +69,9 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registrati
 	if l.Tag != nil {
 		cph := l.Flock.CPH
 		f.IssuedTo, f.IssuedFor = &cph, speciesOf(l.Tag.Species)
+	}
+	if l.Dam, l.Sire, err = ownParents(ctx, tx, user, r.RegistrationSite, l.Dam, l.Sire); err != nil {
+		return f, err
 	}
 	f.BirthDam, f.Sire = parentRecord(l.Dam), parentRecord(l.Sire)
 	known := map[livestock.SiteID]bool{}
@@ -94,4 +98,36 @@ func parentRecord(a *store.Animal) *livestock.AnimalRecord {
 	}
 	return &livestock.AnimalRecord{Species: speciesOf(a.Species), Holding: a.CPH, State: a.State, Sex: a.Sex,
 		Born: livestock.DateOf(a.BirthDate), OnSince: livestock.DateOf(a.OnSince)}
+}
+
+// ownParents is dam and sire, each nil unless user may read its holding:
+// a parent on another keeper's holding is answered as one not registered,
+// so that naming a tag tells a keeper nothing of what another keeper's
+// holdings hold (issue 20). The registration holding is the user's
+// (Submit checks it), so only a parent elsewhere costs a read of the
+// user's grants.
+func ownParents(ctx context.Context, tx store.Tx, user string, site livestock.CPH, dam, sire *store.Animal) (*store.Animal, *store.Animal, error) {
+	var u *livestock.User
+	own := func(a *store.Animal) (*store.Animal, error) {
+		if a == nil || a.CPH == site {
+			return a, nil
+		}
+		if u == nil {
+			found, err := tx.UserByName(ctx, user)
+			if err != nil && !livestock.IsNotFound(err) {
+				return nil, err
+			}
+			u = &found
+		}
+		if !u.CanRead(a.CPH) {
+			return nil, nil
+		}
+		return a, nil
+	}
+	dam, err := own(dam)
+	if err != nil {
+		return nil, nil, err
+	}
+	sire, err = own(sire)
+	return dam, sire, err
 }

@@ -95,29 +95,27 @@ func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string
 }
 
 // Animal returns a registered animal to the keeper of its holding or the
-// inspector.
+// inspector. To anyone else it is not there: another keeper's animal is
+// the same 404 as a tag no animal wears, so that asking tells a keeper
+// nothing of what another keeper's holdings hold (issue 20).
 func (s *Service) Animal(ctx context.Context, u livestock.User, identifier string) (store.Animal, error) {
 	// A printed sheep tag can also read as a cattle tag: try each
-	// species' normal form until one is registered.
-	var a store.Animal
-	var err error = livestock.Errorf(livestock.KindNotFound, "no animal %s is registered", identifier)
+	// species' normal form until one is registered and the caller's.
 	for _, sp := range []livestock.Species{livestock.SpeciesCattle, livestock.SpeciesSheep, livestock.SpeciesGoats} {
 		t, perr := livestock.ParseTag(sp, identifier)
 		if perr != nil {
 			continue
 		}
-		if a, err = s.store.Animal(ctx, t.String()); !livestock.IsNotFound(err) {
-			break
+		a, err := s.store.Animal(ctx, t.String())
+		switch {
+		case livestock.IsNotFound(err):
+		case err != nil:
+			return store.Animal{}, err
+		case u.CanRead(a.CPH):
+			return a, nil
 		}
 	}
-	if err != nil {
-		return store.Animal{}, err
-	}
-	if !u.CanRead(a.CPH) {
-		return store.Animal{}, &livestock.Error{Kind: livestock.KindForbidden, Detail: "this animal is on a holding you do not act for",
-			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "path:identifier", Value: identifier, Message: "not on a holding you act for"}}}
-	}
-	return a, nil
+	return store.Animal{}, livestock.Errorf(livestock.KindNotFound, "no animal %s is registered", identifier)
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -1,7 +1,9 @@
 package registration
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -32,6 +34,13 @@ func TestRefusals(t *testing.T) {
 		b.mustSubmit(k1, other(tag(t, "442501", 114), "cattle", "female").set("registration.site.identifiers", []any{
 			map[string]any{"identifier": farm1, "type": "holdingNumber"}, map[string]any{"identifier": "FSA123", "type": "fsaNumber"},
 			map[string]any{"identifier": farm1, "type": "holdingNumber"}}), false, "", 200)
+		// A cow of keeper1's on keeper1's abattoir holding.
+		awayCow := tag(t, "442501", 3)
+		if err := b.store.InTx(b.ctx, func(ctx context.Context, tx store.Tx) error {
+			return tx.MoveAnimals(ctx, []string{awayCow}, otherFarm1, time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC))
+		}); err != nil {
+			t.Fatal(err)
+		}
 		if a, err := b.store.Animal(b.ctx, deadCow); err != nil || a.State != "dead" {
 			t.Fatalf("dead cow = %+v, %v", a, err)
 		}
@@ -89,7 +98,10 @@ func TestRefusals(t *testing.T) {
 			{"dam not female", k1, calf(id, bull, born), livestock.KindInvalid, p("V041", "/registration/birthDam/identifier"), false},
 			{"dam of another species", k1, calf(id, buffalo, born), livestock.KindInvalid, p("V006", "/registration/birthDam/identifier"), false},
 			{"dam dead", k1, calf(id, deadCow, born), livestock.KindInvalid, p("V042", "/registration/birthDam/identifier"), false},
-			{"dam on another holding", k1, calf(id, tag(t, "442502", 1), born), livestock.KindInvalid, p("V043", "/registration/birthDam/identifier"), false},
+			{"dam on another of the keeper's holdings", k1, calf(id, awayCow, born), livestock.KindInvalid, p("V043", "/registration/birthDam/identifier"), false},
+			// Another keeper's cow is not the registrant's to learn of: as
+			// a dam she is not registered.
+			{"dam on another keeper's holding", k1, calf(id, tag(t, "442502", 1), born), livestock.KindInvalid, p("V040", "/registration/birthDam/identifier"), false},
 			{"dam born after the calf", k1, calf(id, youngCow, "2024-06-07"), livestock.KindInvalid, p("V048", "/registration/birthDam/identifier"), false},
 			{"sire not male", k1, calf(id, cow, born).set("registration.sire", map[string]any{"identifier": cow2}), livestock.KindInvalid,
 				p("V044", "/registration/sire/identifier"), false},

@@ -29,6 +29,22 @@ func (k Keeper) addFlocks(s *store.Seed) error {
 		}
 	}
 	s.Flocks = append(s.Flocks, store.Flock{Mark: k.DeerMark, Species: "Deer", CPH: cph})
+	return k.addMarketLot(s)
+}
+
+// addMarketLot adds the sheep of the keeper's MarketMark flock, registered
+// on the producer holding, that are at the sale yard.
+func (k Keeper) addMarketLot(s *store.Seed) error {
+	s.Flocks = append(s.Flocks, store.Flock{Mark: k.MarketMark, Species: "Sheep", CPH: k.ProducerCPH()})
+	for n := 1; n <= MarketLot; n++ {
+		id, err := flockTag("Sheep", k.MarketMark, n)
+		if err != nil {
+			return err
+		}
+		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.MarketMark, Species: "Sheep", IssuedOn: Since})
+		s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: "Sheep", Sex: sexOf(n),
+			BirthDate: Since, CPH: k.SaleYardCPH(), OnSince: Since, State: "registered"})
+	}
 	return nil
 }
 

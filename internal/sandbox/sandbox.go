@@ -1,7 +1,8 @@
 // Package sandbox describes the data a sandbox starts with, shaped like the
 // live service's sandbox: two keepers with one holding of each type, flocks
-// and herds with tags on their producer holdings, registered cows to use
-// as dams, ear tags issued but not yet registered, and an inspector.
+// and herds with tags on their producer holdings, a lot of sheep at each
+// sale yard, registered cows to use as dams, ear tags issued but not yet
+// registered, and an inspector.
 //
 // The data is built here as a store.Seed; the store writes it once, on the
 // first start of a sandbox, and never again.
@@ -27,14 +28,15 @@ type Keeper struct {
 	GoatMarks  []string
 	DeerMark   string
 	HerdMark   string // cattle herd mark on the producer holding
+	MarketMark string // a sheep flock whose MarketLot animals are at the sale yard
 }
 
 // Keepers are the sandbox's two keepers.
 var Keepers = []Keeper{
 	{Name: "keeper1", FirstCPH: 253, MHS: "0035", SheepMarks: []string{"130181", "130182"},
-		GoatMarks: []string{"130183", "130184"}, DeerMark: "130185", HerdMark: "442501"},
+		GoatMarks: []string{"130183", "130184"}, DeerMark: "130185", HerdMark: "442501", MarketMark: "130191"},
 	{Name: "keeper2", FirstCPH: 260, MHS: "0036", SheepMarks: []string{"130186", "130187"},
-		GoatMarks: []string{"130188", "130189"}, DeerMark: "130190", HerdMark: "442502"},
+		GoatMarks: []string{"130188", "130189"}, DeerMark: "130190", HerdMark: "442502", MarketMark: "130192"},
 }
 
 // Inspector is the user who reads every holding and acts for none.
@@ -46,6 +48,12 @@ const (
 	firstIssued    = 101 // animal numbers 00101–00150: issued, not registered
 	lastIssued     = 150
 	producerOffset = 4 // the producer is the fifth holding of each keeper
+	saleYardOffset = 5 // the sale yard (market) the sixth
+	// MarketLot is how many sheep of each keeper's MarketMark flock are
+	// at their sale yard: another keeper may report them moved on to
+	// their own holding with no one's consent, as markets' departures are
+	// reported by those who receive the animals.
+	MarketLot = 10
 )
 
 // Since is the date every sandbox animal was born by and has been on its
@@ -54,6 +62,10 @@ var Since = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // ProducerCPH is the producer holding of keeper k, where the flocks are.
 func (k Keeper) ProducerCPH() livestock.CPH { return k.holding(producerOffset) }
+
+// SaleYardCPH is the sale yard (a market) of keeper k, where the market
+// lot is.
+func (k Keeper) SaleYardCPH() livestock.CPH { return k.holding(saleYardOffset) }
 
 // holdingName is the property name of k's holding of type t, such as
 // "Keeper1 Producer Farm".

@@ -60,6 +60,12 @@ func TestDataShape(t *testing.T) {
 	wantCounts := map[string]int{
 		"Sheep UK0130181": 25, "Sheep UK0130182": 25, "Goats UK0130183": 25, "Goats UK0130184": 25,
 		"Sheep UK0130186": 25, "Sheep UK0130187": 25, "Goats UK0130188": 25, "Goats UK0130189": 25,
+		"Sheep UK0130191": 10, "Sheep UK0130192": 10,
+	}
+	for _, a := range seed.Animals {
+		if yard := a.CPH.String(); (a.Identifier[:9] == "UK0130191" || a.Identifier[:9] == "UK0130192") != (yard == "01/100/0258" || yard == "01/100/0265") {
+			t.Errorf("animal %s is on %s: the market lots, and only they, are on the sale yards", a.Identifier, yard)
+		}
 	}
 	for k, n := range wantCounts {
 		if perMark[k] != n {

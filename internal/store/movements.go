@@ -176,6 +176,7 @@ type Movement struct {
 	Standstill    bool     // whether it breached the standstill on Source (a warning)
 	ReviewID      int64    // the review request that decided it; 0 before
 	ReportedBy    Side     // the end whose keeper reported the transfer (its userHolding)
+	Duplicates    []int64  // transfers recorded as this move reported again from its other end: they made no movement
 	Devices       []MovementDevice
 	Batches       []MovementBatch
 }
@@ -314,6 +315,13 @@ type MovementTx interface {
 	// holding cph since onSince. An identifier no animal wears is
 	// KindNotFound (the transaction is then to be rolled back).
 	MoveAnimals(ctx context.Context, identifiers []string, cph string, onSince time.Time) error
+	// MovementsOnRoute lists the movements from source to destination
+	// (CPHs) on the transfer date on that side by reported and that await
+	// review, are completed or accepted, with their devices and batches,
+	// in id order: among them, the one a transfer from the other end may
+	// report again. Few movements of one route and day are reported from
+	// one side, however busy the route.
+	MovementsOnRoute(ctx context.Context, source, destination string, on time.Time, by Side) ([]Movement, error)
 	// InTransit returns, of identifiers, those in a movement awaiting
 	// review, mapped to that movement's id.
 	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)

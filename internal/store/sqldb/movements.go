@@ -10,14 +10,14 @@ import (
 
 const (
 	movementColumns = `id, request_id, user_name, species, source, destination, review_holding, transfer_date,
-		arrival_date, state, animal_count, flags, standstill, review_id, reported_by`
+		arrival_date, state, animal_count, flags, standstill, review_id, reported_by, duplicates`
 	movementSQL       = `SELECT ` + movementColumns + ` FROM movements WHERE id = $1`
 	insertMovementSQL = `INSERT INTO movements (request_id, user_name, species, source, destination, review_holding,
-		transfer_date, arrival_date, state, animal_count, flags, standstill, review_id, reported_by, id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+		transfer_date, arrival_date, state, animal_count, flags, standstill, review_id, reported_by, duplicates, id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
 	updateMovementSQL = `UPDATE movements SET request_id = $1, user_name = $2, species = $3, source = $4,
 		destination = $5, review_holding = $6, transfer_date = $7, arrival_date = $8, state = $9,
-		animal_count = $10, flags = $11, standstill = $12, review_id = $13, reported_by = $14 WHERE id = $15`
+		animal_count = $10, flags = $11, standstill = $12, review_id = $13, reported_by = $14, duplicates = $15 WHERE id = $16`
 )
 
 // Movement returns one movement with its devices and batches.
@@ -95,26 +95,33 @@ func movementArgs(m store.Movement) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	dups, err := encodeInts(m.Duplicates)
+	if err != nil {
+		return nil, err
+	}
 	var arrival any
 	if !m.ArrivalDate.IsZero() {
 		arrival = date(m.ArrivalDate)
 	}
 	return []any{m.RequestID, m.UserName, m.Species, m.Source, m.Destination, nullString(m.ReviewHolding),
 		date(m.TransferDate), arrival, string(m.State), m.AnimalCount, flags, m.Standstill, nullInt(m.ReviewID),
-		string(m.ReportedBy), m.ID}, nil
+		string(m.ReportedBy), dups, m.ID}, nil
 }
 
 func scanMovement(row interface{ Scan(...any) error }) (store.Movement, error) {
 	var m store.Movement
 	var review sql.NullString
 	var reviewID sql.NullInt64
-	var flags string
+	var flags, dups string
 	err := row.Scan(&m.ID, &m.RequestID, &m.UserName, &m.Species, &m.Source, &m.Destination, &review,
-		day{&m.TransferDate}, day{&m.ArrivalDate}, &m.State, &m.AnimalCount, &flags, &m.Standstill, &reviewID, &m.ReportedBy)
+		day{&m.TransferDate}, day{&m.ArrivalDate}, &m.State, &m.AnimalCount, &flags, &m.Standstill, &reviewID, &m.ReportedBy, &dups)
 	if err != nil {
 		return store.Movement{}, err
 	}
 	m.ReviewHolding, m.ReviewID = review.String, reviewID.Int64
+	if m.Duplicates, err = decodeInts(dups); err != nil {
+		return store.Movement{}, err
+	}
 	m.Flags, err = decodeStrings(flags)
 	return m, err
 }

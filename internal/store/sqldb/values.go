@@ -56,17 +56,27 @@ func decodeFieldErrors(s string) ([]livestock.FieldError, error) {
 }
 
 // encodeStrings writes a list (a movement's flags) as a JSON array.
-func encodeStrings(list []string) (string, error) {
+func encodeStrings(list []string) (string, error) { return encodeList(list) }
+
+// decodeStrings reads what encodeStrings wrote; none is nil.
+func decodeStrings(s string) ([]string, error) { return decodeList[string](s) }
+
+// encodeInts writes a list of ids (a movement's duplicates) as a JSON array.
+func encodeInts(list []int64) (string, error) { return encodeList(list) }
+
+// decodeInts reads what encodeInts wrote; none is nil.
+func decodeInts(s string) ([]int64, error) { return decodeList[int64](s) }
+
+func encodeList[T any](list []T) (string, error) {
 	if list == nil {
-		list = []string{}
+		list = []T{}
 	}
 	b, err := json.Marshal(list)
 	return string(b), err
 }
 
-// decodeStrings reads what encodeStrings wrote; none is nil.
-func decodeStrings(s string) ([]string, error) {
-	var list []string
+func decodeList[T any](s string) ([]T, error) {
+	var list []T
 	if err := json.Unmarshal([]byte(s), &list); err != nil {
 		return nil, fmt.Errorf("stored list: %w", err)
 	}

@@ -16,6 +16,7 @@ func fullMovement() store.Movement {
 		UserName: "keeper1", Species: "Sheep", Source: farmA.String(), Destination: farmB.String(),
 		ReviewHolding: farmB.String(), TransferDate: ymd(2026, 3, 10), State: store.MovementPendingReview,
 		AnimalCount: 7, Flags: []string{"BTV", "TB4"}, Standstill: true, ReportedBy: store.SideDestination,
+		Duplicates: []int64{41, 7},
 		Devices: []store.MovementDevice{ // not in identifier order: they keep theirs
 			{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 1)},
 			{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 2)},

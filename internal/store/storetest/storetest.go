@@ -79,6 +79,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ApprovedOrder", testApprovedOrder},
 		{"ApprovedCount", testApprovedCount},
 		{"InTransit", testInTransit},
+		{"MovementsOnRoute", testMovementsOnRoute},
 		{"ArrivalsOn", testArrivalsOn},
 		{"Replies", testReplies},
 		{"ReplyRetention", testReplyRetention},

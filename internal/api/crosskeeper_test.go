@@ -1,0 +1,246 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// Holdings of the sandbox beside farm1 and farm2.
+const (
+	yard1       = "01/100/0258" // keeper1's sale yard (a market), where the market lot 130191 is
+	show1       = "01/100/0259" // keeper1's showground
+	collection1 = "01/100/0255" // keeper1's collection centre
+	common1     = "01/100/0256" // keeper1's common land
+)
+
+// awaiting is holding's Sheep review look-up as token sees it.
+func (b *bundle) awaiting(token, holding string) []liveReviewItem {
+	b.t.Helper()
+	path := "/v1/HoldingMovementForReviews/ReviewBySpecies(species=Sheep,holding=" + url.PathEscape(holding) + ")"
+	res := b.do(http.MethodGet, path, token, nil)
+	if res.status != http.StatusOK {
+		b.t.Fatalf("GET %s = %d %s", path, res.status, res.body)
+	}
+	var page struct{ Value []liveReviewItem }
+	res.decode(&page)
+	return page.Value
+}
+
+// listed finds request id in a review look-up.
+func listed(items []liveReviewItem, id int64) (liveReviewItem, bool) {
+	i := slices.IndexFunc(items, func(it liveReviewItem) bool { return it.RequestID == id })
+	if i < 0 {
+		return liveReviewItem{}, false
+	}
+	return items[i], true
+}
+
+// decide is a review of request id by holding: all accepted, or all rejected.
+func decide(holding string, id int64, accept bool, animals int) map[string]any {
+	rm := map[string]any{"requestId": id, "isAccepted": accept, "arrivalDate": day(-1)}
+	if accept {
+		rm["animalTotal"] = animals
+	}
+	return map[string]any{"holding": holding, "reviewMovement": rm}
+}
+
+// TestOnMoveFromAnotherKeeperAwaitsThem: keeper2 reporting sheep moved on
+// from keeper1's farm moves nothing until keeper1 reviews it. Meanwhile
+// the sheep stay keeper1's, who reads them (no 403) and finds the move in
+// their own review look-up; accepted, the sheep are keeper2's; rejected,
+// they stay where they are. Undoing keeper1's review leaves it awaiting
+// keeper1 again, not keeper2.
+func TestOnMoveFromAnotherKeeperAwaitsThem(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		const a, c = "UK0130181 00001", "UK0130181 00003"
+
+		on := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 1, 2), nil))
+		if !on.applied() {
+			t.Fatalf("keeper2's on-move: %s %+v", on.RequestStatus, on.Errors)
+		}
+		b.wantOn("before keeper1's review", map[string]string{a: farm1})
+		if res := b.get("/v1/animals/UK0130181%2000001", k1); res.status != http.StatusOK {
+			t.Errorf("keeper1 reading their own sheep after keeper2's on-move: %d %s", res.status, res.body)
+		}
+		if res := b.get("/v1/animals/UK0130181%2000001", k2); res.status != http.StatusForbidden {
+			t.Errorf("keeper2 reading keeper1's sheep before keeper1's review: %d, want 403", res.status)
+		}
+		item, ok := listed(b.awaiting(k1, farm1), on.RequestID)
+		if !ok || item.UserHolding == nil || *item.UserHolding != farm2 || *item.SourceHolding != farm1 || len(item.ReviewDevices) != 2 {
+			t.Fatalf("keeper1's look-up of farm1: %+v (found %v), want the on-move reported by farm2", item, ok)
+		}
+		if _, ok := listed(b.awaiting(k2, farm2), on.RequestID); ok {
+			t.Error("keeper2's own on-move awaits keeper2's review")
+		}
+		// keeper2 cannot decide it for keeper1, as farm1 or as farm2.
+		for _, h := range []string{farm1, farm2} {
+			res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": decide(h, on.RequestID, true, 2)})
+			if res.status == http.StatusCreated {
+				if rec := b.await(k2, "ReviewHoldingMovementRequests", postedID(res)); rec.applied() {
+					t.Errorf("keeper2 reviewed their own on-move as %s: %+v", h, rec)
+				}
+			}
+		}
+		b.wantOn("after keeper2 tried to review it", map[string]string{a: farm1})
+
+		review := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 2))
+		if !review.applied() {
+			t.Fatalf("keeper1's acceptance: %s %+v", review.RequestStatus, review.Errors)
+		}
+		b.wantOn("accepted by keeper1", map[string]string{a: farm2, "UK0130181 00002": farm2})
+
+		undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": review.RequestID})
+		if !undo.applied() {
+			t.Fatalf("keeper1 undoing the review: %s %+v", undo.RequestStatus, undo.Errors)
+		}
+		b.wantOn("review undone", map[string]string{a: farm1})
+		if _, ok := listed(b.awaiting(k1, farm1), on.RequestID); !ok {
+			t.Error("after keeper1 undid the review, the on-move no longer awaits keeper1")
+		}
+
+		other := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 3), nil))
+		rejected := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, other.RequestID, false, 0))
+		if !other.applied() || !rejected.applied() {
+			t.Fatalf("on-move %+v, rejection %+v", other, rejected)
+		}
+		b.wantOn("rejected by keeper1", map[string]string{c: farm1})
+	})
+}
+
+// TestOnMoveNeedsNoConsentFromMarkets: animals moved on from a market,
+// show or collection centre, and a keeper's own on-moves, apply at once.
+func TestOnMoveNeedsNoConsentFromMarkets(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		lot := []map[string]any{{"batchNumber": "UK130181", "animalTotal": 2}}
+
+		yard := b.submit(k2, "TransferRequests", transfer(day(-1), yard1, farm2, farm2, sheep("130191", 1), nil))
+		b.wantOn("from keeper1's market", map[string]string{"UK0130191 00001": farm2})
+		for _, tc := range []struct {
+			name, from string
+			waits      bool
+		}{{"show", show1, false}, {"collection centre", collection1, false}, {"producer", farm1, true}} {
+			on := b.submit(k2, "TransferRequests", transfer(day(-1), tc.from, farm2, farm2, nil, lot))
+			if _, ok := listed(b.awaiting(k1, tc.from), on.RequestID); !on.applied() || ok != tc.waits {
+				t.Errorf("a batch moved on from keeper1's %s: %s; awaiting keeper1: %v, want %v", tc.name, on.RequestStatus, ok, tc.waits)
+			}
+		}
+
+		// keeper1's own: sheep to their common land, and back by an
+		// on-move reported from farm1.
+		out := b.submit(k1, "TransferRequests", transfer(day(-2), farm1, common1, farm1, sheep("130182", 1), nil))
+		back := b.submit(k1, "TransferRequests", transfer(day(-1), common1, farm1, farm1, sheep("130182", 1), nil))
+		if !yard.applied() || !out.applied() || !back.applied() {
+			t.Fatalf("market %+v, out %+v, back %+v", yard, out, back)
+		}
+		b.wantOn("keeper1's own on-move", map[string]string{"UK0130182 00001": farm1})
+	})
+}
+
+// TestMoveReportedByBothEnds: the second report of a move, from its other
+// end, is matched to the movement the first made, applies nothing, and
+// says so (W004, live 4023); the reviewer sees the match as isDuplicate
+// with the second's requestId, and accepting moves the animals once. A
+// report differing in an animal is not matched, and a foreign keeper's
+// errors stay about the source holding alone.
+func TestMoveReportedByBothEnds(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		again := func(who string, r record, first int64) {
+			t.Helper()
+			_, warns := r.codes()
+			if r.RequestStatus != "CompletedWarning" || !slices.Equal(warns, []string{"4023"}) || r.UndoSupported ||
+				!strings.Contains(r.Warnings[0].Message, "request "+fmt.Sprint(first)) {
+				t.Errorf("%s's second report: %s %+v undoSupported %v, want CompletedWarning with 4023 naming request %d",
+					who, r.RequestStatus, r.Warnings, r.UndoSupported, first)
+			}
+		}
+		for _, tc := range []struct {
+			name              string
+			first, second     string // the tokens
+			firstAt, secondAt string // their userHoldings
+			reviewer          string // the token …
+			holding           string // … and holding that review the first
+			tag               int
+		}{
+			{"off-move then on-move", k1, k2, farm1, farm2, k2, farm2, 5},
+			{"on-move then off-move", k2, k1, farm2, farm1, k1, farm1, 7},
+		} {
+			move := func(at string) map[string]any {
+				return transfer(day(-1), farm1, farm2, at, sheep("130181", tc.tag, tc.tag+1),
+					[]map[string]any{{"batchNumber": "UK130181", "animalTotal": 4}})
+			}
+			first := b.submit(tc.first, "TransferRequests", move(tc.firstAt))
+			second := b.submit(tc.second, "TransferRequests", move(tc.secondAt))
+			if !first.applied() {
+				t.Fatalf("%s: first report %+v", tc.name, first)
+			}
+			again(tc.name, second, first.RequestID)
+			item, ok := listed(b.awaiting(tc.reviewer, tc.holding), first.RequestID)
+			if !ok || !item.IsDuplicate || !slices.Equal(item.DuplicateRequestIDs, []int64{second.RequestID}) {
+				t.Errorf("%s: the look-up of %s shows %+v (found %v), want isDuplicate with [%d]", tc.name, tc.holding, item, ok, second.RequestID)
+			}
+			if _, ok := listed(b.awaiting(tc.reviewer, tc.holding), second.RequestID); ok {
+				t.Errorf("%s: the second report awaits review too", tc.name)
+			}
+			if r := b.submit(tc.reviewer, "ReviewHoldingMovementRequests", decide(tc.holding, second.RequestID, true, 6)); r.applied() {
+				t.Errorf("%s: a review of the second report applied: %+v", tc.name, r)
+			}
+			if r := b.submit(tc.reviewer, "ReviewHoldingMovementRequests", decide(tc.holding, first.RequestID, true, 6)); !r.applied() {
+				t.Fatalf("%s: review %+v", tc.name, r)
+			}
+			tag := fmt.Sprintf("UK0130181 %05d", tc.tag)
+			b.wantOn(tc.name, map[string]string{tag: farm2})
+			// The second report made no movement to undo or correct.
+			if r := b.submit(tc.second, "UndoRequests", map[string]any{"requestToBeUndone_ID": second.RequestID}); r.RequestStatus != "Fail" {
+				t.Errorf("%s: undo of the second report: %+v", tc.name, r)
+			}
+			fix := move(tc.secondAt)
+			fix["requestToBeCorrected_ID"] = second.RequestID
+			if r := b.submit(tc.second, "CorrectTransferRequests", fix); r.RequestStatus != "Fail" || len(r.Errors) != 1 {
+				t.Errorf("%s: correction of the second report: %+v, want Fail with one error", tc.name, r)
+			}
+			b.wantOn(tc.name+", after the refused undo and correction", map[string]string{tag: farm2})
+		}
+
+		// Applied at once first (from a market), then reported again by
+		// the market's keeper: nothing moves again.
+		on := b.submit(k2, "TransferRequests", transfer(day(-1), yard1, farm2, farm2, sheep("130191", 2), nil))
+		off := b.submit(k1, "TransferRequests", transfer(day(-1), yard1, farm2, yard1, sheep("130191", 2), nil))
+		again("the market's keeper", off, on.RequestID)
+		if _, ok := listed(b.awaiting(k2, farm2), off.RequestID); ok {
+			t.Error("a report of a move already applied awaits review")
+		}
+
+		// Not the same animals: not matched; keeper2 learns nothing of
+		// keeper1's tags.
+		b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 9), nil))
+		more := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 9, 10), nil))
+		if more.RequestStatus != "Fail" || len(more.Errors) != 1 || more.Errors[0].Target != "content.sourceHolding" ||
+			strings.Contains(more.Errors[0].Message, "UK0") {
+			t.Errorf("keeper2's on-move of one more sheep: %s %+v, want Fail with one error about the source holding", more.RequestStatus, more.Errors)
+		}
+	})
+}
+
+// postedID is the requestId of a submission's answer.
+func postedID(res response) int64 {
+	var rec record
+	res.decode(&rec)
+	return rec.RequestID
+}

@@ -1,0 +1,38 @@
+package movements
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// A write naming a request its submitter may not see (maySee: not their
+// own, and about no holding they act for) is answered as one naming an id
+// not in use: taken at submission, then failed by its job with V024 "no
+// such request", word for word. Request ids are sequential, and any other
+// answer told a keeper which ids were other keepers' requests and what
+// became of them. A request the submitter may see keeps its own refusals
+// (only its submitter may undo or correct it; it does not await this
+// holding's review): they tell nothing the look-up does not.
+
+// unknownTarget is the refusal of a request naming, at source, request
+// id that does not exist for its submitter.
+func unknownTarget(source string, id int64) livestock.FieldError {
+	return livestock.FieldError{Code: livestock.CodeTargetUnknown, Source: source, Value: fmt.Sprint(id), Message: "no such request"}
+}
+
+// hiddenFrom reports whether the user named userName, with the grants tx
+// sees now, may not see r. A user who no longer exists sees only their
+// own requests.
+func hiddenFrom(ctx context.Context, tx store.Tx, userName string, r store.Request) (bool, error) {
+	u, err := tx.UserByName(ctx, userName)
+	if livestock.IsNotFound(err) {
+		u, err = livestock.User{Name: userName}, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return !maySee(u, r), nil
+}
