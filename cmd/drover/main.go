@@ -6,6 +6,7 @@
 //	drover serve     run the service (sandbox mode unless --issuer is set)
 //	drover migrate   apply database migrations and exit
 //	drover import    add holdings and users from a JSON file
+//	drover trace     run the 24-hour traceability exercise on one animal
 //	drover version   print the version
 //
 // Every setting is a flag and an environment variable: --max-page is also
@@ -52,6 +53,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return migrate(ctx, args[1:], getenv, stdout, stderr)
 	case "import":
 		return importData(ctx, args[1:], getenv, stdout, stderr)
+	case "trace":
+		return traceExercise(ctx, args[1:], getenv, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "drover", version)
 		return nil
@@ -70,6 +73,8 @@ commands:
   serve     run the service (sandbox mode unless --issuer is set)
   migrate   apply database migrations and exit
   import    add holdings and users (production mode) from a JSON file
+  trace     the 24-hour traceability exercise: an animal's locations over
+            the last 30 days and where every animal it lived beside is now
   version   print the version
 
 Run "drover <command> --help" for the settings of a command.

@@ -69,6 +69,11 @@ func registrationPath(path string) bool {
 			return false
 		}
 	}
+	// An animal's history (animals/{identifier}/history) is Drover's own
+	// and answers problem details.
+	if strings.HasPrefix(rest, "animals/") && strings.Count(rest, "/") >= 2 && strings.HasSuffix(rest, "/history") {
+		return false
+	}
 	if i := strings.IndexByte(rest, '/'); i >= 0 {
 		rest = rest[:i]
 	}

@@ -71,6 +71,16 @@ func authzMatrix() map[string]authzRow {
 		"GET /v1/StandingData":                  {build: getCall("/v1/StandingData"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/StandingData/{list}":           {build: getCall("/v1/StandingData/species"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/animals/{identifier}":          {build: getCall("/v1/animals/UK442501300001"), owner: st200, stranger: st404, inspector: st200, withdrawn: st404},
+		// Outbreak tracing: another keeper's animal or holding is not there
+		// for them (404, not 403); only the inspector traces.
+		"GET /v1/animals/{identifier}/history": {build: getCall("/v1/animals/UK442501300001/history"), owner: st200, stranger: st404, inspector: st200, withdrawn: st404},
+		"GET /v1/holdings/{holding}/animals":   {build: getCall("/v1/holdings/01%2F100%2F0257/animals?date=2025-03-01"), owner: st200, stranger: st404, inspector: st200, withdrawn: st404},
+		"GET /v1/holdings/{holding}/movements": {build: getCall("/v1/holdings/01%2F100%2F0257/movements?from=2025-03-01&to=2025-03-31"),
+			owner: st200, stranger: st404, inspector: st200, withdrawn: st404},
+		"POST /v1/traces": {build: func(*authzFixture) authzCall {
+			return authzCall{method: http.MethodPost, path: "/v1/traces", body: map[string]any{"holding": farm1, "from": "2025-03-01",
+				"to": "2025-03-30", "direction": "both", "hops": 2}}
+		}, owner: st403, stranger: st403, inspector: st200},
 		// The registration interface's reference lists: any signed-in user.
 		"GET /v1/breeds":                  {build: getCall("/v1/breeds?species=cattle"), owner: st200, stranger: st200, inspector: st200},
 		"GET /v1/deathreasons":            {build: getCall("/v1/deathreasons?species=sheep"), owner: st200, stranger: st200, inspector: st200},

@@ -35,6 +35,9 @@ func movementsEndpoint(path string) (livestock.Endpoint, bool) {
 			return "", false
 		}
 	}
+	if droverHoldingPath(rest) {
+		return "", false
+	}
 	if i := strings.IndexAny(rest, "(/"); i >= 0 {
 		rest = rest[:i]
 	}
@@ -89,4 +92,13 @@ func movementsProblem(ep livestock.Endpoint, p problem) movementsError {
 		body.Type, body.Title, body.Status, body.Detail = p.Type, p.Title, p.Status, p.Detail
 	}
 	return body
+}
+
+// droverHoldingPath reports whether rest (a path after /v1/) is one of
+// Drover's own holding endpoints (/holdings/{holding}/animals, …/movements),
+// which answer problem details, not the movements interface's body that
+// /Holdings/ValidHoldings, the one live path under holdings, does.
+func droverHoldingPath(rest string) bool {
+	first, after, ok := strings.Cut(rest, "/")
+	return ok && strings.EqualFold(first, "holdings") && !strings.EqualFold(after, "ValidHoldings")
 }

@@ -90,6 +90,13 @@ func (s *Server) routes() chi.Router {
 		r.Get("/v1/genotypes", s.handleRegistration(s.genotypes))
 		r.Get("/v1/rejectionreasons", s.handleRegistration(s.rejectionReasons))
 		r.Get("/v1/hauliers", s.handleRegistration(s.hauliers))
+
+		// Outbreak tracing (Drover's own): an animal's life, a holding's
+		// register, and traces for the inspector.
+		r.Get("/v1/animals/{identifier}/history", s.handle(s.animalHistory))
+		r.Get("/v1/holdings/{holding}/animals", s.handle(s.holdingAnimals))
+		r.Get("/v1/holdings/{holding}/movements", s.handle(s.holdingMovements))
+		r.Post("/v1/traces", s.handle(s.createTrace))
 	})
 	return r
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/drover-registry/drover/internal/registration"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/tracing"
 )
 
 // Config holds the settings of the HTTP layer.
@@ -78,6 +79,7 @@ type Server struct {
 	standing     *standing.Lists
 	movements    *movements.Service
 	registration *registration.Service
+	tracing      *tracing.Service // outbreak tracing's answers (history, registers, traces)
 	log          *slog.Logger
 	metrics      *metrics
 	limits       *limiter
@@ -104,7 +106,8 @@ func New(cfg Config, d Deps) (*Server, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
-		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store)}
+		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store),
+		tracing: tracing.New(d.Store, time.Now)}
 	var err error
 	if s.metadata, err = d.Doc.MetadataOf(serviceModel()); err != nil {
 		return nil, err

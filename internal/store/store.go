@@ -174,6 +174,8 @@ type Store interface {
 	MovementStore
 	// Animal registration requests (registrations.go).
 	RegistrationStore
+	// Outbreak tracing's reads (trace.go).
+	TraceStore
 }
 
 // Tx is the write side of one transaction. Later interfaces add their own

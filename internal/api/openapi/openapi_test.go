@@ -95,13 +95,17 @@ func TestOperations(t *testing.T) {
 		{"GET", "/v1/UndoRequests/$count"},
 		{"POST", "/v1/animals"},
 		{"GET", "/v1/animals/{identifier}"},
+		{"GET", "/v1/animals/{identifier}/history"},
 		{"GET", "/v1/breeds"},
 		{"GET", "/v1/deathreasons"},
 		{"GET", "/v1/genotypes"},
 		{"GET", "/v1/hauliers"},
+		{"GET", "/v1/holdings/{holding}/animals"},
+		{"GET", "/v1/holdings/{holding}/movements"},
 		{"GET", "/v1/me"},
 		{"GET", "/v1/rejectionreasons"},
 		{"GET", "/v1/requeststatus/{requestId}"},
+		{"POST", "/v1/traces"},
 	}
 	if diff := cmp.Diff(want, load(t).Operations()); diff != "" {
 		t.Errorf("Operations() (-want +got):\n%s", diff)

@@ -103,6 +103,8 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RegisterAnimal", testRegisterAnimal},
 		{"SeededAnimal", testSeededAnimal},
 		{"LookUpRegistration", testLookUpRegistration},
+		{"TraceWindows", testTraceWindows},
+		{"TraceAnimals", testTraceAnimals},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/drover-registry/drover/internal/sandbox"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// TestTraceExercise: drover trace answers both questions for a given
+// animal and for one picked at random, saying how long each took.
+func TestTraceExercise(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "drover.db")
+	st, err := openStore(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sandbox.Ensure(ctx, st, bcrypt.MinCost); err != nil {
+		t.Fatal(err)
+	}
+	k1, k2 := sandbox.Keepers[0], sandbox.Keepers[1]
+	cow, from, to := k1.Cow().String(), k1.ProducerCPH().String(), k2.ProducerCPH().String()
+	day := time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)
+	err = st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+		id, err := tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
+			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []string{from, to}, Content: []byte(`{}`)})
+		if err != nil {
+			return err
+		}
+		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: from, Destination: to,
+			TransferDate: day, ArrivalDate: day, State: store.MovementCompleted, AnimalCount: 1, ReportedBy: store.SideDeparture,
+			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: from, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
+			return err
+		}
+		return tx.MoveAnimals(ctx, []string{cow}, to, day)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	none := func(string) string { return "" }
+	for _, args := range [][]string{{"--animal", cow}, nil} {
+		var out bytes.Buffer
+		if err := run(ctx, append([]string{"trace", "--database", db, "--date", "2025-03-30"}, args...), none, &out, &out); err != nil {
+			t.Fatalf("drover trace %v: %v\n%s", args, err, out.String())
+		}
+		got := out.String()
+		for _, want := range []string{"animal " + cow, "1. its locations over the 30 days: 2 holding(s), in ", from + "  from 2024-01-01  to 2025-03-05",
+			"2. the current location of every animal that resided with it: ", "now on " + from} {
+			if !strings.Contains(got, want) {
+				t.Errorf("drover trace %v: no %q in\n%s", args, want, got)
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := run(ctx, []string{"trace", "--database", db, "--days", "0"}, none, &out, &out); err == nil || !strings.Contains(err.Error(), "--days") {
+		t.Errorf("--days 0: %v", err)
+	}
+}

@@ -1,0 +1,125 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/tracing"
+)
+
+// Wire types of the tracing endpoints (Drover's own, not the live
+// service's): an animal's history, a holding's register and movements,
+// and traces. Dates are YYYY-MM-DD; a member with no value is left out.
+
+// traceMovementBody is one movement as tracing shows it: a hop of a path,
+// a line of a holding's movements, a step of an animal's history.
+type traceMovementBody struct {
+	MovementID   int64           `json:"movementId"`
+	RequestID    int64           `json:"requestId"` // the request whose version stands: the transfer, or its latest correction
+	ReviewID     int64           `json:"reviewRequestId,omitempty"`
+	Direction    string          `json:"direction,omitempty"` // on a holding's list: in or out
+	State        string          `json:"state"`
+	Species      string          `json:"species"`
+	Source       string          `json:"source"`
+	Destination  string          `json:"destination"`
+	TransferDate string          `json:"transferDate"`
+	ArrivalDate  string          `json:"arrivalDate,omitempty"`
+	AnimalCount  int             `json:"animalCount"`
+	Animals      []deviceBody    `json:"animals"`
+	Batches      []batchLineBody `json:"batches"`
+}
+
+type deviceBody struct {
+	Identifier string `json:"identifier"`
+	Outcome    string `json:"outcome,omitempty"` // accepted, rejected; none before review
+}
+
+type batchLineBody struct {
+	BatchNumber string `json:"batchNumber"`
+	AnimalTotal int    `json:"animalTotal"`
+	Accepted    int    `json:"accepted"`
+}
+
+type stayBody struct {
+	Holding    string `json:"holding"`
+	From       string `json:"from"`
+	To         string `json:"to,omitempty"`
+	MovementID int64  `json:"movementId,omitempty"`
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+func newTraceMovement(m store.Movement) traceMovementBody {
+	b := traceMovementBody{MovementID: m.ID, RequestID: m.RequestID, ReviewID: m.ReviewID, State: string(m.State), Species: m.Species,
+		Source: m.Source, Destination: m.Destination, TransferDate: day(m.TransferDate), ArrivalDate: day(m.ArrivalDate),
+		AnimalCount: m.AnimalCount, Animals: []deviceBody{}, Batches: []batchLineBody{}}
+	for _, d := range m.Devices {
+		b.Animals = append(b.Animals, deviceBody{Identifier: d.Identifier, Outcome: d.Outcome})
+	}
+	for _, l := range m.Batches {
+		b.Batches = append(b.Batches, batchLineBody{BatchNumber: l.BatchNumber, AnimalTotal: l.AnimalTotal, Accepted: l.Accepted})
+	}
+	return b
+}
+
+func newStay(s tracing.Stay) stayBody {
+	return stayBody{Holding: s.Holding, From: day(s.From), To: day(s.To), MovementID: s.Movement}
+}
+
+// Media types an endpoint of tracing may answer in, besides JSON.
+const (
+	mediaCSV = "text/csv"
+	mediaDOT = "text/vnd.graphviz"
+)
+
+// accepts picks the media type of an answer from the Accept header: the
+// first of offers it names (parameters and weights aside), else JSON.
+func accepts(r *http.Request, offers ...string) string {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
+		for _, o := range offers {
+			if mt == o {
+				return o
+			}
+		}
+	}
+	return "application/json"
+}
+
+// holdingParam reads a holding from the path: a CPH whose slashes may be
+// written %2F.
+func holdingParam(v string) (livestock.CPH, error) {
+	v = strings.NewReplacer("%2F", "/", "%2f", "/").Replace(v)
+	c, err := livestock.ParseCPH(v)
+	if err != nil {
+		return livestock.CPH{}, livestock.Invalid("the holding is not a CPH", livestock.FieldError{Code: livestock.CodeBadFormat,
+			Source: "path:holding", Value: v, Message: "must be a CPH, CC/PPP/HHHH (slashes written %2F)"})
+	}
+	return c, nil
+}
+
+// dateParam reads a YYYY-MM-DD query parameter; def when it is absent.
+func dateParam(r *http.Request, name string, def time.Time, required bool) (time.Time, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		if required {
+			return time.Time{}, livestock.Invalid("a date is missing", livestock.FieldError{Code: livestock.CodeMissing,
+				Source: "query:" + name, Message: "required: a date, YYYY-MM-DD"})
+		}
+		return def, nil
+	}
+	d, err := livestock.ParseDate(v)
+	if err != nil {
+		return time.Time{}, livestock.Invalid("a date is not valid", livestock.FieldError{Code: livestock.CodeBadFormat,
+			Source: "query:" + name, Value: v, Message: "must be a date that exists, YYYY-MM-DD"})
+	}
+	return d.Time(), nil
+}

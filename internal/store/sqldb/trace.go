@@ -1,0 +1,166 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Outbreak tracing's reads (store.TraceStore). The window reads take the
+// holdings as a list at %s, after the two dates, and run on the covering
+// indexes of migration 00020: movements_trace_from (source, transfer_date)
+// and movements_trace_to (destination, the arrival expression), so that
+// each holding costs one index range and no row of the table is read. The
+// SQL is the same on both dialects; the index definitions differ
+// (PostgreSQL's INCLUDE, SQLite's longer key).
+const (
+	// standing is the states a movement counts in for tracing.
+	standing       = `('PendingReview', 'Completed', 'Accepted')`
+	traceColumns   = `id, request_id, species, source, destination, transfer_date, arrival_date, state, animal_count`
+	movementsFromS = `SELECT ` + traceColumns + ` FROM movements
+		WHERE source IN (%s) AND transfer_date >= $1 AND transfer_date <= $2 AND state IN ` + standing
+	movementsToSQL = `SELECT ` + traceColumns + ` FROM movements
+		WHERE destination IN (%s) AND coalesce(arrival_date, transfer_date) >= $1
+		AND coalesce(arrival_date, transfer_date) <= $2 AND state IN ` + standing
+	animalMovementsSQL = `SELECT ` + movementColumns + ` FROM movements
+		WHERE id IN (SELECT movement_id FROM movement_devices WHERE identifier IN (%s))`
+	batchMovementsSQL = `SELECT ` + movementColumns + ` FROM movements
+		WHERE id IN (SELECT movement_id FROM movement_batches WHERE batch_number = $1) ORDER BY id`
+	// traceAnimalColumns leave out the registration record, which tracing
+	// never shows and a market's stock would read by the thousand.
+	traceAnimalColumns = `identifier, species, sex, birth_date, cph, on_since, state, death_date`
+	animalsByIDSQL     = `SELECT ` + traceAnimalColumns + ` FROM animals WHERE identifier IN (%s)`
+	animalsOnSQL       = `SELECT ` + traceAnimalColumns + ` FROM animals WHERE cph = $1 ORDER BY identifier`
+	batchesInSQL       = `SELECT m.species, coalesce(sum(b.accepted), 0) FROM movements m
+		JOIN movement_batches b ON b.movement_id = m.id
+		WHERE m.destination = $1 AND coalesce(m.arrival_date, m.transfer_date) <= $2
+		AND m.state IN ('Completed', 'Accepted') GROUP BY m.species`
+	batchesOutSQL = `SELECT m.species, coalesce(sum(b.accepted), 0) FROM movements m
+		JOIN movement_batches b ON b.movement_id = m.id
+		WHERE m.source = $1 AND m.transfer_date <= $2
+		AND m.state IN ('Completed', 'Accepted') GROUP BY m.species`
+)
+
+// MovementsFrom lists the standing movements leaving holdings in [from, to].
+func (s *Store) MovementsFrom(ctx context.Context, holdings []string, from, to time.Time) (list []store.Movement, err error) {
+	defer s.wrap(&err, "MovementsFrom")
+	return s.window(ctx, movementsFromS, holdings, from, to, func(m store.Movement) time.Time { return m.TransferDate })
+}
+
+// MovementsTo lists the standing movements reaching holdings in [from, to].
+func (s *Store) MovementsTo(ctx context.Context, holdings []string, from, to time.Time) (list []store.Movement, err error) {
+	defer s.wrap(&err, "MovementsTo")
+	return s.window(ctx, movementsToSQL, holdings, from, to, arrivalOf)
+}
+
+func arrivalOf(m store.Movement) time.Time {
+	if m.ArrivalDate.IsZero() {
+		return m.TransferDate
+	}
+	return m.ArrivalDate
+}
+
+// window runs a window read for every MaxParams holdings and returns the
+// rows by the date key gives, then id.
+func (s *Store) window(ctx context.Context, query string, holdings []string, from, to time.Time,
+	key func(store.Movement) time.Time) ([]store.Movement, error) {
+	var list []store.Movement
+	for part := range slices.Chunk(distinct(holdings), s.d.MaxParams-2) {
+		args := s.planEachTime(append([]any{date(from), date(to)}, part...))
+		rows, err := s.r.QueryContext(ctx, fmt.Sprintf(query, marks(3, len(part))), args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var m store.Movement
+			if err := rows.Scan(&m.ID, &m.RequestID, &m.Species, &m.Source, &m.Destination, day{&m.TransferDate},
+				day{&m.ArrivalDate}, &m.State, &m.AnimalCount); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			list = append(list, m)
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(list, func(a, b store.Movement) int {
+		if c := key(a).Compare(key(b)); c != 0 {
+			return c
+		}
+		return cmpID(a.ID, b.ID)
+	})
+	return list, nil
+}
+
+func cmpID(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// FillMovements sets the devices and batches of each movement of list.
+func (s *Store) FillMovements(ctx context.Context, list []store.Movement) (err error) {
+	defer s.wrap(&err, "FillMovements")
+	if len(list) == 0 {
+		return nil
+	}
+	for i := range list {
+		list[i].Devices, list[i].Batches = nil, nil
+	}
+	return s.fillMovements(ctx, s.r, list)
+}
+
+// AnimalMovements lists every movement naming one of identifiers, by id.
+func (s *Store) AnimalMovements(ctx context.Context, identifiers []string) (list []store.Movement, err error) {
+	defer s.wrap(&err, "AnimalMovements")
+	seen := map[int64]bool{}
+	err = s.eachOf(ctx, s.r, animalMovementsSQL, distinct(identifiers), func(rows *sql.Rows) error {
+		m, err := scanMovement(rows)
+		if err == nil && !seen[m.ID] {
+			seen[m.ID] = true
+			list = append(list, m)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(list, func(a, b store.Movement) int { return cmpID(a.ID, b.ID) })
+	return list, s.fillMovements(ctx, s.r, list)
+}
+
+// BatchMovements lists every movement with a batch line numbered number.
+func (s *Store) BatchMovements(ctx context.Context, number string) (list []store.Movement, err error) {
+	defer s.wrap(&err, "BatchMovements")
+	rows, err := s.r.QueryContext(ctx, batchMovementsSQL, number)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		m, err := scanMovement(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, nil
+	}
+	return list, s.fillMovements(ctx, s.r, list)
+}

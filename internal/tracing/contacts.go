@@ -1,0 +1,80 @@
+package tracing
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// MaxContacts bounds the animals one trace lists: a market's month is tens
+// of thousands of animals, more than anyone reads in one answer.
+const MaxContacts = 10000
+
+// contacts are the animals that shared a holding with q's animal while it
+// was there within the window (its origins), with where they are now.
+func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Contact, error) {
+	var out []Contact
+	for _, o := range origins {
+		from, to := maxDay(o.From, q.From), q.To
+		if !o.To.IsZero() && o.To.Before(to) {
+			to = o.To
+		}
+		rs, err := s.Residents(ctx, o.Holding, from, to)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if r.Animal.Identifier == q.Animal || (q.Species != "" && r.Animal.Species != q.Species) {
+				continue
+			}
+			out = append(out, Contact{Animal: r.Animal, Stay: r.Stay})
+			if len(out) == MaxContacts {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// carried are the tagged animals the paths of reached carried, each once
+// (by the first path movement, in id order, that carried it), with where
+// they are now. An animal a review rejected did not travel.
+func (s *Service) carried(ctx context.Context, reached []Reached) ([]Contact, error) {
+	by := map[string]int64{}
+	for _, r := range reached {
+		for _, m := range r.Path {
+			for _, d := range m.Devices {
+				if d.Outcome == "rejected" {
+					continue
+				}
+				if id, ok := by[d.Identifier]; !ok || m.ID < id {
+					by[d.Identifier] = m.ID
+				}
+			}
+		}
+	}
+	ids := make([]string, 0, len(by))
+	for id := range by {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	if len(ids) > MaxContacts {
+		ids = ids[:MaxContacts]
+	}
+	animals, err := s.st.AnimalsByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Contact, 0, len(ids))
+	for _, id := range ids {
+		a, ok := animals[id]
+		if !ok {
+			a = store.Animal{Identifier: id}
+		}
+		out = append(out, Contact{Animal: a, Stay: Stay{Movement: by[id]}})
+	}
+	slices.SortFunc(out, func(a, b Contact) int { return strings.Compare(a.Animal.Identifier, b.Animal.Identifier) })
+	return out, nil
+}

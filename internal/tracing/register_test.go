@@ -1,0 +1,111 @@
+package tracing_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+	"github.com/drover-registry/drover/internal/tracing"
+)
+
+func residents(rs []tracing.Resident) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Animal.Identifier)
+	}
+	return out
+}
+
+// TestRegisterKnown: a holding's register on a date from the known
+// registry: who arrived, who left, who a review rejected (and so never
+// left), and the batch animals its movements brought and took.
+func TestRegisterKnown(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		known(t, s)
+		svc := tracing.New(s, nil)
+		for _, tc := range []struct {
+			holding string
+			day     time.Time
+			animals []string
+			batches map[string]int
+		}{
+			{F2, ymd(3, 5), []string{"c2", "c3"}, map[string]int{}},
+			{F2, ymd(3, 7), []string{"c1", "c2", "c3"}, map[string]int{"Sheep": 5}},
+			{F2, ymd(3, 12), []string{"c1", "c2", "c3"}, map[string]int{"Sheep": 5}}, // c3 left that day
+			{F2, ymd(3, 13), []string{"c1", "c2"}, map[string]int{"Sheep": 5}},
+			{M, ymd(3, 5), []string{"c1"}, map[string]int{"Sheep": 5}},
+			{M, ymd(3, 7), nil, map[string]int{}},
+			{F1, ymd(3, 5), []string{"c1", "c4"}, map[string]int{}},
+			{F1, ymd(3, 6), []string{"c4"}, map[string]int{}},
+			{F4, ymd(3, 13), []string{"c3"}, map[string]int{}},
+		} {
+			reg, err := svc.RegisterOn(context.Background(), tc.holding, tc.day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.animals, residents(reg.Animals)); diff != "" {
+				t.Errorf("%s on %s: animals (-want +got):\n%s", tc.holding, tc.day.Format(time.DateOnly), diff)
+			}
+			if diff := cmp.Diff(tc.batches, reg.Batches); diff != "" {
+				t.Errorf("%s on %s: batches (-want +got):\n%s", tc.holding, tc.day.Format(time.DateOnly), diff)
+			}
+		}
+	})
+}
+
+// TestHistoryAndContacts: an animal's stays and movements, a batch's
+// movements, and the 24-hour standard's second question: the animals that
+// lived beside c1 in March, and where they are now.
+func TestHistoryAndContacts(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := known(t, s)
+		svc := tracing.New(s, nil)
+		h, err := svc.AnimalHistory(context.Background(), "c1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		long := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+		want := []tracing.Stay{{Holding: F1, From: long, To: ymd(3, 5)}, {Holding: M, From: ymd(3, 5), To: ymd(3, 6), Movement: ids[1]},
+			{Holding: F2, From: ymd(3, 6), Movement: ids[2]}}
+		if diff := cmp.Diff(want, h.Stays); diff != "" {
+			t.Errorf("c1's stays (-want +got):\n%s", diff)
+		}
+		if len(h.Movements) != 2 || h.Movements[0].ID != ids[1] {
+			t.Errorf("c1's movements = %v, want 1 and 2", h.Movements)
+		}
+		seen, ok := h.Seen(func(cph string) bool { return cph == M })
+		if !ok || len(seen.Stays) != 1 || len(seen.Movements) != 2 {
+			t.Errorf("the market's keeper sees %+v, want its one stay and both movements", seen)
+		}
+		if _, ok := h.Seen(func(cph string) bool { return cph == A }); ok {
+			t.Error("the abattoir's keeper sees c1, which never went there")
+		}
+		b, err := svc.AnimalHistory(context.Background(), "UK0100001")
+		if err != nil || b.Batch != "UK0100001" || len(b.Movements) != 2 {
+			t.Errorf("batch history = %+v, %v; want movements 1 and 2", b, err)
+		}
+		if _, err := svc.AnimalHistory(context.Background(), "nobody"); err == nil {
+			t.Error("history of nothing: no error")
+		}
+
+		res, err := svc.Trace(context.Background(), tracing.Query{Animal: "c1", From: ymd(3, 1), To: ymd(3, 30), Direction: tracing.Both, Hops: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range res.Animals {
+			got = append(got, c.Animal.Identifier+" met on "+c.Stay.Holding+", now on "+c.Animal.CPH.String())
+		}
+		wantContacts := []string{"c4 met on " + F1 + ", now on " + F1, "c2 met on " + F2 + ", now on " + F2, "c3 met on " + F2 + ", now on " + F4}
+		if diff := cmp.Diff(wantContacts, got); diff != "" {
+			t.Errorf("c1's contacts (-want +got):\n%s", diff)
+		}
+		if len(res.Origins) != 3 || len(res.Holdings) != 0 {
+			t.Errorf("origins %v, holdings %v: want c1's three stays and no hop", res.Origins, res.Holdings)
+		}
+	})
+}

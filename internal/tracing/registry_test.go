@@ -1,0 +1,73 @@
+package tracing_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// registry builds a small registry in a store, movement by movement, as
+// the tests of this package need it.
+type registry struct {
+	t *testing.T
+	s store.Store
+}
+
+func ymd(m time.Month, d int) time.Time { return time.Date(2025, m, d, 0, 0, 0, 0, time.UTC) }
+
+// seed adds holdings and animals (identifier → holding and since when).
+func (r registry) seed(holdings []string, animals map[string]store.Animal) {
+	r.t.Helper()
+	var sd store.Seed
+	for _, h := range holdings {
+		sd.Holdings = append(sd.Holdings, livestock.Holding{CPH: livestock.MustCPH(h), Type: livestock.HoldingProducer})
+	}
+	for id, a := range animals {
+		a.Identifier, a.Species, a.Sex, a.State = id, "Sheep", "female", "registered"
+		if a.BirthDate.IsZero() {
+			a.BirthDate = a.OnSince
+		}
+		sd.Animals = append(sd.Animals, a)
+	}
+	if _, err := r.s.Seed(context.Background(), sd); err != nil {
+		r.t.Fatalf("Seed: %v", err)
+	}
+}
+
+// move stores m (with its transfer request) and returns its id.
+func (r registry) move(m store.Movement) int64 {
+	r.t.Helper()
+	if m.UserName == "" {
+		m.UserName = "keeper"
+	}
+	if m.Species == "" {
+		m.Species = "Sheep"
+	}
+	err := r.s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
+		m.ID, err = tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess,
+			UserName: m.UserName, RequestDate: m.TransferDate, UpdatedDate: m.TransferDate, CorrelationID: "c",
+			Holdings: []string{m.Source, m.Destination}, Content: []byte(`{}`)})
+		if err != nil {
+			return err
+		}
+		return tx.InsertMovement(ctx, m)
+	})
+	if err != nil {
+		r.t.Fatalf("move %s → %s: %v", m.Source, m.Destination, err)
+	}
+	return m.ID
+}
+
+// dev is a device of a movement: the animal id, from prior since since.
+func dev(id, prior string, since time.Time, outcome string) store.MovementDevice {
+	return store.MovementDevice{Identifier: id, RFID: "0", PriorCPH: prior, PriorOnSince: since, Outcome: outcome}
+}
+
+func batch(total, accepted int) []store.MovementBatch {
+	return []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: total, Accepted: accepted}}
+}
+
+func mustCPH(s string) livestock.CPH { return livestock.MustCPH(s) }

@@ -1,0 +1,31 @@
+package tracing
+
+import (
+	"time"
+
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Service answers tracing questions over one store.
+type Service struct {
+	st  store.TraceStore
+	now func() time.Time
+}
+
+// New returns a Service reading st; now gives today, for a register or
+// history asked of no date.
+func New(st store.TraceStore, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{st: st, now: now}
+}
+
+// Today is the service's current date, at 00:00 UTC.
+func (s *Service) Today() time.Time {
+	t := s.now().UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// never is a date after any movement: the window reads' open end.
+var never = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)

@@ -1,0 +1,260 @@
+package tracing
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// Direction is which way in time a trace follows movements.
+type Direction string
+
+const (
+	Forward  Direction = "forward"  // where animals went after the risk reached a holding
+	Backward Direction = "backward" // where animals came from before it
+	Both     Direction = "both"
+)
+
+// Query is one trace: from a holding or from an animal, over the risk
+// window [From, To], up to Hops movements away.
+type Query struct {
+	Holding   string // a CPH, or "" for an animal trace
+	Animal    string // a tag, or "" for a holding trace
+	From, To  time.Time
+	Direction Direction
+	Hops      int
+	Species   string // only movements of this species; "" for all
+}
+
+// Result is a trace's answer.
+type Result struct {
+	// Origins are where the risk starts: the holding traced over the
+	// window, or the traced animal's stays that share a day with it.
+	Origins []Stay
+	// Holdings are every holding reached, by direction, hops and holding.
+	Holdings []Reached
+	// Animals are, for an animal trace, the animals that shared a holding
+	// with it during the window; for a holding trace, the tagged animals
+	// the paths carried. Each with where it is now.
+	Animals []Contact
+	// Read counts the movements the trace read: its cost.
+	Read int
+}
+
+// Reached is a holding a trace reached.
+type Reached struct {
+	Holding   string
+	Direction Direction // Forward or Backward
+	// Hops is the fewest movements from an origin; Path is such a path,
+	// in the order the animals travelled.
+	Hops int
+	Path []store.Movement
+	// Date is, forwards, the earliest day the risk can have arrived (by
+	// any path within the hops allowed); backwards, the latest day animals
+	// can have left it and still reached an origin in time.
+	Date time.Time
+}
+
+// Contact is an animal a trace found, with where it is now.
+type Contact struct {
+	Animal store.Animal // as it is now: its holding, its state
+	// Stay is its stay on the holding it shared with the traced animal
+	// (animal traces), or 0-valued but for Movement, the path movement
+	// that carried it (holding traces).
+	Stay Stay
+}
+
+// Trace runs q. Paths respect time: forwards, a movement counts only if
+// it left a holding on or after the day the risk reached it (and within
+// the window); backwards, only if it arrived on or before the latest day
+// that matters there (and within the window). Holdings are relaxed hop by
+// hop, each keeping its best day, so a trace reads the movements of the
+// holdings it reaches and no others.
+func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
+	var res Result
+	if q.Animal != "" {
+		h, err := s.AnimalHistory(ctx, q.Animal)
+		if err != nil {
+			return Result{}, err
+		}
+		if h.Batch != "" {
+			return Result{}, livestock.Errorf(livestock.KindNotFound, "no animal wears %q", q.Animal)
+		}
+		for _, st := range h.Stays {
+			if st.Overlaps(q.From, q.To) {
+				res.Origins = append(res.Origins, st)
+			}
+		}
+	} else {
+		res.Origins = []Stay{{Holding: q.Holding, From: q.From, To: q.To}}
+	}
+	for _, d := range []Direction{Forward, Backward} {
+		if q.Direction != d && q.Direction != Both {
+			continue
+		}
+		reached, read, err := s.relax(ctx, q, d, res.Origins)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Holdings, res.Read = append(res.Holdings, reached...), res.Read+read
+	}
+	var err error
+	if q.Animal != "" {
+		res.Animals, err = s.contacts(ctx, q, res.Origins)
+	} else {
+		res.Animals, err = s.carried(ctx, res.Holdings)
+	}
+	return res, err
+}
+
+// entry is one improvement of a holding's best day, at a hop count.
+type entry struct {
+	holding string
+	hops    int
+	day     time.Time
+	move    store.Movement // the movement that made it; none for an origin
+	prev    int            // the entry it came from; -1 for an origin
+}
+
+// relax runs one direction of q from origins.
+func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Stay) ([]Reached, int, error) {
+	fwd := d == Forward
+	better := func(a, b time.Time) bool { // a is a better day than b
+		if fwd {
+			return a.Before(b)
+		}
+		return a.After(b)
+	}
+	var entries []entry
+	best := map[string]int{}     // holding → its best entry
+	frontier := map[string]int{} // holdings improved at the last hop → that entry
+	for _, o := range origins {
+		day := maxDay(o.From, q.From)
+		if !fwd {
+			day = q.To
+			if !o.To.IsZero() && o.To.Before(day) {
+				day = o.To
+			}
+		}
+		if i, ok := best[o.Holding]; ok && !better(day, entries[i].day) {
+			continue
+		}
+		entries = append(entries, entry{holding: o.Holding, day: day, prev: -1})
+		best[o.Holding], frontier[o.Holding] = len(entries)-1, len(entries)-1
+	}
+	first := map[string]int{} // holding → its first entry past the origins
+	read := 0
+	for hop := 1; hop <= q.Hops && len(frontier) > 0; hop++ {
+		holdings := slices.Sorted(maps.Keys(frontier))
+		var moves []store.Movement
+		var err error
+		if fwd {
+			edge := q.To
+			for _, i := range frontier {
+				edge = minDay(edge, entries[i].day)
+			}
+			moves, err = s.st.MovementsFrom(ctx, holdings, edge, q.To)
+		} else {
+			edge := q.From
+			for _, i := range frontier {
+				edge = maxDay(edge, entries[i].day)
+			}
+			moves, err = s.st.MovementsTo(ctx, holdings, q.From, edge)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		read += len(moves)
+		next := map[string]int{}
+		for _, m := range moves {
+			if q.Species != "" && m.Species != q.Species {
+				continue
+			}
+			at, to, day := m.Source, m.Destination, Arrival(m)
+			if !fwd {
+				at, to, day = m.Destination, m.Source, m.TransferDate
+			}
+			from, ok := frontier[at]
+			if !ok || (fwd && m.TransferDate.Before(entries[from].day)) || (!fwd && Arrival(m).After(entries[from].day)) {
+				continue
+			}
+			if i, ok := best[to]; ok && !better(day, entries[i].day) {
+				continue
+			}
+			entries = append(entries, entry{holding: to, hops: hop, day: day, move: m, prev: from})
+			best[to], next[to] = len(entries)-1, len(entries)-1
+			if _, ok := first[to]; !ok {
+				first[to] = len(entries) - 1
+			}
+		}
+		frontier = next
+	}
+	var out []Reached
+	var paths []*Reached
+	for h, i := range first {
+		r := Reached{Holding: h, Direction: d, Hops: entries[i].hops, Date: entries[best[h]].day}
+		for j := i; entries[j].prev >= 0; j = entries[j].prev {
+			r.Path = append(r.Path, entries[j].move)
+		}
+		if fwd {
+			slices.Reverse(r.Path)
+		}
+		out = append(out, r)
+	}
+	for i := range out {
+		paths = append(paths, &out[i])
+	}
+	if err := s.fillPaths(ctx, paths); err != nil {
+		return nil, 0, err
+	}
+	slices.SortFunc(out, func(a, b Reached) int {
+		if a.Hops != b.Hops {
+			return a.Hops - b.Hops
+		}
+		return strings.Compare(a.Holding, b.Holding)
+	})
+	return out, read, nil
+}
+
+// fillPaths reads the devices and batches of the movements on paths, each
+// once.
+func (s *Service) fillPaths(ctx context.Context, paths []*Reached) error {
+	byID := map[int64]store.Movement{}
+	for _, r := range paths {
+		for _, m := range r.Path {
+			byID[m.ID] = m
+		}
+	}
+	list := slices.Collect(maps.Values(byID))
+	if err := s.st.FillMovements(ctx, list); err != nil {
+		return err
+	}
+	for _, m := range list {
+		byID[m.ID] = m
+	}
+	for _, r := range paths {
+		for i, m := range r.Path {
+			r.Path[i] = byID[m.ID]
+		}
+	}
+	return nil
+}
+
+func minDay(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func maxDay(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}

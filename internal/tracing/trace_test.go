@@ -1,0 +1,146 @@
+package tracing_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+	"github.com/drover-registry/drover/internal/tracing"
+)
+
+// Holdings of the known registry: F1 is infected, M a market, A an abattoir.
+const (
+	F1 = "01/001/0001"
+	M  = "02/002/0002"
+	F2 = "03/003/0003"
+	F3 = "04/004/0004"
+	F4 = "05/005/0005"
+	A  = "06/006/0006"
+)
+
+// known builds the registry whose answers the tests below know. Sheep c1
+// goes F1 → M → F2 in March 2025; c3 goes on to F4 (c2, rejected, stays);
+// the rest exercise time order, undone, rejected and pending movements.
+// It returns the movements' ids by number.
+func known(t *testing.T, s store.Store) map[int]int64 {
+	r := registry{t, s}
+	long := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	r.seed([]string{F1, M, F2, F3, F4, A}, map[string]store.Animal{
+		"c1": {CPH: mustCPH(F2), OnSince: ymd(3, 6)}, "c2": {CPH: mustCPH(F2), OnSince: long},
+		"c3": {CPH: mustCPH(F4), OnSince: ymd(3, 13)}, "c4": {CPH: mustCPH(F1), OnSince: long},
+	})
+	ids := map[int]int64{}
+	ids[1] = r.move(store.Movement{Source: F1, Destination: M, TransferDate: ymd(3, 5), ArrivalDate: ymd(3, 5), State: store.MovementCompleted,
+		AnimalCount: 6, Devices: []store.MovementDevice{dev("c1", F1, long, "accepted")}, Batches: batch(5, 5)})
+	ids[2] = r.move(store.Movement{Source: M, Destination: F2, TransferDate: ymd(3, 6), ArrivalDate: ymd(3, 6), State: store.MovementCompleted,
+		AnimalCount: 6, Devices: []store.MovementDevice{dev("c1", M, ymd(3, 5), "accepted")}, Batches: batch(5, 5)})
+	// Left M before the risk reached it.
+	ids[3] = r.move(store.Movement{Source: M, Destination: F3, TransferDate: ymd(3, 4), ArrivalDate: ymd(3, 4), State: store.MovementCompleted, AnimalCount: 1})
+	ids[4] = r.move(store.Movement{Source: F2, Destination: A, TransferDate: ymd(3, 10), ArrivalDate: ymd(3, 10), State: store.MovementUndone, AnimalCount: 1})
+	ids[5] = r.move(store.Movement{Source: F2, Destination: F4, TransferDate: ymd(3, 12), ArrivalDate: ymd(3, 13), State: store.MovementAccepted,
+		AnimalCount: 2, Devices: []store.MovementDevice{dev("c2", F2, long, "rejected"), dev("c3", F2, long, "accepted")}})
+	ids[6] = r.move(store.Movement{Source: F3, Destination: F1, TransferDate: ymd(3, 2), ArrivalDate: ymd(3, 2), State: store.MovementCompleted, AnimalCount: 1})
+	ids[7] = r.move(store.Movement{Source: F4, Destination: F3, TransferDate: ymd(3, 20), ArrivalDate: ymd(3, 21), State: store.MovementRejected, AnimalCount: 1})
+	ids[8] = r.move(store.Movement{Source: F2, Destination: F3, ReviewHolding: F3, TransferDate: ymd(3, 25), State: store.MovementPendingReview,
+		Species: "Goats", AnimalCount: 1})
+	ids[9] = r.move(store.Movement{Source: F4, Destination: F3, TransferDate: ymd(3, 1), ArrivalDate: ymd(3, 1), State: store.MovementCompleted, AnimalCount: 1})
+	return ids
+}
+
+// reached is a trace's holdings as holding → direction, hops, date and
+// the path's movement numbers.
+type reached struct {
+	Dir  tracing.Direction
+	Hops int
+	Date time.Time
+	Path []int
+}
+
+func summary(res tracing.Result, ids map[int]int64) map[string]reached {
+	num := map[int64]int{}
+	for n, id := range ids {
+		num[id] = n
+	}
+	out := map[string]reached{}
+	for _, h := range res.Holdings {
+		r := reached{Dir: h.Direction, Hops: h.Hops, Date: h.Date}
+		for _, m := range h.Path {
+			r.Path = append(r.Path, num[m.ID])
+		}
+		out[string(h.Direction[0])+" "+h.Holding] = r
+	}
+	return out
+}
+
+func TestTraceKnown(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := known(t, s)
+		svc := tracing.New(s, nil)
+		march := func(q tracing.Query) tracing.Query {
+			q.From, q.To = ymd(3, 1), ymd(3, 30)
+			return q
+		}
+		for _, tc := range []struct {
+			name string
+			q    tracing.Query
+			want map[string]reached
+		}{
+			{"forward three hops: time order, undone and rejected left out, pending followed",
+				march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 3}),
+				map[string]reached{
+					"f " + M:  {tracing.Forward, 1, ymd(3, 5), []int{1}},
+					"f " + F2: {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
+					"f " + F4: {tracing.Forward, 3, ymd(3, 13), []int{1, 2, 5}},
+					"f " + F3: {tracing.Forward, 3, ymd(3, 25), []int{1, 2, 8}},
+				}},
+			{"two hops stop at F2", march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 2}),
+				map[string]reached{
+					"f " + M:  {tracing.Forward, 1, ymd(3, 5), []int{1}},
+					"f " + F2: {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
+				}},
+			{"species: the goats' movement is not followed", march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 3, Species: "Sheep"}),
+				map[string]reached{
+					"f " + M:  {tracing.Forward, 1, ymd(3, 5), []int{1}},
+					"f " + F2: {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
+					"f " + F4: {tracing.Forward, 3, ymd(3, 13), []int{1, 2, 5}},
+				}},
+			{"backward: only what arrived before", march(tracing.Query{Holding: F1, Direction: tracing.Backward, Hops: 3}),
+				map[string]reached{
+					"b " + F3: {tracing.Backward, 1, ymd(3, 2), []int{6}},
+					"b " + F4: {tracing.Backward, 2, ymd(3, 1), []int{9, 6}},
+				}},
+			{"an animal's trace starts from each holding it was on", march(tracing.Query{Animal: "c1", Direction: tracing.Forward, Hops: 1}),
+				map[string]reached{
+					"f " + F4: {tracing.Forward, 1, ymd(3, 13), []int{5}},
+					"f " + F3: {tracing.Forward, 1, ymd(3, 25), []int{8}},
+				}},
+		} {
+			res, err := svc.Trace(context.Background(), tc.q)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if diff := cmp.Diff(tc.want, summary(res, ids)); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+			}
+		}
+
+		both, err := svc.Trace(context.Background(), march(tracing.Query{Holding: F1, Direction: tracing.Both, Hops: 3}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(both.Holdings); got != 6 {
+			t.Errorf("both directions: %d holdings, want 4 forward and 2 backward", got)
+		}
+		var carried []string
+		for _, c := range both.Animals {
+			carried = append(carried, c.Animal.Identifier+" on "+c.Animal.CPH.String())
+		}
+		if diff := cmp.Diff([]string{"c1 on " + F2, "c3 on " + F4}, carried); diff != "" {
+			t.Errorf("animals the paths carried, where they are now (c2 was rejected) (-want +got):\n%s", diff)
+		}
+	})
+}
