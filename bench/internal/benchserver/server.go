@@ -49,12 +49,19 @@ var listening = regexp.MustCompile(`listening on (http://\S+)`)
 // measure it; bench/overload turns them back on in args), adding args
 // (--database and the like), and waits for it to say where it listens.
 func Start(ctx context.Context, bin, logPath string, args ...string) (*Server, error) {
+	off := []string{"--rate-limit", "0", "--max-in-flight", "0", "--adaptive-limit=false", "--max-queued-jobs", "0"}
+	return StartDefaults(ctx, bin, logPath, append(off, args...)...)
+}
+
+// StartDefaults runs drover serve on a free port at its default settings,
+// adding args, and waits for it to say where it listens.
+func StartDefaults(ctx context.Context, bin, logPath string, args ...string) (*Server, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{log: logPath, done: make(chan error, 1)}
-	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--rate-limit", "0", "--max-in-flight", "0", "--adaptive-limit=false", "--max-queued-jobs", "0"}, args...)...)
+	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	s.cmd.Stderr = logf
 	stdout, err := s.cmd.StdoutPipe()
 	if err != nil {
