@@ -50,9 +50,11 @@ func getCall(path string) func(*authzFixture) authzCall {
 // another keeper's request is taken as one naming an id not in use (201,
 // then Fail V024): a 403 told which were in use (issue 20). keeper1
 // withdrawn from every holding still reads their own requests and acts
-// for nothing. Cases that are not another principal (a review of a
-// version since corrected, a server on the other mode's database) have
-// their own tests: TestReviewNamesTheVersionItSaw, TestServeModeIsTheDatabases.
+// for nothing. Cases that are not another principal have small tables of
+// their own: crossKeeperMatrix (a keeper reporting another's animals moved
+// on), staleReviewMatrix (a review of a version since corrected) and
+// databaseModeMatrix (sandbox and production servers over one database;
+// refusing to start on the other mode's is TestServeModeIsTheDatabases).
 func authzMatrix() map[string]authzRow {
 	m := map[string]authzRow{
 		"GET /healthz":                          {build: getCall("/healthz"), public: st200},
