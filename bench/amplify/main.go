@@ -78,7 +78,7 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv, err := benchserver.StartDefaults(ctx, bin, filepath.Join(t.Dir, "drover.log"), "--database", t.DSN)
+	srv, err := benchserver.Start(ctx, bin, filepath.Join(t.Dir, "drover.log"), "--database", t.DSN)
 	if err != nil {
 		return err
 	}

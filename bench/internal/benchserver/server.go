@@ -60,13 +60,6 @@ var AtDefaults = []string{"--rate-limit", "1000000"}
 // AtDefaults, --database and the like), and waits for it to say where it
 // listens.
 func Start(ctx context.Context, bin, logPath string, args ...string) (*Server, error) {
-	off := []string{"--rate-limit", "0", "--max-in-flight", "0", "--adaptive-limit=false", "--max-queued-jobs", "0"}
-	return StartDefaults(ctx, bin, logPath, append(off, args...)...)
-}
-
-// StartDefaults runs drover serve on a free port at its default settings,
-// adding args, and waits for it to say where it listens.
-func StartDefaults(ctx context.Context, bin, logPath string, args ...string) (*Server, error) {
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
