@@ -23,7 +23,7 @@ const (
 	// unbounded one.
 	passwordWait = 500 * time.Millisecond
 	// freeFailures is how many failed sign-ins a user name or an address
-	// has before each further one must wait.
+	// has before each further attempt must wait.
 	freeFailures = 5
 	// firstBackoff doubles with each failure beyond the free ones, up to
 	// maxBackoff.
@@ -68,12 +68,13 @@ func errThrottled(wait time.Duration) error {
 }
 
 // passwordChecks runs at most n password checks at once (n defaults to
-// the number of cores), so sign-ins cannot take every CPU from the rest.
+// half the cores, at least one), so sign-ins cannot take every CPU from
+// the rest.
 type passwordChecks chan struct{}
 
 func newPasswordChecks(n int) passwordChecks {
 	if n < 1 {
-		n = runtime.GOMAXPROCS(0)
+		n = max(1, runtime.GOMAXPROCS(0)/2)
 	}
 	return make(passwordChecks, n)
 }
@@ -101,8 +102,8 @@ func (c passwordChecks) acquire(ctx context.Context) error {
 func (c passwordChecks) release() { <-c }
 
 // throttle counts failed sign-ins per key (a user name or a client
-// address) and makes each failure beyond freeFailures wait twice as long
-// as the one before. It lives in each replica's memory: with R replicas
+// address) and, from the freeFailures-th on, makes each attempt wait twice
+// as long as the one before. It lives in each replica's memory: with R replicas
 // an attacker gets at most R times the tries, still a handful a minute,
 // while sharing it would put a database write on every wrong password,
 // the very cost it is there to bound.
@@ -139,9 +140,9 @@ func (t *throttle) fail(key string, now time.Time) {
 	}
 	s.failures++
 	s.last = now
-	if s.failures > freeFailures {
+	if s.failures >= freeFailures {
 		d := maxBackoff
-		if n := s.failures - freeFailures - 1; n < 20 {
+		if n := s.failures - freeFailures; n < 20 {
 			d = min(maxBackoff, firstBackoff<<n)
 		}
 		s.until = now.Add(d)

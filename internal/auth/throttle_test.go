@@ -3,6 +3,7 @@ package auth
 import (
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func TestFailedSignInsThrottled(t *testing.T) {
 		sb := newSandbox(t, s, testIssuer, func() time.Time { return now })
 
 		// Per user name: each failure from another address.
-		for i := range freeFailures + 1 {
+		for i := range freeFailures {
 			if _, err := signIn(sb, "192.0.2."+string(rune('1'+i)), "keeper1", "wrong"); kindOf(err) != livestock.KindInvalid {
 				t.Fatalf("failure %d: %v; want KindInvalid (wrong password)", i+1, err)
 			}
@@ -71,7 +72,7 @@ func TestFailedSignInsThrottled(t *testing.T) {
 		w, err := signIn(sb, "198.51.100.1", "keeper1", "keeper1")
 		if kindOf(err) != livestock.KindTooMany || w.Header().Get("Retry-After") == "" {
 			t.Fatalf("sign-in after %d failures for keeper1: %v, Retry-After %q; want KindTooMany with Retry-After",
-				freeFailures+1, err, w.Header().Get("Retry-After"))
+				freeFailures, err, w.Header().Get("Retry-After"))
 		}
 		now = now.Add(firstBackoff)
 		if _, err := signIn(sb, "198.51.100.1", "keeper1", "keeper1"); err != nil {
@@ -79,13 +80,13 @@ func TestFailedSignInsThrottled(t *testing.T) {
 		}
 
 		// Per address: each failure under another (unknown) name.
-		for i := range freeFailures + 1 {
+		for i := range freeFailures {
 			if _, err := signIn(sb, "203.0.113.9", "nobody"+string(rune('a'+i)), "x"); kindOf(err) != livestock.KindInvalid {
 				t.Fatalf("address failure %d: %v; want KindInvalid", i+1, err)
 			}
 		}
 		if _, err := signIn(sb, "203.0.113.9", "keeper1", "keeper1"); kindOf(err) != livestock.KindTooMany {
-			t.Errorf("sign-in from an address after %d failures: %v; want KindTooMany", freeFailures+1, err)
+			t.Errorf("sign-in from an address after %d failures: %v; want KindTooMany", freeFailures, err)
 		}
 		if _, err := signIn(sb, "198.51.100.1", "keeper1", "keeper1"); err != nil {
 			t.Errorf("keeper1 from another address: %v; want signed in", err)
@@ -97,10 +98,20 @@ func TestThrottleBackoffAndBound(t *testing.T) {
 	t.Parallel()
 	th := newThrottle()
 	now := time.Unix(0, 0)
-	for range freeFailures + 3 {
+	for range freeFailures - 1 {
 		th.fail("k", now)
 	}
-	if got, want := th.wait("k", now), 4*firstBackoff; got != want {
+	if got := th.wait("k", now); got != 0 {
+		t.Errorf("wait after %d failures = %s; want 0 (still free)", freeFailures-1, got)
+	}
+	th.fail("k", now)
+	if got := th.wait("k", now); got != firstBackoff {
+		t.Errorf("wait after %d failures = %s; want %s: the next attempt waits", freeFailures, got, firstBackoff)
+	}
+	for range 3 {
+		th.fail("k", now)
+	}
+	if got, want := th.wait("k", now), 8*firstBackoff; got != want {
 		t.Errorf("wait after %d failures = %s; want %s (doubling)", freeFailures+3, got, want)
 	}
 	th.fail("k", now.Add(quietReset+time.Second))
@@ -112,5 +123,18 @@ func TestThrottleBackoffAndBound(t *testing.T) {
 	}
 	if n := len(th.strikes); n > maxStrikes {
 		t.Errorf("throttle holds %d keys; want at most %d", n, maxStrikes)
+	}
+}
+
+// TestPasswordChecksDefault: by default password checks take at most half
+// the cores, at least one, so sign-ins always leave CPU to the rest.
+func TestPasswordChecksDefault(t *testing.T) {
+	for _, procs := range []int{1, 2, 3, 8} {
+		old := runtime.GOMAXPROCS(procs)
+		got := cap(newPasswordChecks(0))
+		runtime.GOMAXPROCS(old)
+		if want := max(1, procs/2); got != want {
+			t.Errorf("GOMAXPROCS %d: %d checks at once; want %d", procs, got, want)
+		}
 	}
 }
