@@ -2,6 +2,7 @@ package movements
 
 import (
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 )
 
 // A movement is final once both of its ends agree. Its reporter speaks for
@@ -38,4 +39,32 @@ func reviewer(submitter livestock.User, source, destination livestock.Holding) l
 		return destination.CPH
 	}
 	return livestock.CPH{}
+}
+
+// awaitsSource reports whether a transfer reported by submitter will await
+// the consent of its source's keeper (reviewer returns the source).
+func awaitsSource(submitter livestock.User, f livestock.TransferFacts) bool {
+	return f.Source != nil && f.Destination != nil && reviewer(submitter, *f.Source, *f.Destination) == f.Source.CPH
+}
+
+// blind is f with each tag of t taken to be a registered animal of t's
+// species on the source and free to move. A reporter who does not act for
+// the source learns nothing from the outcome of their report about what
+// the source holds: existing and absent tags end alike. The source's
+// keeper's review checks the animals (sourceChecks).
+func blind(f livestock.TransferFacts, t livestock.Transfer) livestock.TransferFacts {
+	f.Animals = map[string]livestock.AnimalRecord{}
+	for _, d := range t.Devices() {
+		if !d.Value.Tag.IsZero() {
+			f.Animals[d.Value.Tag.String()] = livestock.AnimalRecord{Species: t.Species, Holding: t.Source, State: "registered"}
+		}
+	}
+	return f
+}
+
+// sourceConsent reports whether movement m awaits, or awaited, the review
+// of its source's keeper: then it was recorded blind, and its animals are
+// checked when that keeper accepts it (sourceChecks).
+func sourceConsent(m store.Movement) bool {
+	return m.ReviewHolding != "" && m.ReviewHolding == m.Source
 }

@@ -32,7 +32,14 @@ import (
 // none. It locks the movement it matches after the job's own request, in
 // the order of lockorder.go; every move job queues first on the lock on
 // moves, so two reports of one move never miss each other.
-func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Request, t livestock.Transfer) (out outcome, ok bool, err error) {
+//
+// blind chooses which movements it matches: those awaiting their source's
+// consent (consent.go), recorded without checking their animals, or the
+// others. A report is matched to a blind movement only once its own
+// checks have passed, so that the source's keeper reporting the move
+// learns of each of their animals that cannot move; the others hold their
+// animals, so a report is matched to them before its checks.
+func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Request, t livestock.Transfer, blind bool) (out outcome, ok bool, err error) {
 	if req.Type != store.RequestTransfer {
 		return outcome{}, false, nil
 	}
@@ -69,7 +76,7 @@ func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Req
 		return outcome{}, false, err
 	}
 	for _, found := range same {
-		if !reportsAgain(report, found) {
+		if sourceConsent(found) != blind || !reportsAgain(report, found) {
 			continue
 		}
 		m, err := tx.LockMovement(ctx, found.ID)

@@ -70,6 +70,12 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if len(errs) > 0 {
 		return failed(errs...)
 	}
+	var warns []livestock.FieldError
+	if r.IsAccepted && sourceConsent(m) {
+		if warns, err = s.sourceChecks(ctx, tx, &m, decided.Accepted); err != nil {
+			return outcome{}, err
+		}
+	}
 	m.State, m.ArrivalDate, m.ReviewID = store.MovementRejected, r.ArrivalDate.Time(), req.ID
 	if r.IsAccepted {
 		m.State = store.MovementAccepted
@@ -99,7 +105,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	}
 	req.TargetID, req.Species, req.UndoSupported = m.RequestID, m.Species, true
 	req.Holdings = holdingList(r.Holding, livestock.MustCPH(m.Source))
-	return outcome{}, nil
+	return outcome{warns: warns}, nil
 }
 
 // staleReview is the error of a review naming request named when the

@@ -30,7 +30,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		}
 		prior, corrected = m, target
 	}
-	if out, ok, err := s.reportedAgain(ctx, tx, req, t); ok || err != nil {
+	if out, ok, err := s.reportedAgain(ctx, tx, req, t, false); ok || err != nil {
 		return out, err
 	}
 	exclude := int64(0)
@@ -45,6 +45,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	if err != nil {
 		return outcome{}, err
 	}
+	if awaitsSource(submitter, f) {
+		f = blind(f, t) // its animals are checked in the source keeper's review (consent.go)
+	}
 	errs, warns := livestock.CheckTransfer(t, f)
 	if len(errs) > 0 {
 		if !submitter.CanActFor(t.Source) {
@@ -54,6 +57,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	}
 	if !submitter.CanActFor(t.Source) {
 		warns = discreetWarnings(warns, t)
+	}
+	if out, ok, err := s.reportedAgain(ctx, tx, req, t, true); ok || err != nil {
+		return out, err
 	}
 	m := store.Movement{ID: req.ID, RequestID: req.ID, UserName: req.UserName, Species: req.Species,
 		Source: t.Source.String(), Destination: f.Destination.CPH.String(), TransferDate: t.TransferDate.Time(),

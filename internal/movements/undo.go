@@ -112,8 +112,13 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	if m.ReviewID != target.ID || m.RequestID != reviewed.ID {
 		return "the movement was not decided by this review", nil
 	}
-	if why, err := stayedRejected(ctx, tx, m); why != "" || err != nil {
-		return why, err
+	// A movement awaiting its source's consent holds no animals: the next
+	// acceptance checks them again (sourceChecks), so the rejected may
+	// have moved since.
+	if !sourceConsent(m) {
+		if why, err := stayedRejected(ctx, tx, m); why != "" || err != nil {
+			return why, err
+		}
 	}
 	if why, err := s.putBack(ctx, tx, m, false); why != "" || err != nil {
 		return why, err

@@ -326,7 +326,9 @@ type MovementTx interface {
 	// one side, however busy the route.
 	MovementsOnRoute(ctx context.Context, source, destination string, on time.Time, by Side) ([]Movement, error)
 	// InTransit returns, of identifiers, those in a movement awaiting
-	// review, mapped to that movement's id.
+	// its destination's review, mapped to that movement's id. A movement
+	// awaiting its source's consent holds no animals: its reporter does
+	// not answer for them, and the source's keeper still moves them.
 	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)
 	// ArrivalsOn lists movements that brought animals onto cph with an
 	// arrival date in [from, to]: pending, completed and accepted ones.

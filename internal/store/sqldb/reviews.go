@@ -22,7 +22,8 @@ const (
 	// list of identifiers.
 	inTransitSQL = `SELECT d.identifier, d.movement_id FROM movement_devices d
 		JOIN movements m ON m.id = d.movement_id
-		WHERE m.state = '` + string(store.MovementPendingReview) + `' AND d.identifier IN (%s)
+		WHERE m.state = '` + string(store.MovementPendingReview) + `' AND m.review_holding <> m.source
+		AND d.identifier IN (%s)
 		ORDER BY d.movement_id DESC`
 	// arrivalsSQL asks for the expression movements_arrivals indexes.
 	arrivalsSQL = `SELECT id, coalesce(arrival_date, transfer_date), species, flags, source FROM movements
@@ -83,8 +84,9 @@ func (s *Store) RequestsByID(ctx context.Context, ids []int64) (found map[int64]
 	return found, err
 }
 
-// InTransit maps each of identifiers that is on a movement awaiting review
-// to that movement (the earliest, should there be several).
+// InTransit maps each of identifiers that is on a movement awaiting the
+// review of its destination to that movement (the earliest, should there
+// be several).
 func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[string]int64, err error) {
 	defer t.s.wrap(&err, "InTransit")
 	found = make(map[string]int64)

@@ -62,8 +62,11 @@ func testInTransit(t *testing.T, s store.Store) {
 	a := addMovement(t, s, withTags(store.MovementPendingReview, "A", "B"))
 	addMovement(t, s, withTags(store.MovementAccepted, "C"))
 	b := addMovement(t, s, withTags(store.MovementPendingReview, many...))
+	consent := withTags(store.MovementPendingReview, "E") // awaits its source's consent: holds nothing
+	consent.ReviewHolding = consent.Source
+	addMovement(t, s, consent)
 	want := map[string]int64{"A": a}
-	asked := []string{"A", "C", "D"}
+	asked := []string{"A", "C", "D", "E"}
 	for i, tag := range many {
 		if i%2 == 0 {
 			want[tag] = b

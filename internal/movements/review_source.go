@@ -1,0 +1,68 @@
+package movements
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// sourceChecks applies the animal rules to the tags accepted, of a
+// movement the source's keeper consents to. Its reporter did not act for
+// the source, so the movement was recorded without them (blind): an
+// animal not registered, not of the movement's species, not on the source
+// since the transfer date, born after it, or in another movement awaiting
+// review, is taken out of accepted and named in a warning to the
+// reviewer, who keeps it. The others record where they were before.
+func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Movement, accepted map[string]bool) ([]livestock.FieldError, error) {
+	var tags []string
+	for _, d := range m.Devices {
+		if accepted[d.Identifier] {
+			tags = append(tags, d.Identifier)
+		}
+	}
+	if len(tags) == 0 {
+		return nil, nil
+	}
+	animals, err := tx.Animals(ctx, tags)
+	if err != nil {
+		return nil, err
+	}
+	moving, err := tx.InTransit(ctx, tags)
+	if err != nil {
+		return nil, err
+	}
+	on := livestock.DateOf(m.TransferDate)
+	var warns []livestock.FieldError
+	for i := range m.Devices {
+		d := &m.Devices[i]
+		if !accepted[d.Identifier] {
+			continue
+		}
+		a, ok := animals[d.Identifier]
+		why := ""
+		switch {
+		case !ok:
+			why = "no animal wears it"
+		case a.State != "registered":
+			why = "the animal is recorded " + a.State
+		case speciesOf(a.Species) != speciesOf(m.Species):
+			why = "the animal is of species " + a.Species
+		case moving[d.Identifier] != 0 && moving[d.Identifier] != m.ID:
+			why = fmt.Sprintf("the animal is in movement %d, which awaits review", moving[d.Identifier])
+		case a.CPH.String() != m.Source || livestock.DateOf(a.OnSince).After(on):
+			why = fmt.Sprintf("the animal is not on %s on %s (it is on %s since %s)", m.Source, on, a.CPH, livestock.DateOf(a.OnSince))
+		case !a.BirthDate.IsZero() && on.Before(livestock.DateOf(a.BirthDate)):
+			why = fmt.Sprintf("the animal was born on %s, after the transfer date", livestock.DateOf(a.BirthDate))
+		}
+		if why != "" {
+			accepted[d.Identifier] = false
+			warns = append(warns, livestock.FieldError{Code: livestock.CodeDeviceNotOnSource, Source: "/content/reviewMovement", Value: d.Identifier,
+				Message: fmt.Sprintf("tag %s was not moved: %s", d.Identifier, why)})
+			continue
+		}
+		d.PriorCPH, d.PriorOnSince = a.CPH.String(), a.OnSince
+	}
+	return warns, nil
+}
