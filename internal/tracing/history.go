@@ -1,6 +1,7 @@
 package tracing
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -93,7 +94,7 @@ func (s *Service) HoldingMovements(ctx context.Context, holding string, from, to
 		if c := key(a).Compare(key(b)); c != 0 {
 			return c
 		}
-		return cmpInt(a.ID, b.ID)
+		return cmp.Compare(a.ID, b.ID)
 	})
 	return list, s.st.FillMovements(ctx, list)
 }

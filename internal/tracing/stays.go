@@ -1,6 +1,7 @@
 package tracing
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -65,7 +66,7 @@ func Stays(a store.Animal, moves []store.Movement) []Stay {
 		if c := Arrival(x.m).Compare(Arrival(y.m)); c != 0 {
 			return c
 		}
-		return cmpInt(x.m.ID, y.m.ID)
+		return cmp.Compare(x.m.ID, y.m.ID)
 	})
 	cur := Stay{Holding: a.CPH.String(), From: a.OnSince}
 	if len(steps) > 0 {
@@ -84,14 +85,4 @@ func Stays(a store.Animal, moves []store.Movement) []Stay {
 		cur.To = a.DeathDate
 	}
 	return append(out, cur)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -110,6 +110,19 @@ func movementArgs(m store.Movement) ([]any, error) {
 		string(m.ReportedBy), dups, m.ID}, nil
 }
 
+// scanMovements reads every row of rows as a movement, and closes rows.
+func scanMovements(rows *sql.Rows) (list []store.Movement, err error) {
+	defer rows.Close()
+	for rows.Next() {
+		m, err := scanMovement(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, m)
+	}
+	return list, rows.Err()
+}
+
 func scanMovement(row interface{ Scan(...any) error }) (store.Movement, error) {
 	var m store.Movement
 	var review sql.NullString

@@ -48,15 +48,7 @@ func (s *Store) PendingReviews(ctx context.Context, q store.ReviewQuery) (list [
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		m, err := scanMovement(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, m)
-	}
-	if err := rows.Err(); err != nil {
+	if list, err = scanMovements(rows); err != nil {
 		return nil, err
 	}
 	return list, s.fillMovements(ctx, s.r, list)

@@ -22,15 +22,7 @@ func (t *tx) MovementsOnRoute(ctx context.Context, source, destination string, o
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		m, err := scanMovement(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, m)
-	}
-	if err := rows.Err(); err != nil {
+	if list, err = scanMovements(rows); err != nil {
 		return nil, err
 	}
 	return list, t.s.fillMovements(ctx, t.tx, list)

@@ -1,6 +1,7 @@
 package sqldb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -95,19 +96,9 @@ func (s *Store) window(ctx context.Context, query string, holdings []string, fro
 		if c := key(a).Compare(key(b)); c != 0 {
 			return c
 		}
-		return cmpID(a.ID, b.ID)
+		return cmp.Compare(a.ID, b.ID)
 	})
 	return list, nil
-}
-
-func cmpID(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // FillMovements sets the devices and batches of each movement of list.
@@ -137,7 +128,7 @@ func (s *Store) AnimalMovements(ctx context.Context, identifiers []string) (list
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(list, func(a, b store.Movement) int { return cmpID(a.ID, b.ID) })
+	slices.SortFunc(list, func(a, b store.Movement) int { return cmp.Compare(a.ID, b.ID) })
 	return list, s.fillMovements(ctx, s.r, list)
 }
 
@@ -148,15 +139,7 @@ func (s *Store) BatchMovements(ctx context.Context, number string) (list []store
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		m, err := scanMovement(rows)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, m)
-	}
-	if err := rows.Err(); err != nil {
+	if list, err = scanMovements(rows); err != nil {
 		return nil, err
 	}
 	if len(list) == 0 {
