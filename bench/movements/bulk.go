@@ -9,6 +9,7 @@ import (
 
 	_ "modernc.org/sqlite" // the driver Drover's store uses
 
+	"github.com/drover-registry/drover/bench/internal/database"
 	"github.com/drover-registry/drover/internal/store/sqldb"
 )
 
@@ -49,32 +50,17 @@ const (
 // synchronous=OFF for the build only (the pragma is the connection's; it
 // is set back, and the server opens its own connections with FULL).
 func insertSQLite(ctx context.Context, path string, n, h int) error {
-	db, err := sql.Open("sqlite", path+"?_journal_mode=WAL&_busy_timeout=10000")
+	conn, done, err := database.BulkSQLite(ctx, path, "PRAGMA synchronous=OFF", "PRAGMA cache_size=-1048576")
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	for _, p := range []string{"PRAGMA synchronous=OFF", "PRAGMA cache_size=-1048576"} {
-		if _, err := conn.ExecContext(ctx, p); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-	}
+	defer done()
 	for from := 1; from <= n; from += txRows {
 		if err := sqliteTx(ctx, conn, from, min(from+txRows-1, n), n, h); err != nil {
 			return err
 		}
 	}
-	for _, p := range []string{"PRAGMA synchronous=FULL", "PRAGMA wal_checkpoint(TRUNCATE)"} {
-		if _, err := conn.ExecContext(ctx, p); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-	}
-	return nil
+	return database.ExecAll(ctx, conn, "PRAGMA synchronous=FULL", "PRAGMA wal_checkpoint(TRUNCATE)")
 }
 
 // sqliteTx writes movements from..to in one transaction.

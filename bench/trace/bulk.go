@@ -152,21 +152,11 @@ func pgValues(v []any) []any {
 // insertSQLite writes the registry with multi-row INSERTs in large
 // transactions, synchronous=OFF for the build only, then analyses.
 func insertSQLite(ctx context.Context, path string, s shape) error {
-	db, err := sql.Open("sqlite", path+"?_journal_mode=WAL&_busy_timeout=10000")
+	conn, done, err := database.BulkSQLite(ctx, path, "PRAGMA synchronous=OFF", "PRAGMA cache_size=-1048576", "PRAGMA foreign_keys=OFF", "BEGIN")
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	for _, p := range []string{"PRAGMA synchronous=OFF", "PRAGMA cache_size=-1048576", "PRAGMA foreign_keys=OFF", "BEGIN"} {
-		if _, err := conn.ExecContext(ctx, p); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-	}
+	defer done()
 	w := &sqliteWriter{ctx: ctx, conn: conn, stmts: map[string]*sql.Stmt{}, buf: map[string][][]any{}}
 	for _, v := range holdingRows(s) {
 		w.add("holdings", []string{"cph", "type"}, v)

@@ -64,3 +64,33 @@ func RemoveSQLite(path string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// BulkSQLite opens a connection of its own to the SQLite file at path, for
+// a benchmark to build its registry on, and runs stmts (the build's
+// PRAGMAs) on it. done closes the connection and its pool.
+func BulkSQLite(ctx context.Context, path string, stmts ...string) (conn *sql.Conn, done func(), err error) {
+	db, err := sql.Open("sqlite", path+"?_journal_mode=WAL&_busy_timeout=10000")
+	if err != nil {
+		return nil, nil, err
+	}
+	if conn, err = db.Conn(ctx); err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	done = func() { conn.Close(); db.Close() }
+	if err := ExecAll(ctx, conn, stmts...); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return conn, done, nil
+}
+
+// ExecAll runs stmts on conn in order, and names the one that fails.
+func ExecAll(ctx context.Context, conn *sql.Conn, stmts ...string) error {
+	for _, s := range stmts {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	return nil
+}
