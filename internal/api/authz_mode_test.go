@@ -18,9 +18,6 @@ import (
 
 	"github.com/drover-registry/drover/internal/api"
 	"github.com/drover-registry/drover/internal/auth"
-	"github.com/drover-registry/drover/internal/movements"
-	"github.com/drover-registry/drover/internal/registration"
-	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -79,18 +76,7 @@ func TestDatabaseModeMatrix(t *testing.T) {
 // builds it: no sandbox issuer, tokens verified against keys alone.
 func (b *bundle) production(issuer string, keys oidc.KeySet) *bundle {
 	b.t.Helper()
-	lists, err := standing.Load("")
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	mv, err := movements.New(b.store, lists, time.Now)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	reg, err := registration.New(b.store, lists, time.Now, time.Second)
-	if err != nil {
-		b.t.Fatal(err)
-	}
+	lists, mv, reg := services(b.t, b.store)
 	srv, err := api.New(api.Config{Issuer: issuer}, api.Deps{Store: b.store, Doc: b.doc, Standing: lists, Movement: mv, Register: reg,
 		Auth: auth.NewVerifier(issuer, "drover", keys, b.store)})
 	if err != nil {

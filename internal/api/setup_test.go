@@ -66,20 +66,9 @@ func start(t testing.TB, s store.Store, cfg api.Config) *bundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lists, err := standing.Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mv, err := movements.New(s, lists, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lists, mv, reg := services(t, s)
 	runner := jobs.New(s, jobs.Options{Workers: 2, Poll: 20 * time.Millisecond})
 	mv.Register(runner)
-	reg, err := registration.New(s, lists, time.Now, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
 	reg.Register(runner)
 	jobsOff := func() {}
 	jobsOn := func() {
@@ -225,4 +214,23 @@ func (b *bundle) do(method, path, token string, body io.Reader, headers ...strin
 	}
 	checkLive(b.t, method, req.URL.EscapedPath(), res.StatusCode, res.Header, data)
 	return response{t: b.t, status: res.StatusCode, header: res.Header, body: data}
+}
+
+// services are the standing lists and the movements and registration
+// services over s, as drover serve builds them.
+func services(t testing.TB, s store.Store) (*standing.Lists, *movements.Service, *registration.Service) {
+	t.Helper()
+	lists, err := standing.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv, err := movements.New(s, lists, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := registration.New(s, lists, time.Now, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lists, mv, reg
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/drover-registry/drover/internal/api"
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/internal/movements"
-	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -93,14 +91,7 @@ var replicaWorkers = 6
 // committers.
 func (b *bundle) replica(workers int) {
 	b.t.Helper()
-	lists, err := standing.Load("")
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	mv, err := movements.New(b.store, lists, time.Now)
-	if err != nil {
-		b.t.Fatal(err)
-	}
+	_, mv, _ := services(b.t, b.store)
 	runner := jobs.New(b.store, jobs.Options{Workers: workers, Poll: 5 * time.Millisecond})
 	mv.Register(runner)
 	ctx, stop := context.WithCancel(context.Background())
