@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"time"
 )
 
@@ -45,22 +46,26 @@ func naiveTrace(ctx context.Context, db *sql.DB, holding string, from, to time.T
 	if err := rows.Err(); err != nil {
 		return 0, 0, err
 	}
+	// Each pass extends paths by one movement, reading the days the pass
+	// before it left, so that a path never has more than hops movements.
 	reached := map[string]bool{}
 	fwd := map[string]time.Time{holding: from}
 	back := map[string]time.Time{holding: to}
 	for range hops {
+		nextFwd, nextBack := maps.Clone(fwd), maps.Clone(back)
 		for _, e := range edges {
 			if d, ok := fwd[e.from]; ok && !e.leave.Before(d) {
-				if cur, ok := fwd[e.to]; !ok || e.arrive.Before(cur) {
-					fwd[e.to], reached["f"+e.to] = e.arrive, true
+				if cur, ok := nextFwd[e.to]; !ok || e.arrive.Before(cur) {
+					nextFwd[e.to], reached["f"+e.to] = e.arrive, true
 				}
 			}
 			if d, ok := back[e.to]; ok && !e.arrive.After(d) && !e.arrive.Before(from) {
-				if cur, ok := back[e.from]; !ok || e.leave.After(cur) {
-					back[e.from], reached["b"+e.from] = e.leave, true
+				if cur, ok := nextBack[e.from]; !ok || e.leave.After(cur) {
+					nextBack[e.from], reached["b"+e.from] = e.leave, true
 				}
 			}
 		}
+		fwd, back = nextFwd, nextBack
 	}
 	return len(reached), len(edges), nil
 }
