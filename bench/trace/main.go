@@ -17,6 +17,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/drover-registry/drover/bench/internal/cli"
@@ -34,6 +36,7 @@ type options struct {
 	Rounds    int // of each trace; history and register run ten times as many
 	Keep      bool
 	SkipBuild bool
+	Profile   string // CPU profile of the measurements, when set
 }
 
 func parseFlags(args []string, out io.Writer) (options, error) {
@@ -43,6 +46,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.Holdings, "holdings", 100_000, "holdings (1 in 500 a market, 1 in 1,000 an abattoir)")
 	fs.IntVar(&o.Rounds, "rounds", 30, "traces of each kind to time; histories and registers ten times as many")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the database at the end (to reuse with --skip-build)")
+	fs.StringVar(&o.Profile, "cpuprofile", "", "write a CPU profile of the measurements (not the build) to this file")
 	fs.BoolVar(&o.SkipBuild, "skip-build", false, "measure a database kept by an earlier run (--database must name it)")
 	if err := cli.Parse(fs, args); err != nil {
 		return o, err
@@ -107,6 +111,17 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 		return err
 	}
 	defer naive.Close()
+	if o.Profile != "" {
+		f, err := os.Create(o.Profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	return measure(ctx, st, naive, s, o, out)
 }
 
