@@ -4,7 +4,7 @@
 // the request was acknowledged. The runner claims due jobs from the store
 // and applies each inside the claiming transaction, so a job's effects and
 // its completion commit together: applied exactly once, whatever crashes.
-// That transaction is a shared one (store.Store.InSharedTx): the jobs of
+// That transaction is a shared one (store.TxStore.InSharedTx): the jobs of
 // several workers and the submissions arriving meanwhile pay for one
 // commit between them, so jobs keep up with a stream of submissions on
 // SQLite's one writer rather than queueing behind them a commit each.
