@@ -59,9 +59,18 @@ type Options struct {
 	Now        func() time.Time
 }
 
+// Store is what a Runner uses of store.Store: claiming and retrying jobs
+// (store.JobStore), and a shared transaction in which to abandon a job
+// whose handler panicked (store.TxStore).
+type Store interface {
+	RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx store.Tx, j store.Job) error) (ran bool, err error)
+	RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) error
+	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error
+}
+
 // Runner claims and runs jobs.
 type Runner struct {
-	store    store.Store
+	store    Store
 	opts     Options
 	mu       sync.Mutex
 	handlers map[string]Handler
@@ -72,7 +81,7 @@ type Runner struct {
 }
 
 // New makes a runner; register handlers before Run.
-func New(s store.Store, o Options) *Runner {
+func New(s Store, o Options) *Runner {
 	if o.Workers <= 0 {
 		o.Workers = 2
 	}
