@@ -99,8 +99,6 @@ type Arrival struct {
 type MovementReader interface {
 	UserByName(ctx context.Context, name string) (livestock.User, error)
 	Request(ctx context.Context, id int64) (Request, error)
-	Movement(ctx context.Context, id int64) (Movement, error)
-	Animal(ctx context.Context, identifier string) (Animal, error)
 	Flock(ctx context.Context, mark string) (Flock, error)
 	HoldingByMHS(ctx context.Context, mhs livestock.MHS) (livestock.Holding, error)
 }
@@ -109,6 +107,8 @@ type MovementReader interface {
 // their approved records: what internal/movements shows.
 type MovementStore interface {
 	MovementReader
+	Movement(ctx context.Context, id int64) (Movement, error)
+	Animal(ctx context.Context, identifier string) (Animal, error)
 	Requests(ctx context.Context, q RequestQuery) ([]Request, error)
 	// CountRequests is how many requests q selects, without its paging
 	// (AfterID, After, Offset, Limit) and order.
