@@ -173,7 +173,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 // server never seeds its test users into real data, and a production
 // server never serves the sandbox's test users. Each refusal names the
 // flag that would match the database.
-func claimMode(ctx context.Context, st store.Store, production bool) error {
+func claimMode(ctx context.Context, st store.SeedStore, production bool) error {
 	want := store.ModeSandbox
 	if production {
 		want = store.ModeProduction
@@ -192,9 +192,16 @@ func claimMode(ctx context.Context, st store.Store, production bool) error {
 		"or give --database a sandbox database (a new one becomes one) to serve without --issuer")
 }
 
+// sandboxStore is what startSandbox uses of the store: the seed
+// (sandbox.Store) and the issuer's keys and grants (auth.SandboxStore).
+type sandboxStore interface {
+	sandbox.Store
+	auth.SandboxStore
+}
+
 // startSandbox seeds the sandbox data on first start and starts the
 // built-in issuer, announcing loudly that tokens here prove nothing.
-func startSandbox(ctx context.Context, st store.Store, publicURL, audience, clients string, log *slog.Logger) (*auth.Sandbox, error) {
+func startSandbox(ctx context.Context, st sandboxStore, publicURL, audience, clients string, log *slog.Logger) (*auth.Sandbox, error) {
 	registered, err := auth.ParseClients(clients)
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox-clients: %w", err)

@@ -36,7 +36,15 @@ type metrics struct {
 // server's CPUs are saturated, by it or by a neighbour.
 var schedLatencies = collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/sched/latencies:seconds$`)}
 
-func newMetrics(st store.Store) *metrics {
+// metricsStore is what the metrics read of the store at each scrape: the
+// group commit's totals (store.HealthStore) and the job backlog
+// (store.JobStore).
+type metricsStore interface {
+	GroupStats() store.GroupStats
+	JobBacklog(ctx context.Context) (map[store.JobState]int, error)
+}
+
+func newMetrics(st metricsStore) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -77,7 +85,7 @@ func newMetrics(st store.Store) *metrics {
 // rate, their mean size (calls ÷ commits) and mean time (seconds ÷
 // commits) are where a slow disk or an overloaded writer shows first; and
 // the histograms of commit and group times, where its stalls show.
-func (m *metrics) watchGroupCommit(st store.Store) {
+func (m *metrics) watchGroupCommit(st metricsStore) {
 	desc := func(name, help string) *prometheus.Desc { return prometheus.NewDesc(name, help, nil, nil) }
 	m.reg.MustRegister(groupCollector{st: st,
 		commits: desc("drover_store_group_commits_total", "Shared transactions (group commits) committed."),
@@ -95,7 +103,7 @@ func (m *metrics) watchGroupCommit(st store.Store) {
 // the figures of one scrape agree: read one metric at a time, a scrape
 // could count a commit and not yet its calls.
 type groupCollector struct {
-	st                                               store.Store
+	st                                               metricsStore
 	commits, calls, seconds, failures, commit, group *prometheus.Desc
 }
 
@@ -178,7 +186,7 @@ func routePattern(r *http.Request) string {
 
 // queueCollector reads the job counts from the store at scrape time.
 type queueCollector struct {
-	store store.Store
+	store metricsStore
 	desc  *prometheus.Desc
 }
 

@@ -80,7 +80,7 @@ func TestTraceEndpoint(t *testing.T) {
 		}
 		var entries []store.AuditEntry
 		err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
-			entries, err = tx.AuditEntries(ctx, "Holdings("+from+")")
+			entries, err = storetest.AuditEntries(ctx, tx, "Holdings("+from+")")
 			return err
 		})
 		if err != nil {

@@ -19,18 +19,13 @@ import (
 // says otherwise.
 const DefaultAudience = "drover"
 
-// SandboxStore is the part of store.Store the sandbox issuer uses.
+// SandboxStore is the part of store.Store the sandbox issuer uses: its
+// keys, codes and tokens (store.GrantStore), and the users who sign in
+// with a password.
 type SandboxStore interface {
+	store.GrantStore
 	UserByName(ctx context.Context, name string) (livestock.User, error)
 	PasswordHash(ctx context.Context, userName string) ([]byte, error)
-	SigningKeys(ctx context.Context) ([]store.SigningKey, error)
-	AddSigningKey(ctx context.Context, k store.SigningKey) error
-	AddAuthCode(ctx context.Context, c store.AuthCode) error
-	TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (store.AuthCode, error)
-	AddRefreshToken(ctx context.Context, r store.RefreshToken) error
-	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
-	RefreshToken(ctx context.Context, tokenHash string, now time.Time) (store.RefreshToken, error)
-	RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (int64, error)
 }
 
 // Sandbox is the sandbox's OpenID provider. It signs ES256 access tokens

@@ -4,7 +4,7 @@
 // the request was acknowledged. The runner claims due jobs from the store
 // and applies each inside the claiming transaction, so a job's effects and
 // its completion commit together: applied exactly once, whatever crashes.
-// That transaction is a shared one (store.Store.InSharedTx): the jobs of
+// That transaction is a shared one (store.TxStore.InSharedTx): the jobs of
 // several workers and the submissions arriving meanwhile pay for one
 // commit between them, so jobs keep up with a stream of submissions on
 // SQLite's one writer rather than queueing behind them a commit each.
@@ -59,9 +59,18 @@ type Options struct {
 	Now        func() time.Time
 }
 
+// Store is what a Runner uses of store.Store: claiming and retrying jobs
+// (store.JobStore), and a shared transaction in which to abandon a job
+// whose handler panicked (store.TxStore).
+type Store interface {
+	RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx store.Tx, j store.Job) error) (ran bool, err error)
+	RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) error
+	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error
+}
+
 // Runner claims and runs jobs.
 type Runner struct {
-	store    store.Store
+	store    Store
 	opts     Options
 	mu       sync.Mutex
 	handlers map[string]Handler
@@ -72,7 +81,7 @@ type Runner struct {
 }
 
 // New makes a runner; register handlers before Run.
-func New(s store.Store, o Options) *Runner {
+func New(s Store, o Options) *Runner {
 	if o.Workers <= 0 {
 		o.Workers = 2
 	}

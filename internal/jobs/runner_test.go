@@ -41,7 +41,7 @@ func effects(t *testing.T, s store.Store, id int64) int {
 	t.Helper()
 	var n int
 	err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) error {
-		e, err := tx.AuditEntries(ctx, fmt.Sprintf("job:%d", id))
+		e, err := storetest.AuditEntries(ctx, tx, fmt.Sprintf("job:%d", id))
 		n = len(e)
 		return err
 	})
@@ -70,7 +70,7 @@ func TestAppliedOnce(t *testing.T) {
 			t.Fatalf("RunOne on an empty queue = %v, %v", ran, err)
 		}
 		for _, id := range ids {
-			j, err := s.Job(context.Background(), id)
+			j, err := storetest.Inspect(s).Job(context.Background(), id)
 			if err != nil || j.State != store.JobDone || effects(t, s, id) != 1 {
 				t.Errorf("job %d: %+v, %v, %d effects; want done once", id, j, err, effects(t, s, id))
 			}
@@ -94,7 +94,7 @@ func TestRolledBackEnqueueLeavesNoJob(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Fatalf("InTx = %v", err)
 		}
-		if _, err := s.Job(context.Background(), id); err == nil {
+		if _, err := storetest.Inspect(s).Job(context.Background(), id); err == nil {
 			t.Errorf("job %d exists after its transaction rolled back", id)
 		}
 	})
@@ -121,7 +121,7 @@ func TestRetryWithBackoff(t *testing.T) {
 		if ran, err := r.RunOne(context.Background(), kinds); !ran || err != nil {
 			t.Fatalf("first attempt: %v, %v", ran, err)
 		}
-		j, _ := s.Job(context.Background(), ids[0])
+		j, _ := storetest.Inspect(s).Job(context.Background(), ids[0])
 		if j.State != store.JobAvailable || j.Attempts != 1 || !j.RunAt.After(now) || j.LastError != "database hiccup" {
 			t.Fatalf("after a failed attempt: %+v", j)
 		}
@@ -136,7 +136,7 @@ func TestRetryWithBackoff(t *testing.T) {
 		if ran, err := r.RunOne(context.Background(), kinds); !ran || err != nil {
 			t.Fatalf("second attempt: %v, %v", ran, err)
 		}
-		j, _ = s.Job(context.Background(), ids[0])
+		j, _ = storetest.Inspect(s).Job(context.Background(), ids[0])
 		if j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
 			t.Fatalf("after the second attempt: %+v, %d effects", j, effects(t, s, ids[0]))
 		}
@@ -160,7 +160,7 @@ func TestPermanentFailureAndPanic(t *testing.T) {
 			}
 		}
 		for _, id := range ids {
-			if j, _ := s.Job(context.Background(), id); j.State != store.JobFailed || j.FinishedAt.IsZero() {
+			if j, _ := storetest.Inspect(s).Job(context.Background(), id); j.State != store.JobFailed || j.FinishedAt.IsZero() {
 				t.Errorf("job %d = %+v, want failed", id, j)
 			}
 		}
@@ -196,7 +196,7 @@ func TestPanicAbandonsWork(t *testing.T) {
 		if fmt.Sprint(abandoned) != fmt.Sprint(ids) || effects(t, s, ids[0]) != 1 {
 			t.Errorf("abandoned %v, %d audit lines; want %v and only the abandon's line", abandoned, effects(t, s, ids[0]), ids)
 		}
-		if j, _ := s.Job(context.Background(), ids[0]); j.State != store.JobFailed {
+		if j, _ := storetest.Inspect(s).Job(context.Background(), ids[0]); j.State != store.JobFailed {
 			t.Errorf("job = %+v, want failed", j)
 		}
 		if l := logs.String(); !strings.Contains(l, "job panicked") || !strings.Contains(l, "runtime/debug.Stack") ||
@@ -226,7 +226,7 @@ func TestConcurrentRunners(t *testing.T) {
 		}
 		deadline := time.Now().Add(30 * time.Second)
 		for time.Now().Before(deadline) {
-			counts, err := s.JobCounts(context.Background())
+			counts, err := storetest.Inspect(s).JobCounts(context.Background())
 			if err == nil && counts[store.JobDone] == n {
 				break
 			}
@@ -267,7 +267,7 @@ func TestShutdownFinishesCurrentJob(t *testing.T) {
 		go func() { _ = r.Run(ctx); close(done) }()
 		<-started
 		<-done
-		if j, _ := s.Job(context.Background(), ids[0]); j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
+		if j, _ := storetest.Inspect(s).Job(context.Background(), ids[0]); j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
 			t.Errorf("job after shutdown = %+v", j)
 		}
 	})
@@ -296,7 +296,7 @@ func TestQueuedJobSurvivesRestart(t *testing.T) {
 	if ran, err := r.RunOne(context.Background(), []string{"test.apply"}); !ran || err != nil {
 		t.Fatalf("RunOne after restart = %v, %v", ran, err)
 	}
-	if j, _ := s.Job(context.Background(), ids[0]); j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
+	if j, _ := storetest.Inspect(s).Job(context.Background(), ids[0]); j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
 		t.Errorf("job after restart = %+v", j)
 	}
 }

@@ -1,10 +1,12 @@
 package movements
 
 import (
+	"context"
 	"time"
 
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/replay"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -12,9 +14,20 @@ import (
 // JobKind is the kind of the job that applies a movement request.
 const JobKind = "movements.apply"
 
+// Store is what the service uses of store.Store: the movement requests
+// and movements it shows, the replies a retried submission is given, the
+// holdings a request names, and the shared transaction each submission
+// commits in (with its job). A job reads and writes only through its Tx.
+type Store interface {
+	store.MovementStore
+	replay.Replies
+	Holding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error)
+	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error
+}
+
 // Service carries out the movements interface over a store.
 type Service struct {
-	store  store.Store
+	store  Store
 	now    func() time.Time
 	vocab  *vocab
 	notify func()
@@ -29,7 +42,7 @@ func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Second)
 // New makes the service. Requests name values from the standing data
 // lists; among them processingFlags, whose entries with exemptsStandstill
 // "true" exempt a move from standstill.
-func New(st store.Store, lists *standing.Lists, now func() time.Time) (*Service, error) {
+func New(st Store, lists *standing.Lists, now func() time.Time) (*Service, error) {
 	v, err := newVocab(lists)
 	if err != nil {
 		return nil, err

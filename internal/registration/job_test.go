@@ -11,6 +11,7 @@ import (
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
 // TestAsyncRegistered: an async submission is on disk, Pending, with its
@@ -137,7 +138,7 @@ func (b *bundle) enqueue(v any) {
 
 func (b *bundle) jobCounts() map[store.JobState]int {
 	b.t.Helper()
-	c, err := b.store.JobCounts(b.ctx)
+	c, err := storetest.Inspect(b.store).JobCounts(b.ctx)
 	if err != nil {
 		b.t.Fatal(err)
 	}

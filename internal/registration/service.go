@@ -1,11 +1,13 @@
 package registration
 
 import (
+	"context"
 	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/replay"
 	"github.com/drover-registry/drover/internal/standing"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -13,9 +15,23 @@ import (
 // JobKind is the kind of the job that applies a queued registration.
 const JobKind = "registration.apply"
 
+// Store is what the service uses of store.Store: registration requests
+// and their polls, the replies a retried submission is given, the
+// animals, flocks and holdings a registration's record shows, and the
+// shared transaction each submission commits in (with its job). A job
+// reads and writes only through its Tx.
+type Store interface {
+	store.RegistrationStore
+	replay.Replies
+	Animal(ctx context.Context, identifier string) (store.Animal, error)
+	Flock(ctx context.Context, mark string) (store.Flock, error)
+	Holding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error)
+	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error
+}
+
 // Service carries out the registration interface over a store.
 type Service struct {
-	store      store.Store
+	store      Store
 	now        func() time.Time
 	retryAfter time.Duration
 	breeds     map[string]map[string]string // species (registration name) → breed code → name
@@ -27,7 +43,7 @@ type Service struct {
 
 // New makes the service. retryAfter is the wait the answer to an async
 // submission asks for, and the least time between two polls of it.
-func New(st store.Store, lists *standing.Lists, now func() time.Time, retryAfter time.Duration) (*Service, error) {
+func New(st Store, lists *standing.Lists, now func() time.Time, retryAfter time.Duration) (*Service, error) {
 	s := &Service{store: st, now: now, retryAfter: retryAfter, breeds: map[string]map[string]string{}, notify: func() {}}
 	for list, species := range map[string]string{"cattleBreeds": "cattle", "sheepBreeds": "sheep", "goatBreeds": "goats"} {
 		entries, err := lists.List(list)

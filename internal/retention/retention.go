@@ -11,8 +11,8 @@
 //
 // A Sweeper runs in every replica for each. That is harmless: a delete is
 // idempotent, and on PostgreSQL replicas sweeping together take disjoint
-// batches (store.MovementStore.DeleteRepliesBefore,
-// store.Store.DeleteDoneJobsBefore).
+// batches (store.ReplyStore.DeleteRepliesBefore,
+// store.JobStore.DeleteDoneJobsBefore).
 package retention
 
 import (

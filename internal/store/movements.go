@@ -8,147 +8,6 @@ import (
 	"github.com/drover-registry/drover/internal/odata"
 )
 
-// RequestType names the four kinds of movement request, as the live
-// service's requestType standing data does.
-type RequestType string
-
-const (
-	RequestTransfer   RequestType = "TransferRequest"
-	RequestCorrection RequestType = "CorrectTransferRequest"
-	RequestReview     RequestType = "ReviewHoldingMovementRequest"
-	RequestUndo       RequestType = "UndoRequest"
-)
-
-// RequestStatus is where a request is, in the live service's values
-// (CLAOData.Models.RequestStatus). docs/request-status.md says which of
-// them Drover produces and when.
-type RequestStatus string
-
-const (
-	StatusNotAvailable     RequestStatus = "NotAvailable"     // never produced
-	StatusPending          RequestStatus = "Pending"          // queued: its job has not decided it yet
-	StatusProcessing       RequestStatus = "Processing"       // never produced: a job decides in one transaction
-	StatusSuccess          RequestStatus = "Success"          // took effect, nothing to warn about
-	StatusFail             RequestStatus = "Fail"             // broke a rule: no effect, errors say why
-	StatusQueueFail        RequestStatus = "QueueFail"        // could not be processed at all: submit it again
-	StatusCompletedError   RequestStatus = "CompletedError"   // took effect in part: never produced (Drover applies all or nothing)
-	StatusRejected         RequestStatus = "Rejected"         // never produced: Drover answers Fail
-	StatusCancelled        RequestStatus = "Cancelled"        // never produced
-	StatusCompletedWarning RequestStatus = "CompletedWarning" // took effect; warnings say what to look at
-
-	// StatusFailed is StatusFail under the name it had before the live
-	// values; the value it stood for ("Failed") is no longer stored.
-	StatusFailed = StatusFail
-)
-
-// RequestStatuses are the live values, in the live definition's order:
-// every value a client may name in $filter.
-var RequestStatuses = []RequestStatus{StatusNotAvailable, StatusPending, StatusProcessing, StatusSuccess, StatusFail,
-	StatusQueueFail, StatusCompletedError, StatusRejected, StatusCancelled, StatusCompletedWarning}
-
-// Applied reports whether a request in status s took effect: only such a
-// request may be corrected or undone.
-func (s RequestStatus) Applied() bool {
-	return s == StatusSuccess || s == StatusCompletedWarning || s == StatusCompletedError
-}
-
-// Final reports whether s is an end state: the request never changes
-// status again.
-func (s RequestStatus) Final() bool {
-	return s != StatusPending && s != StatusProcessing && s != StatusNotAvailable
-}
-
-// readStatus reads a requestStatus literal of $filter: a live value, or
-// "Failed", what a failed request was called before the live values.
-func readStatus(s string) (string, error) {
-	if s == "Failed" {
-		return string(StatusFail), nil
-	}
-	return s, nil
-}
-
-func statusNames() []string {
-	out := make([]string, len(RequestStatuses))
-	for i, s := range RequestStatuses {
-		out[i] = string(s)
-	}
-	return out
-}
-
-// Request is one submitted movement request: its record and its payload.
-type Request struct {
-	ID            int64
-	Type          RequestType
-	Status        RequestStatus
-	UserName      string // the submitter
-	RequestDate   time.Time
-	UpdatedDate   time.Time
-	MovementDate  time.Time // the transfer date, or a review's arrival date, at 00:00Z; zero when none
-	Species       string    // "Sheep", "Goats", "Deer"; "" when none
-	TrackingID    string    // "" when none; unique per user among requests that have one
-	CorrelationID string
-	Holdings      []string // CPHs the request concerns: who besides the submitter may see it; read back in CPH order
-	TargetID      int64    // the request corrected, reviewed or undone; 0 when none
-	IsFullUndone  bool
-	UndoSupported bool
-	Content       []byte // the payload (inside the envelope) as normalised JSON
-	Errors        []livestock.FieldError
-	Warnings      []livestock.FieldError
-	DocumentRef   string // the movement document reference of a successful transfer
-}
-
-// RequestQuery selects requests of one type that a user may see, in
-// ascending id order (stable while new requests arrive). AfterID applies
-// first, then Offset, then Limit; a Limit of zero or less means no limit.
-//
-// Every comparison of a Filter is true or false, never unknown: a field
-// with no value (trackingId, movementDate) equals nothing and differs from
-// everything, so `ne` and `not … eq` both include the requests without
-// one, and no order comparison does.
-type RequestQuery struct {
-	Type     RequestType
-	All      bool     // an inspector: every request
-	UserName string   // otherwise: those this user submitted …
-	Holdings []string // … and those that concern one of these holdings
-	Filter   odata.Expr
-	AfterID  int64 // only ids greater than this (keyset paging)
-	// Order, when not nil, replaces the id order: fields of
-	// RequestFilterFields that have an order, the last of them requestId
-	// (odata.Query.Order). After then holds, when not nil, the values
-	// (Request.Value) of the item the page starts after, one per field of
-	// Order; AfterID is not used. A member that has none sorts first
-	// ascending and last descending, as in OData.
-	Order  []odata.OrderItem
-	After  []any
-	Offset int
-	Limit  int
-	// Content reads each request's content; without it Content is nil,
-	// as a listing that does not show it need not read it.
-	Content bool
-}
-
-// RequestFilterFields are the fields a RequestQuery's Filter may name.
-var RequestFilterFields = odata.Fields{
-	"movementDate":  {Kind: odata.DateTime},
-	"requestDate":   {Kind: odata.DateTime},
-	"species":       {Kind: odata.String, Values: livestock.MovementSpeciesNames()},
-	"requestStatus": {Kind: odata.String, Values: statusNames(), Read: readStatus},
-	"trackingId":    {Kind: odata.String},
-	"userName":      {Kind: odata.String},
-	"requestId":     {Kind: odata.Int},
-	// holding: the requests that concern a holding (its source or
-	// destination), eq or ne only; what an inspector tracing a holding asks.
-	"holding": {Kind: odata.String, Read: livestock.NormalCPH, Unordered: true},
-	// The live record's members, and the members of its content that
-	// Drover keeps beside it.
-	"updatedDate":        {Kind: odata.DateTime},
-	"isFullUndone":       {Kind: odata.Bool},
-	"undoSupported":      {Kind: odata.Bool},
-	"isContentPurged":    {Kind: odata.Bool},
-	"content/trackingId": {Kind: odata.String},
-	"content/species":    {Kind: odata.String, Values: livestock.MovementSpeciesNames()},
-}
-
 // MovementState is where an applied transfer is in its life.
 type MovementState string
 
@@ -233,21 +92,6 @@ type Arrival struct {
 	Source     string
 }
 
-// Reply is the answer given to a request that carried a correlation id,
-// kept so that a retry of the same request gets the same answer.
-type Reply struct {
-	UserName      string
-	CorrelationID string
-	RequestHash   string // SHA-256 of method, path and body, hex
-	Status        int
-	Body          []byte
-	CreatedAt     time.Time
-	// RequestID names the request answered (a movement request's number,
-	// a registration's UUID), for the headers a replay repeats; '' when
-	// none was stored, as in replies kept before migration 00008.
-	RequestID string
-}
-
 // MovementReader is what both a Store and a Tx can read about movements.
 // A job reads through its Tx only: on PostgreSQL a read through the Store
 // would need a second pool connection while the job holds one, and enough
@@ -255,15 +99,16 @@ type Reply struct {
 type MovementReader interface {
 	UserByName(ctx context.Context, name string) (livestock.User, error)
 	Request(ctx context.Context, id int64) (Request, error)
-	Movement(ctx context.Context, id int64) (Movement, error)
-	Animal(ctx context.Context, identifier string) (Animal, error)
 	Flock(ctx context.Context, mark string) (Flock, error)
 	HoldingByMHS(ctx context.Context, mhs livestock.MHS) (livestock.Holding, error)
 }
 
-// MovementStore is the movements part of Store.
+// MovementStore reads movement requests, the movements they made and
+// their approved records: what internal/movements shows.
 type MovementStore interface {
 	MovementReader
+	Movement(ctx context.Context, id int64) (Movement, error)
+	Animal(ctx context.Context, identifier string) (Animal, error)
 	Requests(ctx context.Context, q RequestQuery) ([]Request, error)
 	// CountRequests is how many requests q selects, without its paging
 	// (AfterID, After, Offset, Limit) and order.
@@ -274,17 +119,8 @@ type MovementStore interface {
 	// id no request has is absent. The review look-up reads the reviewed
 	// transfers' content through it, a page at a time.
 	RequestsByID(ctx context.Context, ids []int64) (map[int64]Request, error)
-	Reply(ctx context.Context, userName, correlationID string) (Reply, error)
 	// Approved movements (approved.go).
 	ApprovedStore
-	// DeleteRepliesBefore deletes at most limit replies created before
-	// before, oldest first, and reports how many it deleted: replies are
-	// kept for a retention period, not for ever (internal/retention). It
-	// deletes in bounded batches so that one call never holds the writer
-	// for long; a caller repeats it until it deletes fewer than limit.
-	// Deleting a reply that another caller deleted first is no error, so
-	// replicas may run it at the same time.
-	DeleteRepliesBefore(ctx context.Context, before time.Time, limit int) (deleted int, err error)
 }
 
 // MovementTx is the movements part of Tx. The Lock methods read a row for
@@ -333,7 +169,4 @@ type MovementTx interface {
 	// ArrivalsOn lists movements that brought animals onto cph with an
 	// arrival date in [from, to]: pending, completed and accepted ones.
 	ArrivalsOn(ctx context.Context, cph string, from, to time.Time) ([]Arrival, error)
-	// SaveReply stores a reply; one that exists for the same user and
-	// correlation id is KindConflict.
-	SaveReply(ctx context.Context, r Reply) error
 }

@@ -75,3 +75,49 @@ type RegistrationLookup struct {
 	// Identifier, Species, Sex, BirthDate, CPH, OnSince and State.
 	Dam, Sire *Animal
 }
+
+// Flock is a flock or herd: a mark issued to a holding for one species.
+type Flock struct {
+	Mark    string // 6 digits
+	Species string // "Sheep", "Goats", "Deer", "Cattle"
+	CPH     livestock.CPH
+}
+
+// IssuedTag is an identifier issued to a flock or herd, whether or not an
+// animal wears it yet.
+type IssuedTag struct {
+	Identifier string // printed form: "UK0130181 00001", "UK442501300001"
+	Mark       string
+	Species    string
+	IssuedOn   time.Time // a date
+}
+
+// Animal is a registered animal, where it is and since when.
+type Animal struct {
+	Identifier string
+	Species    string
+	Sex        string // "male" or "female"
+	BirthDate  time.Time
+	CPH        livestock.CPH // the holding it is on
+	OnSince    time.Time     // the date it arrived there (or was born there)
+	State      string        // "registered", "dead", "lost", "stolen"
+
+	// Registration details; empty for animals that arrived by the seed.
+	Name               string
+	ProductionType     string
+	Breed              string
+	BirthSite          string // the birth site's identifier
+	BirthDam           string
+	GeneticDam         string
+	Sire               string
+	OriginalIdentifier string
+	IdentificationDate time.Time
+	RegistrationDate   time.Time
+	ReceivedDate       time.Time // when the service received the registration
+	DeathDate          time.Time
+	Category           string // "birthRegistration" or "registration"
+	MovementRestricted bool   // registered without a passport: may not leave its holding
+	RestrictionReason  string
+	RegisteredBy       string // user name
+	Record             []byte // the registration body as received (normalised JSON)
+}

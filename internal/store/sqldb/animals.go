@@ -33,12 +33,6 @@ func (s *Store) Animal(ctx context.Context, identifier string) (a store.Animal, 
 	return animal(ctx, s.r, identifier)
 }
 
-// Animal returns an animal as this transaction sees it.
-func (t *tx) Animal(ctx context.Context, identifier string) (a store.Animal, err error) {
-	defer t.s.wrap(&err, "Animal")
-	return animal(ctx, t.tx, identifier)
-}
-
 // Flock returns a flock or herd by its mark.
 func (s *Store) Flock(ctx context.Context, mark string) (f store.Flock, err error) {
 	defer s.wrap(&err, "Flock")

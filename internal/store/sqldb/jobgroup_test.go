@@ -125,7 +125,7 @@ func enqueue(t *testing.T, s *sqldb.Store, runAt time.Time) (id int64) {
 func wantAudit(t *testing.T, s *sqldb.Store, subject string, want int) {
 	t.Helper()
 	err := s.InTx(t.Context(), func(ctx context.Context, tx store.Tx) error {
-		lines, err := tx.AuditEntries(ctx, subject)
+		lines, err := storetest.AuditEntries(ctx, tx, subject)
 		if err == nil && len(lines) != want {
 			t.Errorf("%s has %d audit lines; want %d", subject, len(lines), want)
 		}

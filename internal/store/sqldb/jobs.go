@@ -31,7 +31,7 @@ const (
 )
 
 // RunJob claims the oldest due job of one of kinds and runs fn on the
-// claiming transaction; see store.Store. The claim, fn and marking the job
+// claiming transaction; see store.JobStore. The claim, fn and marking the job
 // done run in one call of InSharedTx, so that jobs share their commit with
 // each other and with the submissions that arrive beside them: one fsync
 // for a group rather than one a job. An error of fn rolls back to the
@@ -132,7 +132,8 @@ func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr
 	}, true, false)
 }
 
-// JobCounts reports the number of jobs in every state, zero included.
+// JobCounts reports the number of jobs in every state, zero included. It
+// reads every job: for tests (storetest.Inspector), not part of store.Store.
 func (s *Store) JobCounts(ctx context.Context) (counts map[store.JobState]int, err error) {
 	defer s.wrap(&err, "JobCounts")
 	return s.countJobs(ctx, jobCountsSQL, store.JobAvailable, store.JobDone, store.JobFailed)
@@ -168,7 +169,8 @@ func (s *Store) countJobs(ctx context.Context, query string, states ...store.Job
 	return counts, rows.Err()
 }
 
-// Job returns one job.
+// Job returns one job, for tests (storetest.Inspector); not part of
+// store.Store.
 func (s *Store) Job(ctx context.Context, id int64) (j store.Job, err error) {
 	defer s.wrap(&err, "Job")
 	j, err = scanJob(s.r.QueryRowContext(ctx, jobSQL, id))

@@ -26,12 +26,6 @@ func (s *Store) Movement(ctx context.Context, id int64) (m store.Movement, err e
 	return s.movement(ctx, s.r, id, "")
 }
 
-// Movement returns one movement as this transaction sees it.
-func (t *tx) Movement(ctx context.Context, id int64) (m store.Movement, err error) {
-	defer t.s.wrap(&err, "Movement")
-	return t.s.movement(ctx, t.tx, id, "")
-}
-
 // LockMovement returns one movement, held until the transaction ends.
 func (t *tx) LockMovement(ctx context.Context, id int64) (m store.Movement, err error) {
 	defer t.s.wrap(&err, "LockMovement")

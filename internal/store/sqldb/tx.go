@@ -113,7 +113,8 @@ func (t *tx) Audit(ctx context.Context, a store.AuditEntry) (err error) {
 }
 
 // AuditEntries lists the audit lines of one subject, oldest first, as this
-// transaction sees them.
+// transaction sees them: for tests (storetest.TxInspector), not part of
+// store.Tx.
 func (t *tx) AuditEntries(ctx context.Context, subject string) (entries []store.AuditEntry, err error) {
 	defer t.s.wrap(&err, "AuditEntries")
 	rows, err := t.tx.QueryContext(ctx, auditEntriesSQL, subject)

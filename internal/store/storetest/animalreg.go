@@ -56,8 +56,8 @@ func testRegisterAnimal(t *testing.T, s store.Store) {
 			}
 		}
 		// The transaction reads its own writes.
-		if a, err := tx.Animal(c, full.Identifier); err != nil || !cmp.Equal(storedAnimal(full), a, cmpOpts) {
-			t.Errorf("tx.Animal after RegisterAnimal = %+v, %v; want %+v", a, err, storedAnimal(full))
+		if got, err := tx.Animals(c, []string{full.Identifier}); err != nil || !cmp.Equal(storedAnimal(full), got[full.Identifier], cmpOpts) {
+			t.Errorf("tx.Animals after RegisterAnimal = %+v, %v; want %+v", got, err, storedAnimal(full))
 		}
 		return nil
 	})

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -90,10 +89,4 @@ func wantCounts(sd store.Seed) map[string]int {
 	}
 	return map[string]int{"holdings": len(sd.Holdings), "users": len(sd.Users), "user_holdings": links,
 		"flocks": len(sd.Flocks), "issued_tags": len(sd.Tags), "animals": len(sd.Animals)}
-}
-
-// counter is implemented by stores that count their rows (both of ours):
-// the seed tests need it to see what a Seed wrote.
-type counter interface {
-	RowCounts(ctx context.Context) (map[string]int, error)
 }

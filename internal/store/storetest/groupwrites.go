@@ -148,7 +148,7 @@ func testGroupWriteChecks(t *testing.T, s store.Store) {
 		if err != nil || r.TrackingID != fmt.Sprintf("W-%d", i) || len(r.Holdings) != 2 {
 			t.Errorf("call %d: Request(%d) = %+v, %v", i, fresh[i], r, err)
 		}
-		j, err := s.Job(c, jobs[i])
+		j, err := Inspect(s).Job(c, jobs[i])
 		if err != nil || string(j.Payload) != r.TrackingID {
 			t.Errorf("call %d: Job(%d) = %+v, %v; want the job of %s", i, jobs[i], j, err, r.TrackingID)
 		}
@@ -201,7 +201,7 @@ func testJobGroupClaim(t *testing.T, s store.Store) {
 		if runs[id] == 0 {
 			t.Errorf("job %d never ran", id)
 		}
-		j, err := s.Job(ctx(t), id)
+		j, err := Inspect(s).Job(ctx(t), id)
 		if err != nil || j.State != store.JobDone {
 			t.Errorf("job %d = %+v, %v; want done", id, j, err)
 		}

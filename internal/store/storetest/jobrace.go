@@ -31,7 +31,7 @@ func testJobRace(t *testing.T, s store.Store) {
 	if n := calls.Load(); n != 1 {
 		t.Errorf("the job ran %d times, want once", n)
 	}
-	if got := audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 1 {
+	if got := Audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 1 {
 		t.Errorf("audit of the job = %+v; want exactly one line", got)
 	}
 }
@@ -78,7 +78,7 @@ func testJobSkipLocked(t *testing.T, s store.Store) {
 	close(release)
 	must(t, "first worker", <-done)
 	for _, id := range []int64{first, second} {
-		if j, err := s.Job(c, id); err != nil || j.State != store.JobDone {
+		if j, err := Inspect(s).Job(c, id); err != nil || j.State != store.JobDone {
 			t.Errorf("job %d = %+v, %v; want done", id, j, err)
 		}
 	}

@@ -39,14 +39,14 @@ func testJobDone(t *testing.T, s store.Store) {
 		!seen.FinishedAt.IsZero() {
 		t.Errorf("fn was given %+v", seen)
 	}
-	j, err := s.Job(c, id)
+	j, err := Inspect(s).Job(c, id)
 	must(t, "Job", err)
 	want := seen
 	want.State, want.FinishedAt = store.JobDone, now
 	if diff := cmp.Diff(want, j); diff != "" {
 		t.Errorf("Job after success (-want +got):\n%s", diff)
 	}
-	if got := audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 1 {
+	if got := Audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 1 {
 		t.Errorf("audit of the job = %+v; want exactly one line", got)
 	}
 	ran, err = s.RunJob(c, []string{"move"}, now.Add(time.Hour), auditJob)
@@ -69,12 +69,12 @@ func testJobError(t *testing.T, s store.Store) {
 	if !ran || !errors.Is(err, errFn) {
 		t.Fatalf("RunJob = %v, %v; want true, the function's error", ran, err)
 	}
-	j, err := s.Job(c, id)
+	j, err := Inspect(s).Job(c, id)
 	must(t, "Job", err)
 	if j.State != store.JobAvailable || j.Attempts != 0 || j.MaxAttempts != 3 || !j.FinishedAt.IsZero() {
 		t.Errorf("Job after a failure = %+v; want untouched", j)
 	}
-	if got := audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 0 {
+	if got := Audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 0 {
 		t.Errorf("audit of the failed job = %+v; want none", got)
 	}
 	var again int64
@@ -109,7 +109,7 @@ func testJobDue(t *testing.T, s store.Store) {
 	if diff := cmp.Diff([]int64{a, b, 0, 0, y, 0}, got); diff != "" {
 		t.Errorf("jobs claimed (-want +got):\n%s", diff)
 	}
-	if j, err := s.Job(c, later); err != nil || j.State != store.JobAvailable || len(j.Payload) != 0 {
+	if j, err := Inspect(s).Job(c, later); err != nil || j.State != store.JobAvailable || len(j.Payload) != 0 {
 		t.Errorf("the later job = %+v, %v; want available, empty payload", j, err)
 	}
 	// A job enqueued without RunAt is due at once.
@@ -125,7 +125,7 @@ func testJobRetry(t *testing.T, s store.Store) {
 	id := enqueue(t, s, store.NewJob{Kind: "k", Payload: []byte(`{}`), RunAt: now})
 	later := now.Add(time.Hour)
 	must(t, "RetryJob", s.RetryJob(c, id, later, "first failure", false))
-	j, err := s.Job(c, id)
+	j, err := Inspect(s).Job(c, id)
 	must(t, "Job", err)
 	if j.State != store.JobAvailable || j.Attempts != 1 || j.LastError != "first failure" ||
 		!j.RunAt.Equal(later) || !j.FinishedAt.IsZero() {
@@ -135,7 +135,7 @@ func testJobRetry(t *testing.T, s store.Store) {
 		t.Errorf("RunJob before the retry is due = %v, %v; want false, nil", ran, err)
 	}
 	must(t, "RetryJob (final)", s.RetryJob(c, id, later, "last failure", true))
-	j, err = s.Job(c, id)
+	j, err = Inspect(s).Job(c, id)
 	must(t, "Job", err)
 	if j.State != store.JobFailed || j.Attempts != 2 || j.LastError != "last failure" || j.FinishedAt.IsZero() {
 		t.Errorf("Job after the final retry = %+v", j)
@@ -148,7 +148,7 @@ func testJobRetry(t *testing.T, s store.Store) {
 
 func testJobCounts(t *testing.T, s store.Store) {
 	c := ctx(t)
-	counts, err := s.JobCounts(c)
+	counts, err := Inspect(s).JobCounts(c)
 	must(t, "JobCounts", err)
 	zero := map[store.JobState]int{store.JobAvailable: 0, store.JobDone: 0, store.JobFailed: 0}
 	if diff := cmp.Diff(zero, counts); diff != "" {
@@ -167,7 +167,7 @@ func testJobCounts(t *testing.T, s store.Store) {
 	if _, err := s.RunJob(c, []string{"k"}, now, auditJob); err != nil {
 		t.Fatal(err)
 	}
-	counts, err = s.JobCounts(c)
+	counts, err = Inspect(s).JobCounts(c)
 	must(t, "JobCounts", err)
 	want := map[store.JobState]int{store.JobAvailable: 3, store.JobDone: 1, store.JobFailed: 1}
 	if diff := cmp.Diff(want, counts); diff != "" {

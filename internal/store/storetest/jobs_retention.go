@@ -40,17 +40,17 @@ func testJobRetention(t *testing.T, s store.Store) {
 			t.Errorf("DeleteDoneJobsBefore, batch %d: deleted %d, want %d", i, n, want)
 		}
 		if i == 0 { // the limit holds, and the oldest went first
-			if _, err := s.Job(c, old[2]); err != nil {
+			if _, err := Inspect(s).Job(c, old[2]); err != nil {
 				t.Errorf("after the first batch, Job(%d): %v, want it kept", old[2], err)
 			}
 		}
 	}
 	for _, id := range old {
-		_, err := s.Job(c, id)
+		_, err := Inspect(s).Job(c, id)
 		wantKind(t, fmt.Sprintf("Job(%d) after its retention", id), err, livestock.KindNotFound)
 	}
 	for id, state := range kept {
-		if j, err := s.Job(c, id); err != nil || j.State != state {
+		if j, err := Inspect(s).Job(c, id); err != nil || j.State != state {
 			t.Errorf("Job(%d) after retention = %+v, %v; want it kept, %s", id, j, err, state)
 		}
 	}

@@ -73,7 +73,7 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 		if err := tx.UpdateMovement(c, want); err != nil {
 			return err
 		}
-		m, err = tx.Movement(c, want.ID)
+		m, err = tx.LockMovement(c, want.ID)
 		if err == nil && len(m.Batches) == 3 {
 			if id := m.Batches[2].ID; id == 0 || id == kept[0].ID || id == kept[1].ID {
 				t.Errorf("a line added by UpdateMovement has batch id %d, want a new one (the others: %d, %d)", id, kept[0].ID, kept[1].ID)
@@ -81,7 +81,7 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 			want.Batches[2].ID = m.Batches[2].ID
 		}
 		if diff := cmp.Diff(want, m); err != nil || diff != "" {
-			t.Errorf("tx.Movement after UpdateMovement: %v (-want +got):\n%s", err, diff)
+			t.Errorf("tx.LockMovement after UpdateMovement: %v (-want +got):\n%s", err, diff)
 		}
 		return nil
 	})

@@ -48,12 +48,12 @@ func Reopen(t *testing.T, open func(t *testing.T) store.Store) {
 	}
 	_, err = s.TakeAuthCode(c, "h", base.Add(-time.Second))
 	wantKind(t, "TakeAuthCode of a used code after reopening", err, livestock.KindNotFound)
-	if j, err := s.Job(c, id); err != nil || j.State != store.JobDone || string(j.Payload) != `{"n":1}` {
+	if j, err := Inspect(s).Job(c, id); err != nil || j.State != store.JobDone || string(j.Payload) != `{"n":1}` {
 		t.Errorf("job after reopening = %+v, %v; want done", j, err)
 	}
 	var lines []store.AuditEntry
 	must(t, "InTx", s.InTx(c, func(c context.Context, tx store.Tx) (err error) {
-		lines, err = tx.AuditEntries(c, fmt.Sprintf("job:%d", id))
+		lines, err = AuditEntries(c, tx, fmt.Sprintf("job:%d", id))
 		return err
 	}))
 	if len(lines) != 1 {

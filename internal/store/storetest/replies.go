@@ -63,8 +63,8 @@ func testAnimals(t *testing.T, s store.Store) {
 			return err
 		}
 		// The transaction reads its own writes and the registry.
-		if a, err := tx.Animal(c, moved.Identifier); err != nil || !cmp.Equal(moved, a, cmpOpts) {
-			t.Errorf("tx.Animal after MoveAnimals = %+v, %v; want %+v", a, err, moved)
+		if got, err := tx.Animals(c, []string{moved.Identifier}); err != nil || !cmp.Equal(moved, got[moved.Identifier], cmpOpts) {
+			t.Errorf("tx.Animals after MoveAnimals = %+v, %v; want %+v", got, err, moved)
 		}
 		if h, err := tx.Holding(c, farmB); err != nil || h.CPH != farmB {
 			t.Errorf("tx.Holding = %+v, %v", h, err)

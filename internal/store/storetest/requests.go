@@ -158,7 +158,6 @@ func testMovementNotFound(t *testing.T, s store.Store) {
 	for name, fn := range map[string]func(context.Context, store.Tx) error{
 		"tx.Request":      func(c context.Context, tx store.Tx) error { _, err := tx.Request(c, 1); return err },
 		"tx.LockRequest":  func(c context.Context, tx store.Tx) error { _, err := tx.LockRequest(c, 1); return err },
-		"tx.Movement":     func(c context.Context, tx store.Tx) error { _, err := tx.Movement(c, 1); return err },
 		"tx.LockMovement": func(c context.Context, tx store.Tx) error { _, err := tx.LockMovement(c, 1); return err },
 		"tx.Holding":      func(c context.Context, tx store.Tx) error { _, err := tx.Holding(c, farmA); return err },
 		"tx.UpdateMovement": func(c context.Context, tx store.Tx) error {

@@ -80,7 +80,7 @@ func wantAudit(t *testing.T, s store.Store, subject string, present bool) {
 	if present {
 		want = 1
 	}
-	if n := len(audit(t, s, subject)); n != want {
+	if n := len(Audit(t, s, subject)); n != want {
 		t.Errorf("audit lines of %s = %d; want present %v", subject, n, present)
 	}
 }
@@ -122,7 +122,7 @@ func testSharedTxMany(t *testing.T, s store.Store) {
 			t.Errorf("request %d has trackingId %q; want %q", id, byID[id], want)
 		}
 	}
-	counts, err := s.JobCounts(ctx(t))
+	counts, err := Inspect(s).JobCounts(ctx(t))
 	must(t, "JobCounts", err)
 	if counts[store.JobAvailable] != n {
 		t.Errorf("jobs = %v; want %d available", counts, n)

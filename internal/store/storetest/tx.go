@@ -15,17 +15,6 @@ import (
 
 var errFn = errors.New("the function failed")
 
-// audit reads the audit lines of subject in a transaction of its own.
-func audit(t *testing.T, s store.Store, subject string) []store.AuditEntry {
-	t.Helper()
-	var got []store.AuditEntry
-	must(t, "InTx(AuditEntries)", s.InTx(ctx(t), func(c context.Context, tx store.Tx) (err error) {
-		got, err = tx.AuditEntries(c, subject)
-		return err
-	}))
-	return got
-}
-
 // enqueue adds one job in a transaction of its own.
 func enqueue(t *testing.T, s store.Store, j store.NewJob) int64 {
 	t.Helper()
@@ -48,16 +37,16 @@ func testInTx(t *testing.T, s store.Store) {
 			return err
 		}
 		// A transaction sees its own writes.
-		if got, err := tx.AuditEntries(c, "s"); err != nil || len(got) != 1 {
+		if got, err := AuditEntries(c, tx, "s"); err != nil || len(got) != 1 {
 			return fmt.Errorf("AuditEntries inside = %v, %v; want one line", got, err)
 		}
 		return nil
 	})
 	must(t, "InTx", err)
-	if _, err := s.Job(c, id); err != nil {
+	if _, err := Inspect(s).Job(c, id); err != nil {
 		t.Errorf("Job after commit: %v", err)
 	}
-	if got := audit(t, s, "s"); len(got) != 1 || got[0].At.IsZero() || got[0].At.Location() != time.UTC {
+	if got := Audit(t, s, "s"); len(got) != 1 || got[0].At.IsZero() || got[0].At.Location() != time.UTC {
 		t.Errorf("audit after commit = %+v; want one line, at a UTC time", got)
 	}
 
@@ -73,9 +62,9 @@ func testInTx(t *testing.T, s store.Store) {
 	if err != errFn {
 		t.Errorf("InTx = %v; want the function's own error", err)
 	}
-	_, err = s.Job(c, id)
+	_, err = Inspect(s).Job(c, id)
 	wantKind(t, "Job after rollback", err, livestock.KindNotFound)
-	if got := audit(t, s, "rolled back"); len(got) != 0 {
+	if got := Audit(t, s, "rolled back"); len(got) != 0 {
 		t.Errorf("audit after rollback = %+v; want none", got)
 	}
 }
@@ -97,7 +86,7 @@ func testInTxPanic(t *testing.T, s store.Store) {
 			panic("boom")
 		})
 	}()
-	if got := audit(t, s, "panic"); len(got) != 0 {
+	if got := Audit(t, s, "panic"); len(got) != 0 {
 		t.Errorf("audit after a panic = %+v; want none", got)
 	}
 }
@@ -123,7 +112,7 @@ func testTimes(t *testing.T, s store.Store) {
 	for i := range want {
 		want[i].At = stored(want[i].At)
 	}
-	if diff := cmp.Diff(want, audit(t, s, "t")); diff != "" {
+	if diff := cmp.Diff(want, Audit(t, s, "t")); diff != "" {
 		t.Errorf("AuditEntries (-want +got):\n%s", diff)
 	}
 
@@ -146,7 +135,7 @@ func testTimes(t *testing.T, s store.Store) {
 	if err != nil || !ran {
 		t.Errorf("RunJob 100ms after a job due at a whole second = %v, %v; want true, nil", ran, err)
 	}
-	j, err := s.Job(c, id)
+	j, err := Inspect(s).Job(c, id)
 	must(t, "Job", err)
 	if !j.RunAt.Equal(stored(base)) || j.RunAt.Location() != time.UTC || j.FinishedAt.Location() != time.UTC {
 		t.Errorf("job times = run %v, finished %v; want run %v, all UTC", j.RunAt, j.FinishedAt, stored(base))

@@ -77,7 +77,7 @@ func testNotFound(t *testing.T, s store.Store) {
 	wantKind(t, "PasswordHash", err, nf)
 	_, err = s.Holding(c, farmA)
 	wantKind(t, "Holding", err, nf)
-	_, err = s.Job(c, 42)
+	_, err = Inspect(s).Job(c, 42)
 	wantKind(t, "Job", err, nf)
 	wantKind(t, "RetryJob", s.RetryJob(c, 42, time.Now(), "x", false), nf)
 	_, err = s.TakeAuthCode(c, "nohash", time.Now())
