@@ -15,8 +15,8 @@ import (
 // submissions would make 256 of them (request, holdings, job, reply),
 // where a naive server's one INSERT a request runs on four connections at
 // once. So
-// in a group's optimistic pass (grouprun.go), on a dialect that can send
-// several statements at once (Dialect.ExecBatch), the writes whose outcome
+// in a group's optimistic pass (grouprun.go), on a database whose Tuning can send
+// several statements at once (Tuning.ExecBatch), the writes whose outcome
 // a caller can predict are not sent when made: they wait in the
 // transaction and go together, in one round trip, before the next read
 // (which must see them) or before the commit.
@@ -27,7 +27,7 @@ import (
 // runs again with a savepoint around each fn, writing at once, where each
 // write's own check answers its caller as it always has.
 
-// Statement is one write sent with others by Dialect.ExecBatch, which sets
+// Statement is one write sent with others by Tuning.ExecBatch, which sets
 // Affected to the rows it changed.
 type Statement struct {
 	Query    string
@@ -64,7 +64,7 @@ type batchState struct {
 	// (nextID), idWant of each at a time.
 	ids    [2][]int64
 	idWant int
-	send   func(ctx context.Context, driverConn any, stmts []Statement) error // Dialect.ExecBatch
+	send   func(ctx context.Context, driverConn any, stmts []Statement) error // Tuning.ExecBatch
 	sent   *atomic.Int64                                                      // the store's count of batches sent
 }
 
@@ -115,7 +115,7 @@ func (t *sqlTx) deferFailed(ctx context.Context) error {
 	return t.batch.failed
 }
 
-// Which id nextID takes: the columns of Dialect.NextIDs.
+// Which id nextID takes: the columns of Tuning.NextIDs.
 const (
 	requestID = iota
 	jobID
@@ -123,16 +123,16 @@ const (
 
 // nextID returns a new id of a request or a job (which) for a deferred
 // insert, taking idWant of each in one statement when none is left; ok is
-// false when the dialect cannot (the insert then runs at once and returns
+// false when the tuning cannot (the insert then runs at once and returns
 // its id).
 func (t *tx) nextID(ctx context.Context, which int) (id int64, ok bool) {
 	b := t.tx.batch
-	if t.s.d.NextIDs == "" {
+	if t.s.tune.NextIDs == "" {
 		return 0, false
 	}
 	if len(b.ids[which]) == 0 {
 		b.ids = [2][]int64{}
-		rows, err := t.tx.QueryContext(ctx, t.s.d.NextIDs, max(b.idWant, 1))
+		rows, err := t.tx.QueryContext(ctx, t.s.tune.NextIDs, max(b.idWant, 1))
 		if err != nil {
 			return 0, false
 		}

@@ -220,7 +220,7 @@ func (s *Store) commit(i int) {
 		// A store that defers writes always runs the optimistic pass
 		// first: it costs a round trip or two, and it learns the keys by
 		// which the pass with savepoints orders its calls (passOrder).
-		if failed && s.d.ExecBatch == nil {
+		if failed && s.tune.ExecBatch == nil {
 			s.group.careful.Store(afterFailure)
 		}
 		for i, c := range batch {

@@ -24,7 +24,7 @@ import (
 // request timeout of 1 s. A job cut short by a request's deadline is
 // rolled back like the rest and runs again later.
 //
-// The deadline is the network connection's (Dialect.ConnDeadline), set
+// The deadline is the network connection's (Tuning.ConnDeadline), set
 // when the group takes its connection and cleared when it gives it back,
 // not its statements' context's. Given a context that can be done,
 // database/sql starts two goroutines for each query to watch it and the
@@ -60,12 +60,12 @@ func groupDeadline(batch []*call) time.Time {
 }
 
 // beginGroup starts a group's transaction on a connection of the writer
-// whose network deadline is deadline (none when zero, or when the dialect
+// whose network deadline is deadline (none when zero, or when the tuning
 // sets none), and returns with it the function that gives the connection
 // back once the transaction has ended.
 func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
-	setDeadline := !deadline.IsZero() && s.d.ConnDeadline != nil
-	if !setDeadline && s.d.ExecBatch == nil {
+	setDeadline := !deadline.IsZero() && s.tune.ConnDeadline != nil
+	if !setDeadline && s.tune.ExecBatch == nil {
 		t, err := s.w.begin(context.Background())
 		return t, func() {}, err
 	}
@@ -82,7 +82,7 @@ func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
 		return nil, nil, err
 	}
 	set := func(t time.Time) error {
-		return conn.Raw(func(driverConn any) error { return s.d.ConnDeadline(driverConn, t) })
+		return conn.Raw(func(driverConn any) error { return s.tune.ConnDeadline(driverConn, t) })
 	}
 	release := func() {
 		// A connection the deadline broke is closed already; database/sql
@@ -108,8 +108,8 @@ func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
 		return nil, nil, err
 	}
 	st := &sqlTx{Tx: t, p: s.w, conn: conn}
-	if s.d.ExecBatch != nil {
-		st.batch = &batchState{send: s.d.ExecBatch, sent: &s.group.batches}
+	if s.tune.ExecBatch != nil {
+		st.batch = &batchState{send: s.tune.ExecBatch, sent: &s.group.batches}
 	}
 	return st, release, nil
 }

@@ -9,7 +9,7 @@ import (
 // Prepared statements, kept. modernc's SQLite parses a query string each
 // time it is run unless it runs a prepared statement, and parsing was a
 // quarter of the server's CPU under a load of registrations, half of what
-// the one committer spent. So on such a driver (Dialect.KeepStatements)
+// the one committer spent. So on such a driver (Tuning.KeepStatements)
 // a pool prepares each query once per connection and keeps it: the first
 // run of a query goes unprepared and asks for it to be prepared, on
 // another goroutine, since inside a transaction the writer's one
@@ -123,7 +123,7 @@ type sqlTx struct {
 	*sql.Tx
 	p     *pool
 	conn  *sql.Conn   // nil unless the transaction runs a group
-	batch *batchState // nil unless the dialect can defer writes
+	batch *batchState // nil unless Tuning.ExecBatch can send deferred writes
 }
 
 func (t *sqlTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {

@@ -134,13 +134,13 @@ func (t *tx) AuditEntries(ctx context.Context, subject string) (entries []store.
 // insertID runs insert, an INSERT of one row into a table keyed by an
 // integer id the database assigns, and returns that id; sql.ErrNoRows
 // when the insert's ON CONFLICT DO NOTHING inserted nothing. PostgreSQL
-// answers a RETURNING id. SQLite (Dialect.LastInsertID) reads the id the
+// answers a RETURNING id. SQLite (Tuning.LastInsertID) reads the id the
 // connection last inserted, which on the one writer is this row's: a
 // RETURNING clause there buffers the row in a temporary table, and the
 // driver builds a result set to scan one integer from. Without both,
 // EnqueueJob cost the writer 13 µs a job under the movements benchmark.
 func (t *tx) insertID(ctx context.Context, insert string, args ...any) (int64, error) {
-	if !t.s.d.LastInsertID {
+	if !t.s.tune.LastInsertID {
 		var id int64
 		err := t.tx.QueryRowContext(ctx, insert+" RETURNING id", args...).Scan(&id)
 		return id, err

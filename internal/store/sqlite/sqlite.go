@@ -51,6 +51,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,
+		Tuning:  tuning,
 		Writer:  w,
 		Reader:  r,
 		Pending: ready.HasPending,
