@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/drover-registry/drover/internal/store/sqldb"
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
 // tuning is how the store drives PostgreSQL: a server over the network,
@@ -35,7 +36,7 @@ func tuning(maxConns int) sqldb.Tuning {
 		PlanEachTime: pgx.QueryExecModeExec,
 		// A statement in flight when the server or the network freezes
 		// otherwise waits for ever: a shared transaction's context is
-		// never done (sqldb's groupdeadline.go).
+		// never done (groupcommit's deadline.go).
 		ConnDeadline: connDeadline,
 		// A group's writes go in one round trip (sqldb's deferred.go): a
 		// group of 64 submissions otherwise made 256 round trips, one
@@ -74,7 +75,7 @@ const nextIDs = `SELECT nextval(pg_get_serial_sequence('requests', 'id')), nextv
 
 // execBatch sends stmts as one pgx batch: one write to the socket, the
 // server runs them in turn, one read of the answers.
-func execBatch(ctx context.Context, driverConn any, stmts []sqldb.Statement) error {
+func execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error {
 	c, ok := driverConn.(*stdlib.Conn)
 	if !ok {
 		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)

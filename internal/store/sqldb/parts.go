@@ -25,7 +25,7 @@ const (
 
 func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
 	var w querier = t.tx
-	if t.tx.deferring() {
+	if t.tx.Deferring() {
 		w = laterWriter{t.tx}
 	}
 	err := t.s.insertMany(ctx, w, insertDevicesSQL, "", 7, len(m.Devices), func(i int) []any {

@@ -1,8 +1,10 @@
 // Package sqldb is the one implementation of store.Store on database/sql,
 // shared by the sqlite and postgres packages. What differs between the two
-// databases (a few query strings, how an instant is bound, what a driver
-// error means) is a Dialect, which those packages supply; everything else,
-// including the transaction boundaries, is written once here.
+// databases' SQL (a few query strings, how an instant is bound, what a
+// driver error means) is a Dialect, and how each is driven fast is its
+// Tuning; those packages supply both. Everything else, including the
+// transaction boundaries, is written once here. Shared transactions run
+// through package groupcommit, which knows nothing of Drover's records.
 package sqldb
 
 import (
@@ -13,6 +15,7 @@ import (
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
 // Dialect is what one database's SQL does differently: its query
@@ -85,11 +88,11 @@ type Config struct {
 type Store struct {
 	d       *Dialect
 	tune    Tuning
-	w, r    *pool // the same pool when Config.Writer is Config.Reader
+	w, r    *groupcommit.Pool // the same pool when Config.Writer is Config.Reader
 	pending func(ctx context.Context) (bool, error)
 	close   func() error
-	group   group      // the committers of InSharedTx (group.go)
-	queue   queueStats // refreshes of the job queue's statistics (queuestats.go)
+	group   *groupcommit.Group[store.Tx] // the committers of InSharedTx (group.go)
+	queue   queueStats                   // refreshes of the job queue's statistics (queuestats.go)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -98,12 +101,13 @@ var _ store.Store = (*Store)(nil)
 // takes ownership of the pools: Close closes them.
 func New(c Config) *Store {
 	d, tune := c.Dialect, c.Tuning
-	s := &Store{d: &d, tune: tune, w: newPool(c.Writer, tune.KeepStatements), r: newPool(c.Reader, tune.KeepStatements),
+	s := &Store{d: &d, tune: tune, w: groupcommit.NewPool(c.Writer, tune.KeepStatements),
+		r:       groupcommit.NewPool(c.Reader, tune.KeepStatements),
 		pending: c.Pending, close: c.Close}
 	if c.Reader == c.Writer {
 		s.r = s.w
 	}
-	s.startGroup(tune.Committers)
+	s.startGroup()
 	return s
 }
 
@@ -137,7 +141,7 @@ func (s *Store) Ready(ctx context.Context) (err error) {
 // Close commits the shared transactions already asked for, then closes the
 // pools and anything else the store holds.
 func (s *Store) Close() error {
-	s.stopGroup()
+	s.group.Stop()
 	s.queue.wg.Wait()
 	var errs []error
 	if s.r != s.w {

@@ -3,6 +3,8 @@ package sqldb
 import (
 	"context"
 	"time"
+
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
 // Tuning is how the store drives one database fast: which of the store's
@@ -14,7 +16,7 @@ type Tuning struct {
 	// once, each on a connection of the writer; 0 means 1.
 	Committers int
 	// KeepStatements asks the store to prepare each query once per
-	// connection and keep it (stmts.go).
+	// connection and keep it (groupcommit's pool.go).
 	KeepStatements bool
 	// LastInsertID reads a new row's id from the driver's result of the
 	// INSERT (tx.go, insertID) rather than from a RETURNING id.
@@ -26,13 +28,14 @@ type Tuning struct {
 	// ConnDeadline sets the deadline of the network connection under
 	// driverConn (a connection of database/sql's Conn.Raw); the zero time
 	// clears it. Shared transactions run under their callers' latest
-	// deadline through it (groupdeadline.go); nil: they have none.
+	// deadline through it (groupcommit's deadline.go); nil: they have
+	// none.
 	ConnDeadline func(driverConn any, t time.Time) error
 	// ExecBatch sends stmts on driverConn (a connection of database/sql's
 	// Conn.Raw, in a transaction) in one round trip, in order, sets each
 	// one's Affected, and stops at the first that fails; nil when the
 	// store is to send one statement at a time (deferred.go).
-	ExecBatch func(ctx context.Context, driverConn any, stmts []Statement) error
+	ExecBatch func(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error
 	// NextIDs takes $1 new ids of requests and of jobs, as rows of those
 	// two columns, for the inserts ExecBatch sends ("" when it cannot).
 	NextIDs string
