@@ -15,10 +15,10 @@ import (
 // of jobs done since the last vacuum. In a group's optimistic pass
 // (package groupcommit) the first RunJob claims as many jobs as the pass
 // has RunJob calls (Tx.Tagged), in one statement, and the others take
-// theirs from what it claimed; on PostgreSQL their completions go in the group's batch
-// (deferred.go). A pass with savepoints claims one job a call: a job
-// claimed inside one call's savepoint is let go when that call fails, and
-// must not be left to another call of the group.
+// theirs from what it claimed; on PostgreSQL their completions go in the
+// group's batch (deferred.go). A pass with savepoints claims one job a
+// call: a job claimed inside one call's savepoint is let go when that
+// call fails, and must not be left to another call of the group.
 
 // jobClaims are the jobs claimed ahead for a group's RunJob calls.
 type jobClaims struct {
