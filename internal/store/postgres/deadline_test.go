@@ -15,7 +15,7 @@ import (
 
 // TestGroupDeadline checks that a shared transaction ends at its caller's
 // deadline when the server stops answering in the middle of a statement
-// (sqldb's groupdeadline.go), and that the store works on afterwards.
+// (groupcommit's deadline.go), and that the store works on afterwards.
 // Here the statement waits on a row lock another connection holds, which
 // looks to the store as a frozen server or a partition does.
 func TestGroupDeadline(t *testing.T) {

@@ -1,16 +1,12 @@
 package postgres
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store/sqldb"
@@ -46,76 +42,8 @@ var dialect = sqldb.Dialect{
 	AnimalsLock: animalsLock,
 	NextBatchID: `SELECT nextval('movement_batch_ids')`,
 	MaxParams:   maxParams,
-	// A statement with a list of values is planned each time it runs,
-	// for the table's size now (see sqldb.Dialect).
-	PlanEachTime: pgx.QueryExecModeExec,
-	// The claim's plan depends on the jobs table's statistics; see
-	// sqldb's queuestats.go.
-	AnalyzeQueue:    analyzeQueue,
-	AnalyzeListings: analyzeListings,
-	ConnDeadline:    connDeadline,
-	// A group's writes go in one round trip (sqldb's deferred.go).
-	ExecBatch:  execBatch,
-	NextIDs:    nextIDs,
+	// The deferred inserts of a group set the ids taken ahead (nextIDs).
 	OverrideID: `OVERRIDING SYSTEM VALUE`,
-}
-
-// Statistics are refreshed by the store only while a table is young
-// (sqldb's queuestats.go): never analyzed, PostgreSQL plans the claim as a
-// sort of every due job and the listings as a sort of a holding's rows.
-// Once a table's statistics count more rows than the bound, it is left
-// to autovacuum: an ANALYZE of the million requests of bench/movements,
-// started by the writes every few thousand jobs, took a third of the
-// server's time in one window, and a queue of thousands analyzed among
-// a million done jobs is still claimed from the index.
-const (
-	analyzeQueue = `DO $$ BEGIN
-		IF (SELECT reltuples < 10000 FROM pg_class WHERE oid = 'jobs'::regclass) THEN ANALYZE jobs; END IF;
-	END $$`
-	analyzeListings = `DO $$ BEGIN
-		IF (SELECT reltuples < 100000 FROM pg_class WHERE oid = 'requests'::regclass) THEN
-			ANALYZE requests, request_holdings;
-		END IF;
-	END $$`
-)
-
-// nextIDs takes ids ahead for the requests and jobs a group inserts.
-const nextIDs = `SELECT nextval(pg_get_serial_sequence('requests', 'id')), nextval(pg_get_serial_sequence('jobs', 'id'))
-	FROM generate_series(1, $1)`
-
-// execBatch sends stmts as one pgx batch: one write to the socket, the
-// server runs them in turn, one read of the answers.
-func execBatch(ctx context.Context, driverConn any, stmts []sqldb.Statement) error {
-	c, ok := driverConn.(*stdlib.Conn)
-	if !ok {
-		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
-	}
-	var b pgx.Batch
-	for _, st := range stmts {
-		b.Queue(st.Query, st.Args...)
-	}
-	br := c.Conn().SendBatch(ctx, &b)
-	for i := range stmts {
-		tag, err := br.Exec()
-		if err != nil {
-			_ = br.Close()
-			return err
-		}
-		stmts[i].Affected = tag.RowsAffected()
-	}
-	return br.Close()
-}
-
-// connDeadline sets the deadline of the socket under a connection of
-// pgx's stdlib: a read or write past it fails, and pgx closes the
-// connection. pgx sets a socket's deadline itself only while cancelling
-// a context, and shared transactions run under one that is never done.
-func connDeadline(driverConn any, t time.Time) error {
-	c, ok := driverConn.(*stdlib.Conn)
-	if !ok {
-		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
-	}
-	return c.Conn().PgConn().Conn().SetDeadline(t)
 }
 
 // bindTime binds an instant as a time.Time, which pgx sends as timestamptz.

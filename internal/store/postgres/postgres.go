@@ -40,15 +40,11 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,
+		Tuning:  tuning(int(pool.Config().MaxConns)),
 		Writer:  db,
 		Reader:  db,
 		Pending: p.HasPending,
 		Close:   func() error { pool.Close(); return nil },
-		// Shared transactions, the jobs' among them, commit side by side
-		// on half the pool: one committer runs its fns one statement at a
-		// time, so the server's parallelism is worth having, and the rest
-		// of the pool is left for reads and InTx.
-		Committers: int(pool.Config().MaxConns) / 2,
 	})}, nil
 }
 

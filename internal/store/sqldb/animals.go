@@ -119,9 +119,9 @@ func (t *tx) lockAnimals(ctx context.Context) error {
 	if t.s.d.AnimalsLock == "" || t.cache.animalsLocked {
 		return nil
 	}
-	t.cache.animalsLocked = t.optimistic
-	if t.tx.deferring() { // sent before the statement that reads or moves them
-		t.tx.later(rankOther, "", -1, t.s.d.AnimalsLock)
+	t.cache.animalsLocked = t.tx.Optimistic()
+	if t.tx.Deferring() { // sent before the statement that reads or moves them
+		t.tx.Later(rankOther, "", -1, t.s.d.AnimalsLock)
 		return nil
 	}
 	_, err := t.tx.ExecContext(ctx, t.s.d.AnimalsLock)

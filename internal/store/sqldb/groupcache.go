@@ -26,12 +26,12 @@ type passCache struct {
 
 // cachedUser is UserByName's read, kept for the pass when t is optimistic.
 func (t *tx) cachedUser(ctx context.Context, name string) (livestock.User, error) {
-	if u, ok := t.cache.users[name]; ok && t.optimistic {
+	if u, ok := t.cache.users[name]; ok && t.tx.Optimistic() {
 		u.Holdings = slices.Clone(u.Holdings)
 		return u, nil
 	}
 	u, err := user(ctx, t.tx, userByNameSQL, name)
-	if err == nil && t.optimistic {
+	if err == nil && t.tx.Optimistic() {
 		if t.cache.users == nil {
 			t.cache.users = map[string]livestock.User{}
 		}
@@ -44,11 +44,11 @@ func (t *tx) cachedUser(ctx context.Context, name string) (livestock.User, error
 
 // cachedHolding is Holding's read, kept for the pass when t is optimistic.
 func (t *tx) cachedHolding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error) {
-	if h, ok := t.cache.holdings[cph]; ok && t.optimistic {
+	if h, ok := t.cache.holdings[cph]; ok && t.tx.Optimistic() {
 		return h, nil
 	}
 	h, err := holding(ctx, t.tx, holdingSQL, cph.String(), notFoundHolding)
-	if err == nil && t.optimistic {
+	if err == nil && t.tx.Optimistic() {
 		if t.cache.holdings == nil {
 			t.cache.holdings = map[livestock.CPH]livestock.Holding{}
 		}

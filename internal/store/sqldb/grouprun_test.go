@@ -20,7 +20,7 @@ import (
 // committer's next group then has savepoints from the start: each of its
 // fns runs once, even when one fails. A store that defers its writes
 // (PostgreSQL) runs every group optimistically first, to learn the order
-// of its calls (group.go), so there the second round runs twice too.
+// of its calls (groupcommit's Tx.SetKey), so there the second round runs twice too.
 func TestGroupRunsAgainWithSavepoints(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, st store.Store) {

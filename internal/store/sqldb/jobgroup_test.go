@@ -20,7 +20,7 @@ import (
 // commit between them (two where a store has several committers, which
 // give jobs groups of their own). The job whose fn fails keeps nothing, is left as it
 // was, and is tried by one call only in each run of the group
-// (grouprun.go), though it is the oldest due; the others are done once
+// (groupcommit's run.go), though it is the oldest due; the others are done once
 // each, and the submissions are kept.
 func TestJobsShareCommits(t *testing.T) {
 	t.Parallel()
@@ -33,7 +33,7 @@ func TestJobsShareCommits(t *testing.T) {
 		before := sqldb.SharedCommits(s)
 
 		// One run more than the jobs (it finds nothing), and no more runs
-		// than a group with submissions in it takes (maxBackground).
+		// than a group with submissions in it takes (MaxBackground).
 		const runs, submissions = 4, 8
 		var mu sync.Mutex
 		tries := map[int64]int{}

@@ -47,7 +47,7 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 	}
 	err = s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		t := stx.(*tx)
-		ran = false // this may be the group's second run (grouprun.go)
+		ran = false // this may be the group's second run (package groupcommit)
 		j, found, err := t.claim(ctx, kinds, now)
 		if err != nil {
 			return s.d.Error("RunJob: claim", err)
@@ -69,8 +69,8 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 		if err := fn(ctx, t, j); err != nil {
 			return err
 		}
-		if t.tx.deferring() {
-			t.tx.later(rankOther, "", 1, finishJobSQL, j.ID, s.at(now))
+		if t.tx.Deferring() {
+			t.tx.Later(rankOther, "", 1, finishJobSQL, j.ID, s.at(now))
 			return nil
 		}
 		if _, err := t.tx.ExecContext(ctx, finishJobSQL, j.ID, s.at(now)); err != nil {

@@ -54,8 +54,8 @@ func (t *tx) InsertMovement(ctx context.Context, m store.Movement) (err error) {
 	if err != nil {
 		return err
 	}
-	if t.tx.deferring() {
-		t.tx.later(rankOther, "", 1, insertMovementSQL, args...)
+	if t.tx.Deferring() {
+		t.tx.Later(rankOther, "", 1, insertMovementSQL, args...)
 	} else if _, err := t.tx.ExecContext(ctx, insertMovementSQL, args...); err != nil {
 		return err
 	}

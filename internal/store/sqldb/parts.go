@@ -25,7 +25,7 @@ const (
 
 func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
 	var w querier = t.tx
-	if t.tx.deferring() {
+	if t.tx.Deferring() {
 		w = laterWriter{t.tx}
 	}
 	err := t.s.insertMany(ctx, w, insertDevicesSQL, "", 7, len(m.Devices), func(i int) []any {
@@ -95,12 +95,12 @@ func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movem
 	})
 }
 
-// planEachTime puts the dialect's PlanEachTime before args, if it has one.
+// planEachTime puts Tuning.PlanEachTime before args, if it has one.
 func (s *Store) planEachTime(args []any) []any {
-	if s.d.PlanEachTime == nil {
+	if s.tune.PlanEachTime == nil {
 		return args
 	}
-	return append([]any{s.d.PlanEachTime}, args...)
+	return append([]any{s.tune.PlanEachTime}, args...)
 }
 
 // eachOf runs query, whose %s is completed by a list of parameters, once

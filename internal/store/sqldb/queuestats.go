@@ -9,7 +9,7 @@ import (
 )
 
 // analyzeEvery is how many jobs are enqueued between refreshes of the job
-// queue's statistics, on a dialect that names a statement for it.
+// queue's statistics, on a database whose Tuning names a statement for it.
 //
 // PostgreSQL plans the claim of a job (claimJobSQL) from the statistics of
 // the jobs table. Until autovacuum first analyzes it, a minute or more
@@ -18,15 +18,16 @@ import (
 // instead of reading the first from the (state, run_at, id) index. With
 // 20,000 queued that was 83 ms a claim against 0.07 ms; registrations
 // waited seconds. The store refreshes the statistics itself as the queue
-// grows, off the request path, one refresh at a time; the dialect's
+// grows, off the request path, one refresh at a time; the tuning's
 // statement refreshes them only while the table is young, and leaves a
 // grown one to autovacuum.
 const analyzeEvery = 2000
 
 // listingsFirst is the number of jobs enqueued (since the store opened)
 // at which the listing tables' statistics are first refreshed, on a
-// dialect that names a statement for it; then at twice as many, and so
-// on. Every submission enqueues a job, so the count follows the requests.
+// database whose Tuning names a statement for it; then at twice as many,
+// and so on. Every submission enqueues a job, so the count follows the
+// requests.
 //
 // The listings read request_holdings in (cph, request_id) order and stop
 // at the page's end. Before the table is first analyzed PostgreSQL
@@ -34,7 +35,7 @@ const analyzeEvery = 2000
 // of them and a sort instead: with 4,500 requests on one holding a page of
 // 20 took 23 ms, most of it in the sort. Autovacuum would analyze the
 // tables within a minute or so, unless it is off; the store does it while
-// they are young (the dialect's statement checks), and leaves a registry
+// they are young (the tuning's statement checks), and leaves a registry
 // of millions to autovacuum.
 const listingsFirst = 1000
 
@@ -53,13 +54,13 @@ type queueStats struct {
 // transaction that rolls back is counted too: the count is a trigger, not
 // a tally.
 func (s *Store) jobEnqueued() {
-	if n := s.queue.total.Add(1); s.d.AnalyzeListings != "" && n%listingsFirst == 0 && isPowerOfTwo(n/listingsFirst) {
-		s.refreshStats(&s.queue.runningListings, s.d.AnalyzeListings, "the listing tables'")
+	if n := s.queue.total.Add(1); s.tune.AnalyzeListings != "" && n%listingsFirst == 0 && isPowerOfTwo(n/listingsFirst) {
+		s.refreshStats(&s.queue.runningListings, s.tune.AnalyzeListings, "the listing tables'")
 	}
-	if s.d.AnalyzeQueue == "" || s.queue.enqueued.Add(1) < analyzeEvery {
+	if s.tune.AnalyzeQueue == "" || s.queue.enqueued.Add(1) < analyzeEvery {
 		return
 	}
-	if s.refreshStats(&s.queue.running, s.d.AnalyzeQueue, "the job queue's") {
+	if s.refreshStats(&s.queue.running, s.tune.AnalyzeQueue, "the job queue's") {
 		s.queue.enqueued.Store(0)
 	}
 }

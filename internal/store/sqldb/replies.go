@@ -43,8 +43,8 @@ func (t *tx) SaveReply(ctx context.Context, r store.Reply) (err error) {
 		r.CreatedAt = time.Now()
 	}
 	args := []any{r.UserName, r.CorrelationID, r.RequestHash, r.Status, notNilBytes(r.Body), t.s.at(r.CreatedAt), r.RequestID}
-	if t.tx.deferring() {
-		t.tx.later(rankReply, r.UserName+"\x00"+r.CorrelationID, 1, saveReplySQL, args...)
+	if t.tx.Deferring() {
+		t.tx.Later(rankReply, r.UserName+"\x00"+r.CorrelationID, 1, saveReplySQL, args...)
 		return nil
 	}
 	res, err := t.tx.ExecContext(ctx, saveReplySQL, args...)

@@ -106,16 +106,14 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 		return 0, err
 	}
 	s := t.s
-	if t.tx.deferring() {
+	if t.tx.Deferring() {
 		if id, ok := t.nextID(ctx, requestID); ok {
 			key := ""
 			if r.TrackingID != "" {
 				key = r.UserName + "\x00" + r.TrackingID
-				if t.call != nil {
-					t.call.key = key
-				}
+				t.tx.SetKey(key) // the order of a pass with savepoints (deferred.go)
 			}
-			t.tx.later(rankRequest, key, 1, fmt.Sprintf(insertRequestWithIDSQL, s.d.OverrideID), string(r.Type),
+			t.tx.Later(rankRequest, key, 1, fmt.Sprintf(insertRequestWithIDSQL, s.d.OverrideID), string(r.Type),
 				string(r.Status), r.UserName, s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate),
 				r.Species, nullString(r.TrackingID), r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone,
 				r.UndoSupported, notNilBytes(r.Content), errs, warns, r.DocumentRef, monthOrNull(r.MovementDate),
@@ -152,8 +150,8 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 		r.DocumentRef, joined, r.Species}
 	// Most jobs leave a request's holdings as they were: then one
 	// statement does, where reading the old ones first took two.
-	if t.tx.deferring() {
-		t.tx.later(rankOther, "", 1, updateRequestSameHoldingsSQL, args...)
+	if t.tx.Deferring() {
+		t.tx.Later(rankOther, "", 1, updateRequestSameHoldingsSQL, args...)
 		return nil
 	}
 	res, err := t.tx.ExecContext(ctx, updateRequestSameHoldingsSQL, args...)
@@ -228,8 +226,8 @@ func (t *tx) insertHoldings(ctx context.Context, id int64, hs []string, c holdin
 		}
 		fmt.Fprintf(&q, "($1, $%d, $2, $3, $4)", len(args))
 	}
-	if t.tx.deferring() {
-		t.tx.later(rankOther, "", int64(len(hs)), q.String(), args...)
+	if t.tx.Deferring() {
+		t.tx.Later(rankOther, "", int64(len(hs)), q.String(), args...)
 		return nil
 	}
 	_, err := t.tx.ExecContext(ctx, q.String(), args...)

@@ -1,8 +1,10 @@
 // Package sqldb is the one implementation of store.Store on database/sql,
 // shared by the sqlite and postgres packages. What differs between the two
-// databases (a few query strings, how an instant is bound, what a driver
-// error means) is a Dialect, which those packages supply; everything else,
-// including the transaction boundaries, is written once here.
+// databases' SQL (a few query strings, how an instant is bound, what a
+// driver error means) is a Dialect, and how each is driven fast is its
+// Tuning; those packages supply both. Everything else, including the
+// transaction boundaries, is written once here. Shared transactions run
+// through package groupcommit, which knows nothing of Drover's records.
 package sqldb
 
 import (
@@ -13,9 +15,13 @@ import (
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
-// Dialect is what one database does differently.
+// Dialect is what one database's SQL does differently: its query
+// fragments, how it binds an instant, and what its errors mean. How the
+// store drives that database fast (statements kept, round trips saved,
+// deadlines) is its Tuning (tuning.go).
 type Dialect struct {
 	// Name is what Store.Dialect reports: "sqlite" or "postgres".
 	Name string
@@ -50,48 +56,10 @@ type Dialect struct {
 	NextBatchID string
 	// MaxParams bounds the parameters of one multi-row insert.
 	MaxParams int
-	// KeepStatements asks the store to prepare each query once per
-	// connection and keep it, for a driver that parses a query every time
-	// it runs one (stmts.go).
-	KeepStatements bool
-	// LastInsertID reads a new row's id from the driver's result of the
-	// INSERT (tx.go, insertID) rather than from a RETURNING id.
-	LastInsertID bool
-	// PlanEachTime, if set, goes before the arguments of a statement with
-	// a list of values (identifier IN (…): eachOf, MoveAnimals) to have
-	// the driver plan it each time it runs. PostgreSQL otherwise keeps the
-	// generic plan of a prepared statement, and one made while a table was
-	// small is a sequential scan, kept as the table grows until its
-	// statistics change: autovacuum analyzes it within a minute or so,
-	// but where it is off the plan stays. With Tx.Animals on a fresh
-	// registry, animals was read whole for each registration (seq_scan
-	// counted in pg_stat_user_tables), at 9 ms a sync registration from
-	// one connection against 2-3.
-	PlanEachTime any
-	// ConnDeadline sets the deadline of the network connection under
-	// driverConn (a connection of database/sql's Conn.Raw); the zero time
-	// clears it. Shared transactions run under their callers' latest
-	// deadline through it (groupdeadline.go); nil for a database in this
-	// process, which no network can freeze: they then have none.
-	ConnDeadline func(driverConn any, t time.Time) error
-	// ExecBatch sends stmts on driverConn (a connection of database/sql's
-	// Conn.Raw, in a transaction) in one round trip, in order, sets each
-	// one's Affected, and stops at the first that fails; nil when the
-	// dialect sends one statement at a time (deferred.go).
-	ExecBatch func(ctx context.Context, driverConn any, stmts []Statement) error
-	// NextIDs takes $1 new ids of requests and of jobs, as rows of those
-	// two columns, for the inserts ExecBatch sends ("" when it cannot).
-	NextIDs string
 	// OverrideID goes between the columns and VALUES of an insert that
-	// sets an id the database otherwise assigns.
+	// sets an id the database otherwise assigns (the deferred inserts of
+	// Tuning.NextIDs).
 	OverrideID string
-	// AnalyzeQueue refreshes the planner's statistics of the jobs table as
-	// the queue grows ("" when the planner needs none; queuestats.go).
-	AnalyzeQueue string
-	// AnalyzeListings refreshes the statistics of the tables the listings
-	// read while they are young ("" when the planner needs none;
-	// queuestats.go).
-	AnalyzeListings string
 }
 
 // querier is what *sql.DB and *sql.Tx share: the readers of movements run
@@ -105,6 +73,7 @@ type querier interface {
 // Config is what New needs.
 type Config struct {
 	Dialect Dialect
+	Tuning  Tuning
 	// Writer runs every write transaction; Reader runs lone reads. They
 	// are the same pool on PostgreSQL. On SQLite the writer has one
 	// connection, so BEGIN IMMEDIATE never waits on another writer.
@@ -113,20 +82,17 @@ type Config struct {
 	Pending func(ctx context.Context) (bool, error)
 	// Close releases whatever else the store holds, after both pools.
 	Close func() error
-	// Committers is how many shared transactions (InSharedTx) may run at
-	// once, each on a connection of the writer; 0 means 1, which is all
-	// SQLite's one writer connection allows.
-	Committers int
 }
 
 // Store implements store.Store.
 type Store struct {
 	d       *Dialect
-	w, r    *pool // the same pool when Config.Writer is Config.Reader
+	tune    Tuning
+	w, r    *groupcommit.Pool // the same pool when Config.Writer is Config.Reader
 	pending func(ctx context.Context) (bool, error)
 	close   func() error
-	group   group      // the committers of InSharedTx (group.go)
-	queue   queueStats // refreshes of the job queue's statistics (queuestats.go)
+	group   *groupcommit.Group[store.Tx] // the committers of InSharedTx (group.go)
+	queue   queueStats                   // refreshes of the job queue's statistics (queuestats.go)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -134,13 +100,14 @@ var _ store.Store = (*Store)(nil)
 // New returns a store over the pools in c, and starts its committers. It
 // takes ownership of the pools: Close closes them.
 func New(c Config) *Store {
-	d := c.Dialect
-	s := &Store{d: &d, w: newPool(c.Writer, d.KeepStatements), r: newPool(c.Reader, d.KeepStatements),
+	d, tune := c.Dialect, c.Tuning
+	s := &Store{d: &d, tune: tune, w: groupcommit.NewPool(c.Writer, tune.KeepStatements),
+		r:       groupcommit.NewPool(c.Reader, tune.KeepStatements),
 		pending: c.Pending, close: c.Close}
 	if c.Reader == c.Writer {
 		s.r = s.w
 	}
-	s.startGroup(c.Committers)
+	s.startGroup()
 	return s
 }
 
@@ -174,7 +141,7 @@ func (s *Store) Ready(ctx context.Context) (err error) {
 // Close commits the shared transactions already asked for, then closes the
 // pools and anything else the store holds.
 func (s *Store) Close() error {
-	s.stopGroup()
+	s.group.Stop()
 	s.queue.wg.Wait()
 	var errs []error
 	if s.r != s.w {

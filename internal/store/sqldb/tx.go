@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
 const (
@@ -31,7 +32,7 @@ const defaultMaxAttempts = 25
 // holds the one writer connection, so another write of the store's own
 // from inside fn would wait until ctx ends.
 func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) (err error) {
-	sqlTx, err := s.w.begin(ctx)
+	sqlTx, err := s.w.Begin(ctx)
 	if err != nil {
 		s.wrap(&err, "InTx")
 		return err
@@ -56,17 +57,18 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.
 // tx is store.Tx over one database/sql transaction.
 type tx struct {
 	s  *Store
-	tx *sqlTx
+	tx *groupcommit.Tx
 	// failedJobs are the jobs whose fn failed earlier in this transaction
 	// (RunJob in a group of InSharedTx), which later claims in it pass over.
 	failedJobs []int64
-	call       *call // the group's call whose fn runs now; nil outside a group
-	// jobCalls are the RunJob calls of the pass, jobsTaken those that
-	// took a job claimed ahead in claims (jobclaim.go).
-	jobCalls, jobsTaken int
-	claims              jobClaims
-	optimistic          bool      // the group's pass without savepoints (grouprun.go)
-	cache               passCache // of an optimistic pass (groupcache.go)
+	// jobsTaken are the RunJob calls of the pass (Tx.Tagged) that took a
+	// job claimed ahead in claims (jobclaim.go).
+	jobsTaken int
+	claims    jobClaims
+	cache     passCache // of an optimistic pass (groupcache.go)
+	// ids are request and job ids taken ahead for the pass's deferred
+	// inserts (nextID).
+	ids [2][]int64
 }
 
 // EnqueueJob adds a job, due at j.RunAt or now.
@@ -82,9 +84,9 @@ func (t *tx) EnqueueJob(ctx context.Context, j store.NewJob) (id int64, err erro
 	if j.Payload == nil {
 		j.Payload = []byte{}
 	}
-	if t.tx.deferring() {
+	if t.tx.Deferring() {
 		if id, ok := t.nextID(ctx, jobID); ok {
-			t.tx.later(rankOther, "", 1, fmt.Sprintf(enqueueJobWithIDSQL, t.s.d.OverrideID), j.Kind, j.Payload,
+			t.tx.Later(rankOther, "", 1, fmt.Sprintf(enqueueJobWithIDSQL, t.s.d.OverrideID), j.Kind, j.Payload,
 				j.MaxAttempts, t.s.at(j.RunAt), t.s.at(now), id)
 			t.s.jobEnqueued()
 			return id, nil
@@ -104,8 +106,8 @@ func (t *tx) Audit(ctx context.Context, a store.AuditEntry) (err error) {
 		a.At = time.Now()
 	}
 	args := []any{t.s.at(a.At), a.UserName, a.Action, a.Subject, a.CorrelationID, a.Detail}
-	if t.tx.deferring() {
-		t.tx.later(rankOther, "", 1, auditSQL, args...)
+	if t.tx.Deferring() {
+		t.tx.Later(rankOther, "", 1, auditSQL, args...)
 		return nil
 	}
 	_, err = t.tx.ExecContext(ctx, auditSQL, args...)
@@ -135,13 +137,13 @@ func (t *tx) AuditEntries(ctx context.Context, subject string) (entries []store.
 // insertID runs insert, an INSERT of one row into a table keyed by an
 // integer id the database assigns, and returns that id; sql.ErrNoRows
 // when the insert's ON CONFLICT DO NOTHING inserted nothing. PostgreSQL
-// answers a RETURNING id. SQLite (Dialect.LastInsertID) reads the id the
+// answers a RETURNING id. SQLite (Tuning.LastInsertID) reads the id the
 // connection last inserted, which on the one writer is this row's: a
 // RETURNING clause there buffers the row in a temporary table, and the
 // driver builds a result set to scan one integer from. Without both,
 // EnqueueJob cost the writer 13 µs a job under the movements benchmark.
 func (t *tx) insertID(ctx context.Context, insert string, args ...any) (int64, error) {
-	if !t.s.d.LastInsertID {
+	if !t.s.tune.LastInsertID {
 		var id int64
 		err := t.tx.QueryRowContext(ctx, insert+" RETURNING id", args...).Scan(&id)
 		return id, err

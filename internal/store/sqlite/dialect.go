@@ -35,10 +35,6 @@ var dialect = sqldb.Dialect{
 	MaxParams: maxParams,
 	// The single writer makes the counter's read and write one step.
 	NextBatchID: `UPDATE id_counters SET last = last + 1 WHERE name = 'batch_movement' RETURNING last`,
-	// modernc's driver parses a query each time it runs one unprepared.
-	KeepStatements: true,
-	// sqlite3_last_insert_rowid: see sqldb's insertID.
-	LastInsertID: true,
 }
 
 // bindTime writes an instant as fixed-width UTC text: SQLite has no time

@@ -51,6 +51,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,
+		Tuning:  tuning,
 		Writer:  w,
 		Reader:  r,
 		Pending: ready.HasPending,
@@ -80,8 +81,8 @@ func openPools(ctx context.Context, path string) (w, r *sql.DB, err error) {
 	wq.Set("_journal_mode", "WAL")
 	wq.Set("_synchronous", "FULL")
 	wq.Set("_txlock", "immediate")
-	// Group commit may run each caller's writes in a savepoint (sqldb's
-	// grouprun.go), and so does SQLite each statement that may fail half
+	// Group commit may run each caller's writes in a savepoint (groupcommit's
+	// run.go), and so does SQLite each statement that may fail half
 	// way; it copies every page a savepoint changes into
 	// a sub-journal first: a temporary file by default, a pwrite a page,
 	// which was a fifth of the server's CPU under the movements benchmark.

@@ -1,4 +1,4 @@
-package sqldb
+package groupcommit
 
 import (
 	"context"
@@ -27,29 +27,29 @@ const (
 // them again (a tenth of the writer's time); on PostgreSQL SAVEPOINT and
 // RELEASE are two round trips a fn. When a fn fails, the whole transaction
 // is rolled back and the group runs again with a savepoint around each fn,
-// as before; the store's next groups keep the savepoints (afterFailure),
+// as before; the group's next groups keep the savepoints (afterFailure),
 // so a stream of failing calls costs a group run twice in afterFailure + 1.
-// A fn may so run twice, its first run's writes undone: InSharedTx's
+// A fn may so run twice, its first run's writes undone: the package's
 // contract says so. A failed commit is never run again: the server may
 // have committed it, and running the fns again would write twice.
 const afterFailure = 16
 
 // runGroup runs the fns of batch in one transaction and returns what each
 // caller is to be told, and whether a fn failed in a run without
-// savepoints (the store then keeps them for a while). careful asks
+// savepoints (the group then keeps them for a while). careful asks
 // for savepoints from the start. A lone fn needs no savepoint: its error
 // rolls the whole transaction back.
-func (s *Store) runGroup(batch []*call, careful bool) (errs []error, failed bool) {
-	deadline := groupDeadline(batch)  // groupdeadline.go
+func (g *Group[S]) runGroup(batch []*call[S], careful bool) (errs []error, failed bool) {
+	deadline := groupDeadline(batch)  // deadline.go
 	taken := make([]bool, len(batch)) // the calls this committer has taken from their callers
 	if !careful && len(batch) > 1 {
-		if errs, ok := s.runPass(deadline, batch, taken, false); ok {
+		if errs, ok := g.runPass(deadline, batch, taken, false); ok {
 			return errs, false
 		}
-		s.group.retried.Add(1)
+		g.stats.retried.Add(1)
 		failed = true
 	}
-	errs, _ = s.runPass(deadline, batch, taken, len(batch) > 1)
+	errs, _ = g.runPass(deadline, batch, taken, len(batch) > 1)
 	return errs, failed
 }
 
@@ -58,7 +58,7 @@ func (s *Store) runGroup(batch []*call, careful bool) (errs []error, failed bool
 // fails, rolling everything back, and reports !ok: nothing was committed
 // and the calls are to run again. taken marks the calls taken from their
 // callers (they may no longer abandon them), across passes.
-func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared bool) (errs []error, ok bool) {
+func (g *Group[S]) runPass(deadline time.Time, batch []*call[S], taken []bool, shared bool) (errs []error, ok bool) {
 	errs = make([]error, len(batch))
 	fail := func(err error) ([]error, bool) {
 		for i := range errs {
@@ -69,25 +69,26 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 		return errs, true
 	}
 	began := time.Now()
-	sqlTx, release, err := s.beginGroup(deadline)
+	tx, release, err := g.begin(deadline)
 	if err != nil {
-		return fail(s.d.Error("InSharedTx: begin", err))
+		return fail(g.cfg.Error("begin", err))
 	}
 	defer release()
 	ctx := context.Background() // the deadline is the connection's
-	t := &tx{s: s, tx: sqlTx}   // one for the pass: its fns run one after another
 	optimistic := !shared && len(batch) > 1
-	if optimistic {
-		t.optimistic = true
-		for _, c := range batch {
-			if c.job {
-				t.jobCalls++
-			}
-		}
-		if sqlTx.batch != nil {
-			sqlTx.batch.on, sqlTx.batch.idWant = true, len(batch)
+	tx.calls = len(batch)
+	for _, c := range batch {
+		if c.opts.Tagged {
+			tx.tagged++
 		}
 	}
+	if optimistic {
+		tx.optimistic = true
+		if tx.batch != nil {
+			tx.batch.on = true
+		}
+	}
+	s := g.cfg.Pass(tx) // one for the pass: its fns run one after another
 	kept := 0
 	for _, i := range passOrder(batch, shared) {
 		c := batch[i]
@@ -97,51 +98,47 @@ func (s *Store) runPass(deadline time.Time, batch []*call, taken []bool, shared 
 			}
 			taken[i] = true
 		}
-		t.call = c
+		tx.key = &c.key
 		if optimistic {
-			if errs[i] = s.run(ctx, t, c); errs[i] != nil || sqlTx.batch != nil && sqlTx.batch.failed != nil {
-				rollback(sqlTx.Tx)
+			if errs[i] = run(ctx, s, c); errs[i] != nil || tx.batch != nil && tx.batch.failed != nil {
+				rollback(tx.Tx)
 				return nil, false
 			}
 			kept++
 			continue
 		}
 		var broken error
-		if errs[i], broken = s.apply(ctx, t, c, shared); broken != nil {
-			rollback(sqlTx.Tx)
+		if errs[i], broken = g.apply(ctx, tx, s, c, shared); broken != nil {
+			rollback(tx.Tx)
 			return fail(broken)
 		}
 		if errs[i] == nil {
 			kept++
 		}
 	}
+	tx.key = nil
 	if kept == 0 {
-		rollback(sqlTx.Tx)
+		rollback(tx.Tx)
 		return errs, true
 	}
-	if err := sqlTx.deferFailed(ctx); err != nil { // only an optimistic pass defers
-		rollback(sqlTx.Tx)
+	if err := tx.deferFailed(ctx); err != nil { // only an optimistic pass defers
+		rollback(tx.Tx)
 		return nil, false
 	}
 	start := time.Now()
-	if err := sqlTx.Commit(); err != nil {
-		s.group.failed.Add(1)
-		return fail(s.d.Error("InSharedTx: commit", err))
+	if err := tx.Commit(); err != nil {
+		g.stats.failed.Add(1)
+		return fail(g.cfg.Error("commit", err))
 	}
 	end := time.Now()
-	s.group.commitTime.observe(end.Sub(start))
-	s.group.groupTime.observe(end.Sub(began))
-	// The calls before the commit: GroupStats reads the commits first, so
-	// a reading that counts this commit counts its calls too.
-	s.group.kept.Add(int64(kept))
-	s.group.commits.Add(1)
+	g.stats.committed(kept, end.Sub(start), end.Sub(began))
 	return errs, true
 }
 
 // passOrder is the order a pass runs batch's calls in: as they came,
-// but for a pass with savepoints, which runs them by the keys of the rows
-// their optimistic pass inserted (call.key; deferred.go says why).
-func passOrder(batch []*call, shared bool) []int {
+// but for a pass with savepoints, which runs them by the keys their
+// optimistic pass set (Tx.SetKey).
+func passOrder[S any](batch []*call[S], shared bool) []int {
 	order := make([]int, len(batch))
 	for i := range order {
 		order[i] = i
@@ -152,41 +149,41 @@ func passOrder(batch []*call, shared bool) []int {
 	return order
 }
 
-// apply runs c's fn on t (its statements under the group's context bg),
-// inside a savepoint when t is shared, and returns
-// fn's outcome; broken reports that t can no longer be used at all.
-func (s *Store) apply(bg context.Context, t *tx, c *call, shared bool) (err, broken error) {
+// apply runs c's fn on s (its statements under the group's context bg),
+// inside a savepoint of tx when shared is set, and returns fn's outcome;
+// broken reports that tx can no longer be used at all.
+func (g *Group[S]) apply(bg context.Context, tx *Tx, s S, c *call[S], shared bool) (err, broken error) {
 	if !shared {
-		return s.run(bg, t, c), nil
+		return run(bg, s, c), nil
 	}
-	if _, err := t.tx.ExecContext(bg, savepointSQL); err != nil {
-		return nil, s.d.Error("InSharedTx: savepoint", err)
+	if _, err := tx.ExecContext(bg, savepointSQL); err != nil {
+		return nil, g.cfg.Error("savepoint", err)
 	}
-	if err = s.run(bg, t, c); err == nil {
-		if _, err = t.tx.ExecContext(bg, releaseSQL); err == nil {
+	if err = run(bg, s, c); err == nil {
+		if _, err = tx.ExecContext(bg, releaseSQL); err == nil {
 			return nil, nil
 		}
 		// fn went on after a failed statement: PostgreSQL will not
 		// release a savepoint whose work is aborted.
-		err = s.d.Error("InSharedTx: release", err)
+		err = g.cfg.Error("release", err)
 	}
-	if _, rerr := t.tx.ExecContext(bg, rollbackToSQL); rerr != nil {
-		return err, s.d.Error("InSharedTx: rollback to savepoint", rerr)
+	if _, rerr := tx.ExecContext(bg, rollbackToSQL); rerr != nil {
+		return err, g.cfg.Error("rollback to savepoint", rerr)
 	}
-	if _, rerr := t.tx.ExecContext(bg, releaseSQL); rerr != nil {
-		return err, s.d.Error("InSharedTx: release", rerr)
+	if _, rerr := tx.ExecContext(bg, releaseSQL); rerr != nil {
+		return err, g.cfg.Error("release", rerr)
 	}
 	return err, nil
 }
 
-// run calls c's fn with ctx's values, and the group's context instead of
+// run calls c's fn with c's values, and the group's context instead of
 // its cancellation, and turns a panic into an error: the committer serves
 // everyone else.
-func (s *Store) run(group context.Context, t *tx, c *call) (err error) {
+func run[S any](group context.Context, s S, c *call[S]) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("store: InSharedTx: fn panicked: %v\n%s", p, debug.Stack())
+			err = fmt.Errorf("groupcommit: fn panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return c.fn(fnContext{Context: group, values: c.ctx}, t)
+	return c.fn(fnContext{Context: group, values: c.ctx}, s)
 }

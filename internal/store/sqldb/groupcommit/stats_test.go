@@ -1,11 +1,13 @@
-package sqldb
+package groupcommit
 
 import (
 	"testing"
 	"time"
-
-	"github.com/drover-registry/drover/internal/store"
 )
+
+// buckets are the tests' histogram bounds.
+var buckets = []time.Duration{250 * time.Microsecond, time.Millisecond, 5 * time.Millisecond,
+	10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond, time.Second}
 
 // TestDurationsBuckets checks where a duration is counted: at a bound in
 // that bound's bucket, just over it in the next, past every bound in the
@@ -13,17 +15,18 @@ import (
 func TestDurationsBuckets(t *testing.T) {
 	t.Parallel()
 	var d durations
-	last := len(store.GroupBuckets)
+	d.init(buckets)
+	last := len(buckets)
 	for _, c := range []struct {
 		x    time.Duration
 		want int
 	}{
 		{0, 0},
-		{store.GroupBuckets[0], 0},
-		{store.GroupBuckets[0] + 1, 1},
-		{store.GroupBuckets[5], 5},
-		{store.GroupBuckets[last-1], last - 1},
-		{store.GroupBuckets[last-1] + 1, last},
+		{buckets[0], 0},
+		{buckets[0] + 1, 1},
+		{buckets[5], 5},
+		{buckets[last-1], last - 1},
+		{buckets[last-1] + 1, last},
 		{time.Hour, last},
 	} {
 		before := d.snapshot()

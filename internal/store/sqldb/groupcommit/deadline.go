@@ -1,4 +1,4 @@
-package sqldb
+package groupcommit
 
 import (
 	"context"
@@ -14,17 +14,17 @@ import (
 // deadline. So the group runs under the latest deadline of its callers:
 // once that has passed no caller is still waiting for a useful answer, and
 // the statement in flight is abandoned and the transaction rolled back,
-// which each caller learns as an unavailable store. A group with a caller
+// which each caller learns as the error of the statement (Config.Error). A group with a caller
 // that has no deadline has none.
 //
-// Only the callers waiting on an answer count, when the group has any:
-// a job's deadline (jobs.Options.JobTimeout, 30 s) is far longer than a
+// Only the callers waiting on an answer count, when the group has any
+// (not Options.Background): a job's deadline (jobs.Options.JobTimeout, 30 s) is far longer than a
 // request's, and under a partition a POST that shared its group with a job
 // waited for the job's deadline, 4 s in TestOutage/stall against a
 // request timeout of 1 s. A job cut short by a request's deadline is
 // rolled back like the rest and runs again later.
 //
-// The deadline is the network connection's (Dialect.ConnDeadline), set
+// The deadline is the network connection's (Config.ConnDeadline), set
 // when the group takes its connection and cleared when it gives it back,
 // not its statements' context's. Given a context that can be done,
 // database/sql starts two goroutines for each query to watch it and the
@@ -39,13 +39,13 @@ import (
 // disk stalls anyway.
 
 // groupDeadline is the latest deadline of batch's callers waiting on an
-// answer (of its jobs, when it has no such caller), or zero when one of
+// answer (of its background calls, when it has no such caller), or zero when one of
 // those has none.
-func groupDeadline(batch []*call) time.Time {
-	foreground := slices.ContainsFunc(batch, func(c *call) bool { return !c.background })
+func groupDeadline[S any](batch []*call[S]) time.Time {
+	foreground := slices.ContainsFunc(batch, func(c *call[S]) bool { return !c.opts.Background })
 	var latest time.Time
 	for _, c := range batch {
-		if foreground && c.background {
+		if foreground && c.opts.Background {
 			continue
 		}
 		d, ok := c.ctx.Deadline()
@@ -59,14 +59,14 @@ func groupDeadline(batch []*call) time.Time {
 	return latest
 }
 
-// beginGroup starts a group's transaction on a connection of the writer
-// whose network deadline is deadline (none when zero, or when the dialect
+// begin starts a group's transaction on a connection of the writer
+// whose network deadline is deadline (none when zero, or when the tuning
 // sets none), and returns with it the function that gives the connection
 // back once the transaction has ended.
-func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
-	setDeadline := !deadline.IsZero() && s.d.ConnDeadline != nil
-	if !setDeadline && s.d.ExecBatch == nil {
-		t, err := s.w.begin(context.Background())
+func (g *Group[S]) begin(deadline time.Time) (*Tx, func(), error) {
+	setDeadline := !deadline.IsZero() && g.cfg.ConnDeadline != nil
+	if !setDeadline && g.cfg.ExecBatch == nil {
+		t, err := g.cfg.Pool.Begin(context.Background())
 		return t, func() {}, err
 	}
 	// Waiting for a connection is bounded by the deadline too; the
@@ -77,12 +77,12 @@ func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	conn, err := s.w.Conn(ctx)
+	conn, err := g.cfg.Pool.Conn(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	set := func(t time.Time) error {
-		return conn.Raw(func(driverConn any) error { return s.d.ConnDeadline(driverConn, t) })
+		return conn.Raw(func(driverConn any) error { return g.cfg.ConnDeadline(driverConn, t) })
 	}
 	release := func() {
 		// A connection the deadline broke is closed already; database/sql
@@ -107,9 +107,9 @@ func (s *Store) beginGroup(deadline time.Time) (*sqlTx, func(), error) {
 		release()
 		return nil, nil, err
 	}
-	st := &sqlTx{Tx: t, p: s.w, conn: conn}
-	if s.d.ExecBatch != nil {
-		st.batch = &batchState{send: s.d.ExecBatch, sent: &s.group.batches}
+	st := &Tx{Tx: t, p: g.cfg.Pool, conn: conn}
+	if g.cfg.ExecBatch != nil {
+		st.batch = &batch{send: g.cfg.ExecBatch, sent: &g.stats.batches}
 	}
 	return st, release, nil
 }

@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/drover-registry/drover/internal/store/sqldb"
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
+)
+
+// tuning is how the store drives PostgreSQL: a server over the network,
+// where every statement of a committer is a round trip and a frozen
+// server or network must not hold callers past their deadlines.
+// KeepStatements and LastInsertID are left unset: pgx prepares and keeps
+// its own statements, and INSERT … RETURNING id costs nothing more there.
+func tuning(maxConns int) sqldb.Tuning {
+	return sqldb.Tuning{
+		// Shared transactions, the jobs' among them, commit side by side
+		// on half the pool: one committer runs its fns one statement at a
+		// time, so the server's parallelism is worth having, and the rest
+		// of the pool is left for reads and InTx.
+		Committers: maxConns / 2,
+		// A statement with a list of values is planned each time it runs,
+		// for the table's size now. PostgreSQL otherwise keeps the generic
+		// plan of a prepared statement, and one made while a table was
+		// small is a sequential scan, kept as the table grows until its
+		// statistics change: autovacuum analyzes it within a minute or so,
+		// but where it is off the plan stays. With Tx.Animals on a fresh
+		// registry, animals was read whole for each registration
+		// (seq_scan counted in pg_stat_user_tables), at 9 ms a sync
+		// registration from one connection against 2-3.
+		PlanEachTime: pgx.QueryExecModeExec,
+		// A statement in flight when the server or the network freezes
+		// otherwise waits for ever: a shared transaction's context is
+		// never done (groupcommit's deadline.go).
+		ConnDeadline: connDeadline,
+		// A group's writes go in one round trip (sqldb's deferred.go): a
+		// group of 64 submissions otherwise made 256 round trips, one
+		// after another on its committer.
+		ExecBatch: execBatch,
+		NextIDs:   nextIDs,
+		// The claim's and the listings' plans depend on the tables'
+		// statistics, which autovacuum takes a minute or more to gather.
+		AnalyzeQueue:    analyzeQueue,
+		AnalyzeListings: analyzeListings,
+	}
+}
+
+// Statistics are refreshed by the store only while a table is young
+// (sqldb's queuestats.go): never analyzed, PostgreSQL plans the claim as a
+// sort of every due job and the listings as a sort of a holding's rows.
+// Once a table's statistics count more rows than the bound, it is left
+// to autovacuum: an ANALYZE of the million requests of bench/movements,
+// started by the writes every few thousand jobs, took a third of the
+// server's time in one window, and a queue of thousands analyzed among
+// a million done jobs is still claimed from the index.
+const (
+	analyzeQueue = `DO $$ BEGIN
+		IF (SELECT reltuples < 10000 FROM pg_class WHERE oid = 'jobs'::regclass) THEN ANALYZE jobs; END IF;
+	END $$`
+	analyzeListings = `DO $$ BEGIN
+		IF (SELECT reltuples < 100000 FROM pg_class WHERE oid = 'requests'::regclass) THEN
+			ANALYZE requests, request_holdings;
+		END IF;
+	END $$`
+)
+
+// nextIDs takes ids ahead for the requests and jobs a group inserts.
+const nextIDs = `SELECT nextval(pg_get_serial_sequence('requests', 'id')), nextval(pg_get_serial_sequence('jobs', 'id'))
+	FROM generate_series(1, $1)`
+
+// execBatch sends stmts as one pgx batch: one write to the socket, the
+// server runs them in turn, one read of the answers.
+func execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error {
+	c, ok := driverConn.(*stdlib.Conn)
+	if !ok {
+		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
+	}
+	var b pgx.Batch
+	for _, st := range stmts {
+		b.Queue(st.Query, st.Args...)
+	}
+	br := c.Conn().SendBatch(ctx, &b)
+	for i := range stmts {
+		tag, err := br.Exec()
+		if err != nil {
+			_ = br.Close()
+			return err
+		}
+		stmts[i].Affected = tag.RowsAffected()
+	}
+	return br.Close()
+}
+
+// connDeadline sets the deadline of the socket under a connection of
+// pgx's stdlib: a read or write past it fails, and pgx closes the
+// connection. pgx sets a socket's deadline itself only while cancelling
+// a context, and shared transactions run under one that is never done.
+func connDeadline(driverConn any, t time.Time) error {
+	c, ok := driverConn.(*stdlib.Conn)
+	if !ok {
+		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
+	}
+	return c.Conn().PgConn().Conn().SetDeadline(t)
+}

@@ -1,0 +1,49 @@
+package sqldb
+
+import (
+	"context"
+	"time"
+
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
+)
+
+// Tuning is how the store drives one database fast: which of the store's
+// ways of saving work that database needs, and the driver-level hooks they
+// run through. None of it changes what a query means; each dialect package
+// sets its own and says beside each hook why that database needs it.
+type Tuning struct {
+	// Committers is how many shared transactions (InSharedTx) may run at
+	// once, each on a connection of the writer; 0 means 1.
+	Committers int
+	// KeepStatements asks the store to prepare each query once per
+	// connection and keep it (groupcommit's pool.go).
+	KeepStatements bool
+	// LastInsertID reads a new row's id from the driver's result of the
+	// INSERT (tx.go, insertID) rather than from a RETURNING id.
+	LastInsertID bool
+	// PlanEachTime, if set, goes before the arguments of a statement with
+	// a list of values (identifier IN (…): eachOf, MoveAnimals) to have
+	// the driver plan it each time it runs rather than keep one plan.
+	PlanEachTime any
+	// ConnDeadline sets the deadline of the network connection under
+	// driverConn (a connection of database/sql's Conn.Raw); the zero time
+	// clears it. Shared transactions run under their callers' latest
+	// deadline through it (groupcommit's deadline.go); nil: they have
+	// none.
+	ConnDeadline func(driverConn any, t time.Time) error
+	// ExecBatch sends stmts on driverConn (a connection of database/sql's
+	// Conn.Raw, in a transaction) in one round trip, in order, sets each
+	// one's Affected, and stops at the first that fails; nil when the
+	// store is to send one statement at a time (deferred.go).
+	ExecBatch func(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error
+	// NextIDs takes $1 new ids of requests and of jobs, as rows of those
+	// two columns, for the inserts ExecBatch sends ("" when it cannot).
+	NextIDs string
+	// AnalyzeQueue refreshes the planner's statistics of the jobs table as
+	// the queue grows ("" when the planner needs none; queuestats.go).
+	AnalyzeQueue string
+	// AnalyzeListings refreshes the statistics of the tables the listings
+	// read while they are young ("" when the planner needs none;
+	// queuestats.go).
+	AnalyzeListings string
+}
