@@ -10,7 +10,7 @@ import (
 
 // maxAnswer bounds every answer, during the outage too: a request waits
 // for its shared transaction, which ends at the latest deadline of the
-// requests sharing it (sqldb/groupdeadline.go); the latest of those came
+// requests sharing it (sqldb/groupcommit/deadline.go); the latest of those came
 // at most a request timeout after the earliest. Before jobs stopped
 // extending that deadline a POST under stall waited 4 s.
 const maxAnswer = 2*requestTimeout + 500*time.Millisecond
