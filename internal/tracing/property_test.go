@@ -21,7 +21,7 @@ import (
 // serves every case.
 func TestTraceProperty(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s store.Store) {
-		svc, n := tracing.New(s, nil), 0
+		svc, n := tracing.SplitReads(tracing.New(s, nil)), 0
 		states := []store.MovementState{store.MovementCompleted, store.MovementCompleted, store.MovementAccepted,
 			store.MovementAccepted, store.MovementPendingReview, store.MovementUndone, store.MovementRejected}
 		rapid.Check(t, func(rt *rapid.T) {

@@ -10,6 +10,9 @@ import (
 type Service struct {
 	st  store.TraceStore
 	now func() time.Time
+	// minRun is the fewest frontier holdings read as a run of their own
+	// (frontierMoves); the tests lower it so that small registries split.
+	minRun int
 }
 
 // New returns a Service reading st; now gives today, for a register or
@@ -18,7 +21,7 @@ func New(st store.TraceStore, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{st: st, now: now}
+	return &Service{st: st, now: now, minRun: 16}
 }
 
 // Today is the service's current date, at 00:00 UTC.

@@ -1,11 +1,14 @@
 package tracing
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -93,16 +96,25 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 	} else {
 		res.Origins = []Stay{{Holding: q.Holding, From: q.From, To: q.To}}
 	}
-	for _, d := range []Direction{Forward, Backward} {
+	// The two directions read different indexes and share nothing until
+	// their holdings are merged, so they run at once, each on a
+	// connection of its own: a trace waits for the slower, not for both.
+	var g errgroup.Group
+	var parts [2][]Reached
+	var reads [2]int
+	for i, d := range []Direction{Forward, Backward} {
 		if q.Direction != d && q.Direction != Both {
 			continue
 		}
-		reached, read, err := s.relax(ctx, q, d, res.Origins)
-		if err != nil {
-			return Result{}, err
-		}
-		res.Holdings, res.Read = append(res.Holdings, reached...), res.Read+read
+		g.Go(func() (err error) {
+			parts[i], reads[i], err = s.relax(ctx, q, d, res.Origins)
+			return err
+		})
 	}
+	if err := g.Wait(); err != nil {
+		return Result{}, err
+	}
+	res.Holdings, res.Read = append(parts[0], parts[1]...), reads[0]+reads[1]
 	var err error
 	if q.Animal != "" {
 		res.Animals, err = s.contacts(ctx, q, res.Origins)
@@ -150,22 +162,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 	first := map[string]int{} // holding → its first entry past the origins
 	read := 0
 	for hop := 1; hop <= q.Hops && len(frontier) > 0; hop++ {
-		holdings := slices.Sorted(maps.Keys(frontier))
-		var moves []store.Movement
-		var err error
-		if fwd {
-			edge := q.To
-			for _, i := range frontier {
-				edge = minDay(edge, entries[i].day)
-			}
-			moves, err = s.st.MovementsFrom(ctx, holdings, edge, q.To)
-		} else {
-			edge := q.From
-			for _, i := range frontier {
-				edge = maxDay(edge, entries[i].day)
-			}
-			moves, err = s.st.MovementsTo(ctx, holdings, q.From, edge)
-		}
+		moves, err := s.frontierMoves(ctx, q, fwd, frontier, entries)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -219,6 +216,51 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		return strings.Compare(a.Holding, b.Holding)
 	})
 	return out, read, nil
+}
+
+// readRuns is how many runs a frontier's holdings are read in at most.
+const readRuns = 4
+
+// frontierMoves reads the movements that may carry the risk on from the
+// holdings of frontier: forwards those leaving each holding on or after
+// its day, backwards those reaching it on or before its day (and within
+// the window). Holdings are sorted by their day and read in up to readRuns
+// runs, each from the earliest (latest) day of its run, so that a market
+// the risk reached late in the window is not read from its start. The
+// rows a run reads before a holding's own day are skipped by relax. The
+// movements come back in the order one read of the whole frontier would
+// give: by date (leaving forwards, arriving backwards), then id.
+func (s *Service) frontierMoves(ctx context.Context, q Query, fwd bool, frontier map[string]int, entries []entry) ([]store.Movement, error) {
+	holdings := slices.Collect(maps.Keys(frontier))
+	slices.SortFunc(holdings, func(a, b string) int {
+		c := entries[frontier[a]].day.Compare(entries[frontier[b]].day)
+		if !fwd {
+			c = -c
+		}
+		return cmp.Or(c, strings.Compare(a, b))
+	})
+	size := max(s.minRun, (len(holdings)+readRuns-1)/readRuns)
+	var moves []store.Movement
+	for run := range slices.Chunk(holdings, size) {
+		day := entries[frontier[run[0]]].day
+		var part []store.Movement
+		var err error
+		if fwd {
+			part, err = s.st.MovementsFrom(ctx, run, day, q.To)
+		} else {
+			part, err = s.st.MovementsTo(ctx, run, q.From, day)
+		}
+		if err != nil {
+			return nil, err
+		}
+		moves = append(moves, part...)
+	}
+	key := Arrival
+	if fwd {
+		key = func(m store.Movement) time.Time { return m.TransferDate }
+	}
+	slices.SortFunc(moves, func(a, b store.Movement) int { return cmp.Or(key(a).Compare(key(b)), cmp.Compare(a.ID, b.ID)) })
+	return moves, nil
 }
 
 // fillPaths reads the devices and batches of the movements on paths, each
