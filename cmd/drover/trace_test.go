@@ -28,6 +28,7 @@ func TestTraceExercise(t *testing.T) {
 	}
 	k1, k2 := sandbox.Keepers[0], sandbox.Keepers[1]
 	cow, from, to := k1.Cow().String(), k1.ProducerCPH().String(), k2.ProducerCPH().String()
+	src, dst := k1.ProducerCPH(), k2.ProducerCPH()
 	day := time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)
 	err = st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
 		id, err := tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
@@ -35,12 +36,12 @@ func TestTraceExercise(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: from, Destination: to,
+		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: src, Destination: dst,
 			TransferDate: day, ArrivalDate: day, State: store.MovementCompleted, AnimalCount: 1, ReportedBy: store.SideDeparture,
-			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: from, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
+			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
 			return err
 		}
-		return tx.MoveAnimals(ctx, []string{cow}, to, day)
+		return tx.MoveAnimals(ctx, []string{cow}, dst, day)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -93,9 +93,9 @@ func (a ApprovedMovement) Value(field string) any {
 	case "recordedBy":
 		return string(a.RecordedBy)
 	case "sourceHolding":
-		return a.Source
+		return a.Source.String()
 	case "destinationHolding":
-		return a.Destination
+		return a.Destination.String()
 	}
 	return nil
 }

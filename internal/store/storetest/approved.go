@@ -18,11 +18,11 @@ import (
 func approvedFixture(t *testing.T, s store.Store) []int64 {
 	t.Helper()
 	m := func(state store.MovementState, by store.Side, from, to livestock.CPH, species string, day int) store.Movement {
-		return store.Movement{UserName: "keeper1", Species: species, Source: from.String(), Destination: to.String(),
+		return store.Movement{UserName: "keeper1", Species: species, Source: from, Destination: to,
 			TransferDate: ymd(2026, 3, day), State: state, ReportedBy: by, AnimalCount: 2,
 			Devices: []store.MovementDevice{
-				{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: from.String(), Outcome: "accepted"},
-				{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: from.String(), Outcome: "rejected"},
+				{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: from, Outcome: "accepted"},
+				{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: from, Outcome: "rejected"},
 			}}
 	}
 	var ids []int64

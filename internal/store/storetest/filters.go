@@ -186,7 +186,7 @@ func testFilterErrors(t *testing.T, s store.Store) {
 		_, err := s.Requests(c, q)
 		wantCode(t, tt.name, err, tt.code)
 	}
-	_, err := s.PendingReviews(c, store.ReviewQuery{Holding: farmB.String(), Species: "Sheep",
+	_, err := s.PendingReviews(c, store.ReviewQuery{Holding: farmB, Species: "Sheep",
 		Filter: cmpf("species", odata.Eq, "Sheep")})
 	wantCode(t, "PendingReviews on species", err, livestock.CodeFilterField)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -49,7 +50,7 @@ func transfer(user string, holdings ...string) store.Request {
 func addMovement(t *testing.T, s store.Store, m store.Movement) int64 {
 	t.Helper()
 	inTx(t, s, func(c context.Context, tx store.Tx) (err error) {
-		if m.ID, err = tx.InsertRequest(c, transfer(m.UserName, m.Source, m.Destination)); err != nil {
+		if m.ID, err = tx.InsertRequest(c, transfer(m.UserName, m.Source.String(), m.Destination.String())); err != nil {
 			return err
 		}
 		return tx.InsertMovement(c, m)
@@ -58,8 +59,8 @@ func addMovement(t *testing.T, s store.Store, m store.Movement) int64 {
 }
 
 // pending is a movement of sheep from farmA awaiting the review of holding.
-func pending(holding string, species string, transferDate time.Time) store.Movement {
-	return store.Movement{UserName: "keeper1", Species: species, Source: farmA.String(), Destination: holding,
+func pending(holding livestock.CPH, species string, transferDate time.Time) store.Movement {
+	return store.Movement{UserName: "keeper1", Species: species, Source: farmA, Destination: holding,
 		ReviewHolding: holding, TransferDate: transferDate, State: store.MovementPendingReview, AnimalCount: 1,
 		Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 1}}}
 }

@@ -164,7 +164,7 @@ func testMovementNotFound(t *testing.T, s store.Store) {
 			return tx.UpdateMovement(c, store.Movement{ID: 1, TransferDate: ymd(2026, 1, 1)})
 		},
 		"tx.MoveAnimals": func(c context.Context, tx store.Tx) error {
-			return tx.MoveAnimals(c, []string{"UK0100001 00001"}, farmA.String(), ymd(2026, 1, 1))
+			return tx.MoveAnimals(c, []string{"UK0100001 00001"}, farmA, ymd(2026, 1, 1))
 		},
 	} {
 		wantKind(t, name, s.InTx(c, fn), nf)
