@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -27,12 +28,12 @@ func TestTraceExercise(t *testing.T) {
 		t.Fatal(err)
 	}
 	k1, k2 := sandbox.Keepers[0], sandbox.Keepers[1]
-	cow, from, to := k1.Cow().String(), k1.ProducerCPH().String(), k2.ProducerCPH().String()
-	src, dst := k1.ProducerCPH(), k2.ProducerCPH()
+	cow, src, dst := k1.Cow().String(), k1.ProducerCPH(), k2.ProducerCPH()
+	from := src.String()
 	day := time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)
 	err = st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
 		id, err := tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
-			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []string{from, to}, Content: []byte(`{}`)})
+			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []livestock.CPH{src, dst}, Content: []byte(`{}`)})
 		if err != nil {
 			return err
 		}

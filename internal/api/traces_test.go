@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -23,7 +24,7 @@ func traceSetup(t *testing.T, s store.Store) (*bundle, string, string, string) {
 	day := time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)
 	err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) error {
 		id, err := tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
-			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []string{from, to}, Content: []byte(`{}`)})
+			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []livestock.CPH{src, dst}, Content: []byte(`{}`)})
 		if err != nil {
 			return err
 		}

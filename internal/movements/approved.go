@@ -53,7 +53,7 @@ func approvedQuery(u livestock.User, narrow odata.Expr, q odata.Query) store.App
 	aq := store.ApprovedQuery{All: u.Role == livestock.RoleInspector, Filter: both(narrow, q.Filter)}
 	if !aq.All {
 		for _, h := range u.Holdings {
-			aq.Holdings = append(aq.Holdings, h.CPH.String())
+			aq.Holdings = append(aq.Holdings, h.CPH)
 		}
 	}
 	return aq

@@ -49,7 +49,7 @@ func (r registry) move(m store.Movement) int64 {
 	err := r.s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
 		m.ID, err = tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess,
 			UserName: m.UserName, RequestDate: m.TransferDate, UpdatedDate: m.TransferDate, CorrelationID: "c",
-			Holdings: []string{m.Source.String(), m.Destination.String()}, Content: []byte(`{}`)})
+			Holdings: []livestock.CPH{m.Source, m.Destination}, Content: []byte(`{}`)})
 		if err != nil {
 			return err
 		}

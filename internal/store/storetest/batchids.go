@@ -61,7 +61,7 @@ func testBatchMovementIDs(t *testing.T, s store.Store) {
 // testRequestsByID: requests of any type and user, by id; unknown ids are
 // absent, repeated ids read once.
 func testRequestsByID(t *testing.T, s store.Store) {
-	ids := addRequests(t, s, transfer("keeper1", farmA.String()), transfer("keeper2", farmB.String()))
+	ids := addRequests(t, s, transfer("keeper1", farmA), transfer("keeper2", farmB))
 	got, err := s.RequestsByID(ctx(t), []int64{ids[1], ids[0], ids[1], ids[1] + 1000})
 	must(t, "RequestsByID", err)
 	var keys []int64

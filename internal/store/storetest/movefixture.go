@@ -40,7 +40,7 @@ func addRequests(t *testing.T, s store.Store, rs ...store.Request) []int64 {
 }
 
 // transfer is a pending transfer request by user, concerning holdings.
-func transfer(user string, holdings ...string) store.Request {
+func transfer(user string, holdings ...livestock.CPH) store.Request {
 	return store.Request{Type: store.RequestTransfer, Status: store.StatusPending, UserName: user,
 		RequestDate: base, CorrelationID: "c-" + user, Holdings: holdings, Content: []byte(`{}`)}
 }
@@ -50,7 +50,7 @@ func transfer(user string, holdings ...string) store.Request {
 func addMovement(t *testing.T, s store.Store, m store.Movement) int64 {
 	t.Helper()
 	inTx(t, s, func(c context.Context, tx store.Tx) (err error) {
-		if m.ID, err = tx.InsertRequest(c, transfer(m.UserName, m.Source.String(), m.Destination.String())); err != nil {
+		if m.ID, err = tx.InsertRequest(c, transfer(m.UserName, m.Source, m.Destination)); err != nil {
 			return err
 		}
 		return tx.InsertMovement(c, m)

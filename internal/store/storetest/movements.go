@@ -52,7 +52,7 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 
 	// A review: the state, the arrival and outcomes change, and devices
 	// and batches are replaced as a whole.
-	reviewID := addRequests(t, s, transfer("keeper1", farmB.String()))[0]
+	reviewID := addRequests(t, s, transfer("keeper1", farmB))[0]
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		m, err := tx.LockMovement(c, want.ID)
 		if err != nil {
