@@ -56,6 +56,7 @@ func MustCPH(s string) CPH {
 }
 
 func (c CPH) String() string { return c.s }
+func (c CPH) IsZero() bool   { return c.s == "" }
 
 // Equal reports whether c and o are the same holding, as == does; it lets
 // go-cmp compare records that hold a CPH.
@@ -64,7 +65,6 @@ func (c CPH) Equal(o CPH) bool { return c == o }
 // Compare orders CPHs as their text, which is by county, parish and
 // holding number; the zero CPH comes first.
 func (c CPH) Compare(o CPH) int { return strings.Compare(c.s, o.s) }
-func (c CPH) IsZero() bool      { return c.s == "" }
 
 // County is the two-digit county number.
 func (c CPH) County() string {

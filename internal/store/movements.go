@@ -154,8 +154,9 @@ type MovementTx interface {
 	// holding cph since onSince. An identifier no animal wears is
 	// KindNotFound (the transaction is then to be rolled back).
 	MoveAnimals(ctx context.Context, identifiers []string, cph livestock.CPH, onSince time.Time) error
-	// MovementsOnRoute lists the movements from source to destination on the transfer date on that side by reported and that await
-	// review, are completed or accepted, with their devices and batches,
+	// MovementsOnRoute lists the movements from source to destination on
+	// the transfer date on that side by reported and that await review,
+	// are completed or accepted, with their devices and batches,
 	// in id order: among them, the one a transfer from the other end may
 	// report again. Few movements of one route and day are reported from
 	// one side, however busy the route.
