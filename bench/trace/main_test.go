@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store/sqlite"
 	"github.com/drover-registry/drover/internal/tracing"
 )
@@ -81,7 +82,7 @@ func TestNaiveAgreesWithTrace(t *testing.T) {
 		to := firstDay.AddDate(1, 3*w, 0)
 		from := to.AddDate(0, 0, -29)
 		for m := range s.markets() {
-			res, err := svc.Trace(ctx, tracing.Query{Holding: cph(m), From: from, To: to, Direction: tracing.Both, Hops: 3})
+			res, err := svc.Trace(ctx, tracing.Query{Holding: livestock.MustCPH(cph(m)), From: from, To: to, Direction: tracing.Both, Hops: 3})
 			if err != nil {
 				t.Fatal(err)
 			}

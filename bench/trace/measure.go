@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/tracing"
 )
@@ -52,19 +53,19 @@ func measure(ctx context.Context, st store.Store, naiveDB *sql.DB, s shape, o op
 	}
 	// A farm that moved animals: the source of a departure from a random
 	// market's last month, so that the trace starts where trade is.
-	farm := func(to time.Time) (string, error) {
+	farm := func(to time.Time) (livestock.CPH, error) {
 		for range 100 {
-			ms, err := st.MovementsTo(ctx, []string{cph(rnd.IntN(s.markets()))}, to.AddDate(0, 0, -29), to)
+			ms, err := st.MovementsTo(ctx, []livestock.CPH{livestock.MustCPH(cph(rnd.IntN(s.markets())))}, to.AddDate(0, 0, -29), to)
 			if err != nil {
-				return "", err
+				return livestock.CPH{}, err
 			}
 			if len(ms) > 0 {
 				return ms[rnd.IntN(len(ms))].Source, nil
 			}
 		}
-		return "", fmt.Errorf("no market traded in the month to %s", to.Format(time.DateOnly))
+		return livestock.CPH{}, fmt.Errorf("no market traded in the month to %s", to.Format(time.DateOnly))
 	}
-	trace := func(sr *series, holding string, from, to time.Time) error {
+	trace := func(sr *series, holding livestock.CPH, from, to time.Time) error {
 		start := time.Now()
 		res, err := svc.Trace(ctx, tracing.Query{Holding: holding, From: from, To: to, Direction: tracing.Both, Hops: 3})
 		if err != nil {
@@ -81,7 +82,7 @@ func measure(ctx context.Context, st store.Store, naiveDB *sql.DB, s shape, o op
 	for i := range o.Rounds {
 		from, to := window()
 		m := cph(rnd.IntN(s.markets()))
-		if err := trace(market, m, from, to); err != nil {
+		if err := trace(market, livestock.MustCPH(m), from, to); err != nil {
 			return err
 		}
 		start := time.Now()

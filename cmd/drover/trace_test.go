@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -27,20 +28,21 @@ func TestTraceExercise(t *testing.T) {
 		t.Fatal(err)
 	}
 	k1, k2 := sandbox.Keepers[0], sandbox.Keepers[1]
-	cow, from, to := k1.Cow().String(), k1.ProducerCPH().String(), k2.ProducerCPH().String()
+	cow, src, dst := k1.Cow().String(), k1.ProducerCPH(), k2.ProducerCPH()
+	from := src.String()
 	day := time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)
 	err = st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
 		id, err := tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
-			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []string{from, to}, Content: []byte(`{}`)})
+			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []livestock.CPH{src, dst}, Content: []byte(`{}`)})
 		if err != nil {
 			return err
 		}
-		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: from, Destination: to,
+		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: src, Destination: dst,
 			TransferDate: day, ArrivalDate: day, State: store.MovementCompleted, AnimalCount: 1, ReportedBy: store.SideDeparture,
-			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: from, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
+			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
 			return err
 		}
-		return tx.MoveAnimals(ctx, []string{cow}, to, day)
+		return tx.MoveAnimals(ctx, []string{cow}, dst, day)
 	})
 	if err != nil {
 		t.Fatal(err)

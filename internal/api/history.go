@@ -38,11 +38,7 @@ func (s *Server) animalHistory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	canRead := func(cph string) bool {
-		c, err := livestock.ParseCPH(cph)
-		return err == nil && u.CanRead(c)
-	}
-	h, ok := h.Seen(canRead)
+	h, ok := h.Seen(func(c livestock.CPH) bool { return !c.IsZero() && u.CanRead(c) })
 	if !ok {
 		return livestock.Errorf(livestock.KindNotFound, "no animal or batch %q", id)
 	}
@@ -50,7 +46,7 @@ func (s *Server) animalHistory(w http.ResponseWriter, r *http.Request) error {
 	if a := h.Animal; a.Identifier != "" {
 		body.Identifier, body.Species, body.Sex, body.State = a.Identifier, a.Species, a.Sex, a.State
 		body.BirthDate, body.DeathDate = day(a.BirthDate), day(a.DeathDate)
-		if canRead(a.CPH.String()) {
+		if u.CanRead(a.CPH) {
 			body.Holding = a.CPH.String()
 		}
 	}

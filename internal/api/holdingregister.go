@@ -70,7 +70,7 @@ func (s *Server) holdingAnimals(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	reg, err := s.tracing.RegisterOn(r.Context(), c.String(), on)
+	reg, err := s.tracing.RegisterOn(r.Context(), c, on)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (s *Server) holdingMovements(w http.ResponseWriter, r *http.Request) error 
 	if err := checkWindow(from, to, "query:from", "query:to", maxRegisterDays); err != nil {
 		return err
 	}
-	list, err := s.tracing.HoldingMovements(r.Context(), c.String(), from, to)
+	list, err := s.tracing.HoldingMovements(r.Context(), c, from, to)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (s *Server) holdingMovements(w http.ResponseWriter, r *http.Request) error 
 	for _, m := range list {
 		b := newTraceMovement(m)
 		b.Direction = "in"
-		if m.Source == c.String() {
+		if m.Source == c {
 			b.Direction = "out"
 		}
 		body.Movements = append(body.Movements, b)

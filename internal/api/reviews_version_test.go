@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -87,7 +88,7 @@ func (b *bundle) insertReview(user string, target int64, content map[string]any)
 	err = b.store.InSharedTx(context.Background(), func(ctx context.Context, tx store.Tx) error {
 		if id, err = tx.InsertRequest(ctx, store.Request{Type: store.RequestReview, Status: store.StatusPending, UserName: user,
 			RequestDate: now, UpdatedDate: now, TargetID: target, MovementDate: now, Content: body,
-			Holdings: []string{farm2}}); err != nil {
+			Holdings: []livestock.CPH{livestock.MustCPH(farm2)}}); err != nil {
 			return err
 		}
 		payload, _ := json.Marshal(map[string]int64{"requestId": id})

@@ -36,7 +36,7 @@ func readTrace(body io.Reader) (tracing.Query, error) {
 		if err != nil {
 			return bad(livestock.CodeBadFormat, "holding", *req.Holding, "must be a CPH, CC/PPP/HHHH")
 		}
-		q.Holding = c.String()
+		q.Holding = c
 	default:
 		if *req.Animal == "" || len(*req.Animal) > 40 {
 			return bad(livestock.CodeBadLength, "animal", *req.Animal, "must be an animal's tag, 1 to 40 characters")
@@ -100,14 +100,14 @@ func checkWindow(from, to time.Time, fromAt, toAt string, max int) error {
 }
 
 func newTraceBody(q tracing.Query, res tracing.Result) traceBody {
-	b := traceBody{Query: traceQueryBody{Holding: q.Holding, Animal: q.Animal, From: day(q.From), To: day(q.To),
+	b := traceBody{Query: traceQueryBody{Holding: q.Holding.String(), Animal: q.Animal, From: day(q.From), To: day(q.To),
 		Direction: string(q.Direction), Hops: q.Hops, Species: q.Species},
 		Origins: []stayBody{}, Holdings: []reachedBody{}, Animals: []contactBody{}, MovementsRead: res.Read}
 	for _, o := range res.Origins {
 		b.Origins = append(b.Origins, newStay(o))
 	}
 	for _, h := range res.Holdings {
-		rb := reachedBody{Holding: h.Holding, Direction: string(h.Direction), Hops: h.Hops, Date: day(h.Date), Path: []traceMovementBody{}}
+		rb := reachedBody{Holding: h.Holding.String(), Direction: string(h.Direction), Hops: h.Hops, Date: day(h.Date), Path: []traceMovementBody{}}
 		for _, m := range h.Path {
 			rb.Path = append(rb.Path, newTraceMovement(m))
 		}
@@ -115,7 +115,7 @@ func newTraceBody(q tracing.Query, res tracing.Result) traceBody {
 	}
 	for _, c := range res.Animals {
 		cb := contactBody{Identifier: c.Animal.Identifier, Species: c.Animal.Species, State: c.Animal.State,
-			SharedHolding: c.Stay.Holding, From: day(c.Stay.From), To: day(c.Stay.To), MovementID: c.Stay.Movement}
+			SharedHolding: c.Stay.Holding.String(), From: day(c.Stay.From), To: day(c.Stay.To), MovementID: c.Stay.Movement}
 		if !c.Animal.CPH.IsZero() {
 			cb.Holding = c.Animal.CPH.String()
 		}

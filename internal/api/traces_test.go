@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -19,20 +20,21 @@ import (
 func traceSetup(t *testing.T, s store.Store) (*bundle, string, string, string) {
 	b := setup(t, s, api.Config{})
 	cow, from, to := sandbox.Keepers[0].Cow().String(), sandbox.Keepers[0].ProducerCPH().String(), sandbox.Keepers[1].ProducerCPH().String()
+	src, dst := sandbox.Keepers[0].ProducerCPH(), sandbox.Keepers[1].ProducerCPH()
 	day := time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)
 	err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) error {
 		id, err := tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
-			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []string{from, to}, Content: []byte(`{}`)})
+			RequestDate: day, UpdatedDate: day, CorrelationID: "c", Holdings: []livestock.CPH{src, dst}, Content: []byte(`{}`)})
 		if err != nil {
 			return err
 		}
-		m := store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: from, Destination: to, TransferDate: day, ArrivalDate: day,
+		m := store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: src, Destination: dst, TransferDate: day, ArrivalDate: day,
 			State: store.MovementCompleted, AnimalCount: 1, ReportedBy: store.SideDeparture,
-			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: from, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}
+			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}
 		if err := tx.InsertMovement(ctx, m); err != nil {
 			return err
 		}
-		return tx.MoveAnimals(ctx, []string{cow}, to, day)
+		return tx.MoveAnimals(ctx, []string{cow}, dst, day)
 	})
 	if err != nil {
 		t.Fatal(err)

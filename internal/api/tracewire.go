@@ -59,7 +59,7 @@ func day(t time.Time) string {
 
 func newTraceMovement(m store.Movement) traceMovementBody {
 	b := traceMovementBody{MovementID: m.ID, RequestID: m.RequestID, ReviewID: m.ReviewID, State: string(m.State), Species: m.Species,
-		Source: m.Source, Destination: m.Destination, TransferDate: day(m.TransferDate), ArrivalDate: day(m.ArrivalDate),
+		Source: m.Source.String(), Destination: m.Destination.String(), TransferDate: day(m.TransferDate), ArrivalDate: day(m.ArrivalDate),
 		AnimalCount: m.AnimalCount, Animals: []deviceBody{}, Batches: []batchLineBody{}}
 	for _, d := range m.Devices {
 		b.Animals = append(b.Animals, deviceBody{Identifier: d.Identifier, Outcome: d.Outcome})
@@ -71,7 +71,7 @@ func newTraceMovement(m store.Movement) traceMovementBody {
 }
 
 func newStay(s tracing.Stay) stayBody {
-	return stayBody{Holding: s.Holding, From: day(s.From), To: day(s.To), MovementID: s.Movement}
+	return stayBody{Holding: s.Holding.String(), From: day(s.From), To: day(s.To), MovementID: s.Movement}
 }
 
 // Media types an endpoint of tracing may answer in, besides JSON.

@@ -178,7 +178,7 @@ func (b *bundle) wantWhereMovementPutsIt(id int64, tag string) {
 	if (m.State == store.MovementAccepted || m.State == store.MovementCompleted) && m.Devices[0].Outcome == "accepted" {
 		want, since = m.Destination, m.ArrivalDate
 	}
-	if a.CPH.String() != want || !a.OnSince.Equal(since) {
+	if a.CPH != want || !a.OnSince.Equal(since) {
 		b.t.Errorf("%s is on %s since %s; movement %d is %s, so want %s since %s", tag, a.CPH, a.OnSince.Format("2006-01-02"),
 			id, m.State, want, since.Format("2006-01-02"))
 	}

@@ -100,3 +100,11 @@ func FuzzParseCPH(f *testing.F) {
 		}
 	})
 }
+
+// A store parses the CPHs of every row it reads, all in the normal form.
+func TestParseCPHNormalFormAllocates(t *testing.T) {
+	s := "27/811/2976"
+	if n := testing.AllocsPerRun(100, func() { _, _ = ParseCPH(s) }); n != 0 {
+		t.Errorf("ParseCPH(%q) allocates %v times; want 0", s, n)
+	}
+}

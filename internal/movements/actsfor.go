@@ -50,7 +50,7 @@ func (s *Service) actsForTarget(u livestock.User, target store.Request) bool {
 		return actsFor(u, h)
 	}
 	for _, c := range target.Holdings {
-		if cph, err := livestock.ParseCPH(c); err == nil && u.CanActFor(cph) {
+		if u.CanActFor(c) {
 			return true
 		}
 	}

@@ -66,5 +66,5 @@ func blind(f livestock.TransferFacts, t livestock.Transfer) livestock.TransferFa
 // of its source's keeper: then it was recorded blind, and its animals are
 // checked when that keeper accepts it (sourceChecks).
 func sourceConsent(m store.Movement) bool {
-	return m.ReviewHolding != "" && m.ReviewHolding == m.Source
+	return !m.ReviewHolding.IsZero() && m.ReviewHolding == m.Source
 }

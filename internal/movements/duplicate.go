@@ -54,7 +54,7 @@ func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Req
 		}
 		dest = h.CPH
 	}
-	report := store.Movement{Species: req.Species, Source: t.Source.String(), Destination: dest.String(),
+	report := store.Movement{Species: req.Species, Source: t.Source, Destination: dest,
 		TransferDate: t.TransferDate.Time(), ReportedBy: reportedBy(t)}
 	for _, d := range t.Devices() {
 		if !d.Value.Tag.IsZero() {
@@ -134,7 +134,7 @@ func reportsAgain(report, m store.Movement) bool {
 func againWarning(m store.Movement) livestock.FieldError {
 	then := "it is recorded"
 	if m.State == store.MovementPendingReview {
-		then = "it awaits the review of holding " + m.ReviewHolding + "'s keeper"
+		then = "it awaits the review of holding " + m.ReviewHolding.String() + "'s keeper"
 	}
 	return livestock.FieldError{Code: livestock.CodeReportedAgain, Source: "/content", Value: fmt.Sprint(m.RequestID),
 		Message: fmt.Sprintf("this transfer appears to be already in the system: request %d reports the same move from the other end, and %s; this report applied nothing again", m.RequestID, then)}

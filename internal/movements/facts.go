@@ -72,7 +72,7 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 		}
 	}
 
-	arrivals, err := tx.ArrivalsOn(ctx, t.Source.String(), t.TransferDate.AddDays(-livestock.StandstillDays).Time(), t.TransferDate.Time())
+	arrivals, err := tx.ArrivalsOn(ctx, t.Source, t.TransferDate.AddDays(-livestock.StandstillDays).Time(), t.TransferDate.Time())
 	if err != nil {
 		return f, err
 	}

@@ -53,7 +53,7 @@ func visibleRequests(u livestock.User, typ store.RequestType, q odata.Query) sto
 	}
 	rq.UserName = u.Name
 	for _, h := range u.Holdings {
-		rq.Holdings = append(rq.Holdings, h.CPH.String())
+		rq.Holdings = append(rq.Holdings, h.CPH)
 	}
 	return rq
 }
@@ -78,7 +78,7 @@ func maySee(u livestock.User, r store.Request) bool {
 		return true
 	}
 	for _, h := range r.Holdings {
-		if c, err := livestock.ParseCPH(h); err == nil && u.CanActFor(c) {
+		if u.CanActFor(h) {
 			return true
 		}
 	}
@@ -114,7 +114,7 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 		return nil, false, forbidden("path:holding", cph.String(), "you may not read holding "+cph.String())
 	}
 	size := q.PageSize(maxPage)
-	rq := store.ReviewQuery{Holding: cph.String(), Species: sp.MovementName(), Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
+	rq := store.ReviewQuery{Holding: cph, Species: sp.MovementName(), Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
 	list, err := s.store.PendingReviews(ctx, rq)
 	if err != nil {
 		return nil, false, err

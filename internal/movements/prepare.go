@@ -149,11 +149,11 @@ func forbidden(source, value, msg string) error {
 		Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: source, Value: value, Message: msg}}}
 }
 
-func holdingList(hs ...livestock.CPH) []string {
-	var out []string
+func holdingList(hs ...livestock.CPH) []livestock.CPH {
+	var out []livestock.CPH
 	for _, h := range hs {
 		if !h.IsZero() {
-			out = append(out, h.String())
+			out = append(out, h)
 		}
 	}
 	return out

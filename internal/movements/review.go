@@ -51,7 +51,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if err != nil {
 		return outcome{}, err
 	}
-	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding.String() {
+	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding {
 		return notReviewable(fmt.Sprintf("movement %d does not await the review of %s", m.ID, r.Holding))
 	}
 	if m.RequestID != r.RequestID {
@@ -104,7 +104,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 		return outcome{}, err
 	}
 	req.TargetID, req.Species, req.UndoSupported = m.RequestID, m.Species, true
-	req.Holdings = holdingList(r.Holding, livestock.MustCPH(m.Source))
+	req.Holdings = holdingList(r.Holding, m.Source)
 	return outcome{warns: warns}, nil
 }
 
@@ -143,7 +143,7 @@ func (s *Service) checkVersion(ctx context.Context, u livestock.User, r livestoc
 	if err != nil {
 		return err
 	}
-	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding.String() || m.RequestID == r.RequestID {
+	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding || m.RequestID == r.RequestID {
 		return nil
 	}
 	return livestock.Invalid("the movement has been corrected since", staleReview(r.RequestID, m.RequestID))

@@ -106,11 +106,11 @@ func (s *Service) detailReviews(ctx context.Context, q store.ReviewQuery, list [
 
 func detailReview(m store.Movement, req store.Request) ForReview {
 	f := ForReview{Movement: m, DeviceDetails: make([]DeviceDetail, len(m.Devices)), BatchDetails: make([]BatchDetail, len(m.Batches)),
-		DocumentType: DocumentType, DocumentRef: req.DocumentRef, UserHolding: m.Source}
+		DocumentType: DocumentType, DocumentRef: req.DocumentRef, UserHolding: m.Source.String()}
 	// The end that reported the movement stands for userHolding when the
 	// content does not say.
 	if m.ReportedBy == store.SideDestination {
-		f.UserHolding = m.Destination
+		f.UserHolding = m.Destination.String()
 	}
 	var t transferFacts
 	if json.Unmarshal(req.Content, &t) != nil {

@@ -51,7 +51,7 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 			why = "the animal is of species " + a.Species
 		case moving[d.Identifier] != 0 && moving[d.Identifier] != m.ID:
 			why = fmt.Sprintf("the animal is in movement %d, which awaits review", moving[d.Identifier])
-		case a.CPH.String() != m.Source || livestock.DateOf(a.OnSince).After(on):
+		case a.CPH != m.Source || livestock.DateOf(a.OnSince).After(on):
 			why = fmt.Sprintf("the animal is not on %s on %s (it is on %s since %s)", m.Source, on, a.CPH, livestock.DateOf(a.OnSince))
 		case !a.BirthDate.IsZero() && on.Before(livestock.DateOf(a.BirthDate)):
 			why = fmt.Sprintf("the animal was born on %s, after the transfer date", livestock.DateOf(a.BirthDate))
@@ -62,7 +62,7 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 				Message: fmt.Sprintf("tag %s was not moved: %s", d.Identifier, why)})
 			continue
 		}
-		d.PriorCPH, d.PriorOnSince = a.CPH.String(), a.OnSince
+		d.PriorCPH, d.PriorOnSince = a.CPH, a.OnSince
 	}
 	return warns, nil
 }

@@ -62,7 +62,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		return out, err
 	}
 	m := store.Movement{ID: req.ID, RequestID: req.ID, UserName: req.UserName, Species: req.Species,
-		Source: t.Source.String(), Destination: f.Destination.CPH.String(), TransferDate: t.TransferDate.Time(),
+		Source: t.Source, Destination: f.Destination.CPH, TransferDate: t.TransferDate.Time(),
 		AnimalCount: t.AnimalCount, Flags: t.Flags, Standstill: hasCode(warns, livestock.CodeStandstill), ReportedBy: reportedBy(t)}
 	if prior != nil {
 		m.ID = prior.ID
@@ -73,7 +73,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		}
 		a := f.Animals[d.Value.Tag.String()]
 		m.Devices = append(m.Devices, store.MovementDevice{Identifier: d.Value.Tag.String(), RFID: d.Value.RFID.Decimal(),
-			PriorCPH: a.Holding.String(), PriorOnSince: a.OnSince.Time()})
+			PriorCPH: a.Holding, PriorOnSince: a.OnSince.Time()})
 	}
 	for _, b := range t.Batches() {
 		m.Batches = append(m.Batches, store.MovementBatch{BatchNumber: b.Value.Number.String(), AnimalTotal: b.Value.Total})
@@ -83,7 +83,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	}
 	// The other end's keeper reviews it (consent.go), or it applies now.
 	if r := reviewer(submitter, *f.Source, *f.Destination); !r.IsZero() {
-		m.State, m.ReviewHolding = store.MovementPendingReview, r.String()
+		m.State, m.ReviewHolding = store.MovementPendingReview, r
 	} else if err := s.arrive(ctx, tx, &m, t.TransferDate); err != nil {
 		return outcome{}, err
 	}
@@ -107,7 +107,7 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 // arrive completes a movement that needs no review: every animal is on
 // the destination from the transfer date.
 func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on livestock.Date) error {
-	m.State, m.ArrivalDate, m.ReviewHolding = store.MovementCompleted, on.Time(), ""
+	m.State, m.ArrivalDate, m.ReviewHolding = store.MovementCompleted, on.Time(), livestock.CPH{}
 	tags := make([]string, len(m.Devices))
 	for i := range m.Devices {
 		m.Devices[i].Outcome = "accepted"

@@ -90,7 +90,7 @@ func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Re
 	default:
 		return "the movement is " + string(m.State) + "; the reviewer must undo the review first", nil
 	}
-	m.State, m.ReviewHolding = store.MovementUndone, ""
+	m.State, m.ReviewHolding = store.MovementUndone, livestock.CPH{}
 	return "", tx.UpdateMovement(ctx, m)
 }
 
@@ -165,7 +165,7 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement) (string,
 		if !ok {
 			return "", livestock.Errorf(livestock.KindNotFound, "no animal wears %q", d.Identifier)
 		}
-		if a.CPH.String() != d.PriorCPH || !a.OnSince.Equal(d.PriorOnSince) {
+		if a.CPH != d.PriorCPH || !a.OnSince.Equal(d.PriorOnSince) {
 			return fmt.Sprintf("tag %s, which the review rejected, has moved on from %s since; undo that move first", d.Identifier, d.PriorCPH), nil
 		}
 	}
@@ -178,7 +178,7 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 	// The animals to put back, by where they were before: most often all
 	// from one holding since one date, moved back in one statement.
 	type prior struct {
-		cph     string
+		cph     livestock.CPH
 		onSince time.Time
 	}
 	var tags []string
@@ -203,7 +203,7 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 		if !ok {
 			return "", livestock.Errorf(livestock.KindNotFound, "no animal wears %q", id)
 		}
-		if a.CPH.String() != m.Destination || !a.OnSince.Equal(m.ArrivalDate) {
+		if a.CPH != m.Destination || !a.OnSince.Equal(m.ArrivalDate) {
 			return fmt.Sprintf("tag %s has moved on from %s since; undo that move first", id, m.Destination), nil
 		}
 	}

@@ -42,7 +42,7 @@ func TestRecordedRegistration(t *testing.T) {
 		bornOn := sandbox.Since.Format(time.DateOnly)
 		check("a seeded ewe", ewe, want(farm1, "producer", bornOn))
 		err := b.store.InTx(b.ctx, func(ctx context.Context, tx store.Tx) error {
-			return tx.MoveAnimals(ctx, []string{ewe}, otherFarm1, start)
+			return tx.MoveAnimals(ctx, []string{ewe}, livestock.MustCPH(otherFarm1), start)
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -37,7 +37,7 @@ func TestRefusals(t *testing.T) {
 		// A cow of keeper1's on keeper1's abattoir holding.
 		awayCow := tag(t, "442501", 3)
 		if err := b.store.InTx(b.ctx, func(ctx context.Context, tx store.Tx) error {
-			return tx.MoveAnimals(ctx, []string{awayCow}, otherFarm1, time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC))
+			return tx.MoveAnimals(ctx, []string{awayCow}, livestock.MustCPH(otherFarm1), time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC))
 		}); err != nil {
 			t.Fatal(err)
 		}

@@ -43,8 +43,8 @@ func (a ApprovedMovement) Key() int64 {
 // one of them. AfterKey (or After) applies first, then Offset, then Limit;
 // a Limit of zero or less means no limit.
 type ApprovedQuery struct {
-	All      bool     // an inspector: every record
-	Holdings []string // otherwise: the records of these holdings' ends (CPHs)
+	All      bool            // an inspector: every record
+	Holdings []livestock.CPH // otherwise: the records of these holdings' ends
 	Filter   odata.Expr
 	AfterKey int64 // in Key order: only records after this key
 	// Order, when not nil, replaces Key order: fields of
@@ -93,9 +93,9 @@ func (a ApprovedMovement) Value(field string) any {
 	case "recordedBy":
 		return string(a.RecordedBy)
 	case "sourceHolding":
-		return a.Source
+		return a.Source.String()
 	case "destinationHolding":
-		return a.Destination
+		return a.Destination.String()
 	}
 	return nil
 }

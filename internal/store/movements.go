@@ -27,9 +27,9 @@ type Movement struct {
 	RequestID     int64
 	UserName      string
 	Species       string
-	Source        string // CPH
-	Destination   string // CPH (an MHS given by the caller is resolved to its abattoir)
-	ReviewHolding string // the holding whose review it awaits; "" when it needs none
+	Source        livestock.CPH
+	Destination   livestock.CPH // an MHS given by the caller is resolved to its abattoir
+	ReviewHolding livestock.CPH // the holding whose review it awaits; zero when it needs none
 	TransferDate  time.Time
 	ArrivalDate   time.Time // zero until reviewed (or the transfer date when no review is needed)
 	State         MovementState
@@ -45,11 +45,11 @@ type Movement struct {
 
 // MovementDevice is one tagged animal of a movement.
 type MovementDevice struct {
-	Identifier   string    // printed tag: "UK0130181 00001"
-	RFID         string    // decimal form: "0826013018100001"
-	PriorCPH     string    // where the animal was before (to put it back on undo)
-	PriorOnSince time.Time // since when it was there
-	Outcome      string    // "" before review, "accepted" or "rejected" after
+	Identifier   string        // printed tag: "UK0130181 00001"
+	RFID         string        // decimal form: "0826013018100001"
+	PriorCPH     livestock.CPH // where the animal was before (to put it back on undo)
+	PriorOnSince time.Time     // since when it was there
+	Outcome      string        // "" before review, "accepted" or "rejected" after
 }
 
 // MovementBatch is a batch of untagged animals of a movement.
@@ -69,7 +69,7 @@ type MovementBatch struct {
 // date, so `ge 2026-11-01T00:00:00Z and le 2026-11-30T23:59:59Z` takes in
 // the whole of November.
 type ReviewQuery struct {
-	Holding string // CPH
+	Holding livestock.CPH
 	Species string
 	Filter  odata.Expr // on movementDate (the transfer date)
 	AfterID int64
@@ -89,7 +89,7 @@ type Arrival struct {
 	Date       time.Time // the arrival date (the transfer date until reviewed)
 	Species    string
 	Flags      []string
-	Source     string
+	Source     livestock.CPH
 }
 
 // MovementReader is what both a Store and a Tx can read about movements.
@@ -153,14 +153,14 @@ type MovementTx interface {
 	// MoveAnimals records that the animals wearing identifiers are all on
 	// holding cph since onSince. An identifier no animal wears is
 	// KindNotFound (the transaction is then to be rolled back).
-	MoveAnimals(ctx context.Context, identifiers []string, cph string, onSince time.Time) error
-	// MovementsOnRoute lists the movements from source to destination
-	// (CPHs) on the transfer date on that side by reported and that await
-	// review, are completed or accepted, with their devices and batches,
+	MoveAnimals(ctx context.Context, identifiers []string, cph livestock.CPH, onSince time.Time) error
+	// MovementsOnRoute lists the movements from source to destination on
+	// the transfer date on that side by reported and that await review,
+	// are completed or accepted, with their devices and batches,
 	// in id order: among them, the one a transfer from the other end may
 	// report again. Few movements of one route and day are reported from
 	// one side, however busy the route.
-	MovementsOnRoute(ctx context.Context, source, destination string, on time.Time, by Side) ([]Movement, error)
+	MovementsOnRoute(ctx context.Context, source, destination livestock.CPH, on time.Time, by Side) ([]Movement, error)
 	// InTransit returns, of identifiers, those in a movement awaiting
 	// its destination's review, mapped to that movement's id. A movement
 	// awaiting its source's consent holds no animals: its reporter does
@@ -168,5 +168,5 @@ type MovementTx interface {
 	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)
 	// ArrivalsOn lists movements that brought animals onto cph with an
 	// arrival date in [from, to]: pending, completed and accepted ones.
-	ArrivalsOn(ctx context.Context, cph string, from, to time.Time) ([]Arrival, error)
+	ArrivalsOn(ctx context.Context, cph livestock.CPH, from, to time.Time) ([]Arrival, error)
 }

@@ -86,8 +86,8 @@ type Request struct {
 	Species       string    // "Sheep", "Goats", "Deer"; "" when none
 	TrackingID    string    // "" when none; unique per user among requests that have one
 	CorrelationID string
-	Holdings      []string // CPHs the request concerns: who besides the submitter may see it; read back in CPH order
-	TargetID      int64    // the request corrected, reviewed or undone; 0 when none
+	Holdings      []livestock.CPH // the holdings the request concerns: who besides the submitter may see it; read back in CPH order
+	TargetID      int64           // the request corrected, reviewed or undone; 0 when none
 	IsFullUndone  bool
 	UndoSupported bool
 	Content       []byte // the payload (inside the envelope) as normalised JSON
@@ -106,9 +106,9 @@ type Request struct {
 // one, and no order comparison does.
 type RequestQuery struct {
 	Type     RequestType
-	All      bool     // an inspector: every request
-	UserName string   // otherwise: those this user submitted …
-	Holdings []string // … and those that concern one of these holdings
+	All      bool            // an inspector: every request
+	UserName string          // otherwise: those this user submitted …
+	Holdings []livestock.CPH // … and those that concern one of these holdings
 	Filter   odata.Expr
 	AfterID  int64 // only ids greater than this (keyset paging)
 	// Order, when not nil, replaces the id order: fields of

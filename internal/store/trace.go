@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
 )
 
 // TraceStore reads what outbreak tracing needs (internal/tracing): the
@@ -20,11 +22,11 @@ type TraceStore interface {
 	// MovementsFrom lists the standing movements leaving one of holdings
 	// with a transfer date in [from, to], by transfer date and id, without
 	// their devices and batches (FillMovements adds them).
-	MovementsFrom(ctx context.Context, holdings []string, from, to time.Time) ([]Movement, error)
+	MovementsFrom(ctx context.Context, holdings []livestock.CPH, from, to time.Time) ([]Movement, error)
 	// MovementsTo lists the standing movements reaching one of holdings
 	// with an arrival date in [from, to] (the transfer date until a review
 	// sets one), by that date and id, without devices and batches.
-	MovementsTo(ctx context.Context, holdings []string, from, to time.Time) ([]Movement, error)
+	MovementsTo(ctx context.Context, holdings []livestock.CPH, from, to time.Time) ([]Movement, error)
 	// FillMovements sets the Devices and Batches of each movement of list.
 	FillMovements(ctx context.Context, list []Movement) error
 	// AnimalMovements lists every movement, in any state, that names one of
@@ -37,13 +39,13 @@ type TraceStore interface {
 	// identifier, without the lock Tx.Animals takes.
 	AnimalsByID(ctx context.Context, identifiers []string) (map[string]Animal, error)
 	// AnimalsOn lists the animals whose holding is cph now, in any state.
-	AnimalsOn(ctx context.Context, cph string) ([]Animal, error)
+	AnimalsOn(ctx context.Context, cph livestock.CPH) ([]Animal, error)
 	// BatchBalance sums, by species, the animals of batch lines that
 	// arrived on cph (In) and that left it (Out) by movements completed or
 	// accepted on or before day (arrival date for In, transfer date for
 	// Out): batch animals have no identity, so a holding's batch stock is
 	// known only as what its movements brought and took.
-	BatchBalance(ctx context.Context, cph string, day time.Time) (map[string]BatchFlow, error)
+	BatchBalance(ctx context.Context, cph livestock.CPH, day time.Time) (map[string]BatchFlow, error)
 	// PickAnimal returns a tagged animal some movement carried: the first
 	// at or after the fraction r (0 ≤ r < 1) of the span of movement ids,
 	// for a traceability exercise on a random animal. KindNotFound when no

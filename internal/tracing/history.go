@@ -56,7 +56,7 @@ func (s *Service) AnimalHistory(ctx context.Context, identifier string) (History
 // the movements from or to them. ok is false when nothing is left, so that
 // a keeper who never kept the animal learns nothing of it, not even that
 // it exists.
-func (h History) Seen(canRead func(cph string) bool) (History, bool) {
+func (h History) Seen(canRead func(cph livestock.CPH) bool) (History, bool) {
 	out := History{Animal: h.Animal, Batch: h.Batch}
 	for _, st := range h.Stays {
 		if canRead(st.Holding) {
@@ -74,12 +74,12 @@ func (h History) Seen(canRead func(cph string) bool) (History, bool) {
 // HoldingMovements lists the standing movements that left holding with a
 // transfer date in [from, to] or reached it with an arrival date in it,
 // with their animals and batches, by that date and id.
-func (s *Service) HoldingMovements(ctx context.Context, holding string, from, to time.Time) ([]store.Movement, error) {
-	out, err := s.st.MovementsFrom(ctx, []string{holding}, from, to)
+func (s *Service) HoldingMovements(ctx context.Context, holding livestock.CPH, from, to time.Time) ([]store.Movement, error) {
+	out, err := s.st.MovementsFrom(ctx, []livestock.CPH{holding}, from, to)
 	if err != nil {
 		return nil, err
 	}
-	in, err := s.st.MovementsTo(ctx, []string{holding}, from, to)
+	in, err := s.st.MovementsTo(ctx, []livestock.CPH{holding}, from, to)
 	if err != nil {
 		return nil, err
 	}

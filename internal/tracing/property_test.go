@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 	"github.com/drover-registry/drover/internal/tracing"
@@ -26,9 +27,9 @@ func TestTraceProperty(t *testing.T) {
 			store.MovementAccepted, store.MovementPendingReview, store.MovementUndone, store.MovementRejected}
 		rapid.Check(t, func(rt *rapid.T) {
 			n++
-			holdings := make([]string, 5)
+			holdings := make([]livestock.CPH, 5)
 			for i := range holdings {
-				holdings[i] = fmt.Sprintf("%02d/%03d/%04d", 10+i, n%1000, 1+n/1000)
+				holdings[i] = livestock.MustCPH(fmt.Sprintf("%02d/%03d/%04d", 10+i, n%1000, 1+n/1000))
 			}
 			// rapid's draws lean to small values, which made most registries
 			// a chain of one holding's movements; a drawn seed spreads them.
@@ -64,7 +65,7 @@ func TestTraceProperty(t *testing.T) {
 				}
 				got := map[string]best{}
 				for _, h := range res.Holdings {
-					got[string(h.Direction)+" "+h.Holding] = best{h.Hops, h.Date}
+					got[string(h.Direction)+" "+h.Holding.String()] = best{h.Hops, h.Date}
 					checkPath(rt, q, h)
 				}
 				if diff := cmp.Diff(bruteForce(q, moves), got); diff != "" {
@@ -92,11 +93,11 @@ func bruteForce(q tracing.Query, moves []store.Movement) map[string]best {
 		return (m.State == store.MovementCompleted || m.State == store.MovementAccepted || m.State == store.MovementPendingReview) &&
 			(q.Species == "" || m.Species == q.Species)
 	}
-	keep := func(dir tracing.Direction, h string, hops int, day time.Time, earlier bool) {
+	keep := func(dir tracing.Direction, h livestock.CPH, hops int, day time.Time, earlier bool) {
 		if h == q.Holding {
 			return
 		}
-		k := string(dir) + " " + h
+		k := string(dir) + " " + h.String()
 		b, ok := out[k]
 		if !ok {
 			out[k] = best{hops, day}
@@ -108,8 +109,8 @@ func bruteForce(q tracing.Query, moves []store.Movement) map[string]best {
 		}
 		out[k] = b
 	}
-	var forward, backward func(h string, day time.Time, hops int)
-	forward = func(h string, day time.Time, hops int) {
+	var forward, backward func(h livestock.CPH, day time.Time, hops int)
+	forward = func(h livestock.CPH, day time.Time, hops int) {
 		if hops == q.Hops {
 			return
 		}
@@ -120,7 +121,7 @@ func bruteForce(q tracing.Query, moves []store.Movement) map[string]best {
 			}
 		}
 	}
-	backward = func(h string, day time.Time, hops int) {
+	backward = func(h livestock.CPH, day time.Time, hops int) {
 		if hops == q.Hops {
 			return
 		}
@@ -160,7 +161,7 @@ func checkPath(rt *rapid.T, q tracing.Query, h tracing.Reached) {
 		}
 		at = m.Destination
 	}
-	if end := map[bool]string{true: h.Holding, false: q.Holding}[h.Direction == tracing.Forward]; at != end {
+	if end := map[bool]livestock.CPH{true: h.Holding, false: q.Holding}[h.Direction == tracing.Forward]; at != end {
 		rt.Fatalf("%s %s: path ends on %s", h.Direction, h.Holding, at)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -22,7 +23,7 @@ type Resident struct {
 // the animals on it now and those of its departures since from: the cost
 // is the holding's stock and its traffic since from, whatever the size of
 // the registry.
-func (s *Service) Residents(ctx context.Context, holding string, from, to time.Time) ([]Resident, error) {
+func (s *Service) Residents(ctx context.Context, holding livestock.CPH, from, to time.Time) ([]Resident, error) {
 	on, err := s.st.AnimalsOn(ctx, holding)
 	if err != nil {
 		return nil, err
@@ -31,7 +32,7 @@ func (s *Service) Residents(ctx context.Context, holding string, from, to time.T
 	for _, a := range on {
 		animals[a.Identifier] = a
 	}
-	out, err := s.st.MovementsFrom(ctx, []string{holding}, from, never)
+	out, err := s.st.MovementsFrom(ctx, []livestock.CPH{holding}, from, never)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func (s *Service) Residents(ctx context.Context, holding string, from, to time.T
 
 // residents keeps, of animals, those with a stay on holding sharing a day
 // with [from, to].
-func (s *Service) residents(ctx context.Context, animals map[string]store.Animal, holding string, from, to time.Time) ([]Resident, error) {
+func (s *Service) residents(ctx context.Context, animals map[string]store.Animal, holding livestock.CPH, from, to time.Time) ([]Resident, error) {
 	ids := make([]string, 0, len(animals))
 	for id := range animals {
 		ids = append(ids, id)
@@ -113,7 +114,7 @@ func (s *Service) movesOf(ctx context.Context, ids []string) (map[string][]store
 // Register is what was on a holding on one day: the tagged animals, and
 // the batch animals by species.
 type Register struct {
-	Holding string
+	Holding livestock.CPH
 	Day     time.Time
 	Animals []Resident
 	// Batches is, by species, the batch animals the holding's movements
@@ -124,7 +125,7 @@ type Register struct {
 }
 
 // RegisterOn answers a holding's register on day.
-func (s *Service) RegisterOn(ctx context.Context, holding string, day time.Time) (Register, error) {
+func (s *Service) RegisterOn(ctx context.Context, holding livestock.CPH, day time.Time) (Register, error) {
 	animals, err := s.Residents(ctx, holding, day, day)
 	if err != nil {
 		return Register{}, err

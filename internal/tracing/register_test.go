@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 	"github.com/drover-registry/drover/internal/tracing"
@@ -28,7 +29,7 @@ func TestRegisterKnown(t *testing.T) {
 		known(t, s)
 		svc := tracing.New(s, nil)
 		for _, tc := range []struct {
-			holding string
+			holding livestock.CPH
 			day     time.Time
 			animals []string
 			batches map[string]int
@@ -77,11 +78,11 @@ func TestHistoryAndContacts(t *testing.T) {
 		if len(h.Movements) != 2 || h.Movements[0].ID != ids[1] {
 			t.Errorf("c1's movements = %v, want 1 and 2", h.Movements)
 		}
-		seen, ok := h.Seen(func(cph string) bool { return cph == M })
+		seen, ok := h.Seen(func(cph livestock.CPH) bool { return cph == M })
 		if !ok || len(seen.Stays) != 1 || len(seen.Movements) != 2 {
 			t.Errorf("the market's keeper sees %+v, want its one stay and both movements", seen)
 		}
-		if _, ok := h.Seen(func(cph string) bool { return cph == A }); ok {
+		if _, ok := h.Seen(func(cph livestock.CPH) bool { return cph == A }); ok {
 			t.Error("the abattoir's keeper sees c1, which never went there")
 		}
 		b, err := svc.AnimalHistory(context.Background(), "UK0100001")
@@ -98,9 +99,9 @@ func TestHistoryAndContacts(t *testing.T) {
 		}
 		var got []string
 		for _, c := range res.Animals {
-			got = append(got, c.Animal.Identifier+" met on "+c.Stay.Holding+", now on "+c.Animal.CPH.String())
+			got = append(got, c.Animal.Identifier+" met on "+c.Stay.Holding.String()+", now on "+c.Animal.CPH.String())
 		}
-		wantContacts := []string{"c4 met on " + F1 + ", now on " + F1, "c2 met on " + F2 + ", now on " + F2, "c3 met on " + F2 + ", now on " + F4}
+		wantContacts := []string{"c4 met on " + F1.String() + ", now on " + F1.String(), "c2 met on " + F2.String() + ", now on " + F2.String(), "c3 met on " + F2.String() + ", now on " + F4.String()}
 		if diff := cmp.Diff(wantContacts, got); diff != "" {
 			t.Errorf("c1's contacts (-want +got):\n%s", diff)
 		}

@@ -19,11 +19,11 @@ type registry struct {
 func ymd(m time.Month, d int) time.Time { return time.Date(2025, m, d, 0, 0, 0, 0, time.UTC) }
 
 // seed adds holdings and animals (identifier → holding and since when).
-func (r registry) seed(holdings []string, animals map[string]store.Animal) {
+func (r registry) seed(holdings []livestock.CPH, animals map[string]store.Animal) {
 	r.t.Helper()
 	var sd store.Seed
 	for _, h := range holdings {
-		sd.Holdings = append(sd.Holdings, livestock.Holding{CPH: livestock.MustCPH(h), Type: livestock.HoldingProducer})
+		sd.Holdings = append(sd.Holdings, livestock.Holding{CPH: h, Type: livestock.HoldingProducer})
 	}
 	for id, a := range animals {
 		a.Identifier, a.Species, a.Sex, a.State = id, "Sheep", "female", "registered"
@@ -49,7 +49,7 @@ func (r registry) move(m store.Movement) int64 {
 	err := r.s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
 		m.ID, err = tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess,
 			UserName: m.UserName, RequestDate: m.TransferDate, UpdatedDate: m.TransferDate, CorrelationID: "c",
-			Holdings: []string{m.Source, m.Destination}, Content: []byte(`{}`)})
+			Holdings: []livestock.CPH{m.Source, m.Destination}, Content: []byte(`{}`)})
 		if err != nil {
 			return err
 		}
@@ -62,12 +62,10 @@ func (r registry) move(m store.Movement) int64 {
 }
 
 // dev is a device of a movement: the animal id, from prior since since.
-func dev(id, prior string, since time.Time, outcome string) store.MovementDevice {
+func dev(id string, prior livestock.CPH, since time.Time, outcome string) store.MovementDevice {
 	return store.MovementDevice{Identifier: id, RFID: "0", PriorCPH: prior, PriorOnSince: since, Outcome: outcome}
 }
 
 func batch(total, accepted int) []store.MovementBatch {
 	return []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: total, Accepted: accepted}}
 }
-
-func mustCPH(s string) livestock.CPH { return livestock.MustCPH(s) }

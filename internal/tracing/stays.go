@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -12,7 +13,7 @@ import (
 // birth or registration there) to To, the day it left or died; To is zero
 // while it is there still. Both days count as on the holding.
 type Stay struct {
-	Holding  string
+	Holding  livestock.CPH
 	From, To time.Time
 	// Movement is the movement that brought it there; 0 for where it
 	// started.
@@ -68,7 +69,7 @@ func Stays(a store.Animal, moves []store.Movement) []Stay {
 		}
 		return cmp.Compare(x.m.ID, y.m.ID)
 	})
-	cur := Stay{Holding: a.CPH.String(), From: a.OnSince}
+	cur := Stay{Holding: a.CPH, From: a.OnSince}
 	if len(steps) > 0 {
 		cur = Stay{Holding: steps[0].d.PriorCPH, From: steps[0].d.PriorOnSince}
 		if cur.From.IsZero() {

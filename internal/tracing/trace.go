@@ -5,7 +5,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -26,8 +25,8 @@ const (
 // Query is one trace: from a holding or from an animal, over the risk
 // window [From, To], up to Hops movements away.
 type Query struct {
-	Holding   string // a CPH, or "" for an animal trace
-	Animal    string // a tag, or "" for a holding trace
+	Holding   livestock.CPH // zero for an animal trace
+	Animal    string        // a tag, or "" for a holding trace
 	From, To  time.Time
 	Direction Direction
 	Hops      int
@@ -51,7 +50,7 @@ type Result struct {
 
 // Reached is a holding a trace reached.
 type Reached struct {
-	Holding   string
+	Holding   livestock.CPH
 	Direction Direction // Forward or Backward
 	// Hops is the fewest movements from an origin; Path is such a path,
 	// in the order the animals travelled.
@@ -126,7 +125,7 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 
 // entry is one improvement of a holding's best day, at a hop count.
 type entry struct {
-	holding string
+	holding livestock.CPH
 	hops    int
 	day     time.Time
 	move    store.Movement // the movement that made it; none for an origin
@@ -143,8 +142,8 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		return a.After(b)
 	}
 	var entries []entry
-	best := map[string]int{}     // holding → its best entry
-	frontier := map[string]int{} // holdings improved at the last hop → that entry
+	best := map[livestock.CPH]int{}     // holding → its best entry
+	frontier := map[livestock.CPH]int{} // holdings improved at the last hop → that entry
 	for _, o := range origins {
 		day := maxDay(o.From, q.From)
 		if !fwd {
@@ -159,7 +158,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		entries = append(entries, entry{holding: o.Holding, day: day, prev: -1})
 		best[o.Holding], frontier[o.Holding] = len(entries)-1, len(entries)-1
 	}
-	first := map[string]int{} // holding → its first entry past the origins
+	first := map[livestock.CPH]int{} // holding → its first entry past the origins
 	read := 0
 	for hop := 1; hop <= q.Hops && len(frontier) > 0; hop++ {
 		moves, err := s.frontierMoves(ctx, q, fwd, frontier, entries)
@@ -167,7 +166,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 			return nil, 0, err
 		}
 		read += len(moves)
-		next := map[string]int{}
+		next := map[livestock.CPH]int{}
 		for _, m := range moves {
 			if q.Species != "" && m.Species != q.Species {
 				continue
@@ -213,7 +212,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		if a.Hops != b.Hops {
 			return a.Hops - b.Hops
 		}
-		return strings.Compare(a.Holding, b.Holding)
+		return a.Holding.Compare(b.Holding)
 	})
 	return out, read, nil
 }
@@ -230,14 +229,14 @@ const readRuns = 4
 // rows a run reads before a holding's own day are skipped by relax. The
 // movements come back in the order one read of the whole frontier would
 // give: by date (leaving forwards, arriving backwards), then id.
-func (s *Service) frontierMoves(ctx context.Context, q Query, fwd bool, frontier map[string]int, entries []entry) ([]store.Movement, error) {
+func (s *Service) frontierMoves(ctx context.Context, q Query, fwd bool, frontier map[livestock.CPH]int, entries []entry) ([]store.Movement, error) {
 	holdings := slices.Collect(maps.Keys(frontier))
-	slices.SortFunc(holdings, func(a, b string) int {
+	slices.SortFunc(holdings, func(a, b livestock.CPH) int {
 		c := entries[frontier[a]].day.Compare(entries[frontier[b]].day)
 		if !fwd {
 			c = -c
 		}
-		return cmp.Or(c, strings.Compare(a, b))
+		return cmp.Or(c, a.Compare(b))
 	})
 	size := max(s.minRun, (len(holdings)+readRuns-1)/readRuns)
 	var moves []store.Movement

@@ -7,19 +7,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 	"github.com/drover-registry/drover/internal/tracing"
 )
 
 // Holdings of the known registry: F1 is infected, M a market, A an abattoir.
-const (
-	F1 = "01/001/0001"
-	M  = "02/002/0002"
-	F2 = "03/003/0003"
-	F3 = "04/004/0004"
-	F4 = "05/005/0005"
-	A  = "06/006/0006"
+var (
+	F1 = livestock.MustCPH("01/001/0001")
+	M  = livestock.MustCPH("02/002/0002")
+	F2 = livestock.MustCPH("03/003/0003")
+	F3 = livestock.MustCPH("04/004/0004")
+	F4 = livestock.MustCPH("05/005/0005")
+	A  = livestock.MustCPH("06/006/0006")
 )
 
 // known builds the registry whose answers the tests below know. Sheep c1
@@ -29,9 +30,9 @@ const (
 func known(t *testing.T, s store.Store) map[int]int64 {
 	r := registry{t, s}
 	long := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	r.seed([]string{F1, M, F2, F3, F4, A}, map[string]store.Animal{
-		"c1": {CPH: mustCPH(F2), OnSince: ymd(3, 6)}, "c2": {CPH: mustCPH(F2), OnSince: long},
-		"c3": {CPH: mustCPH(F4), OnSince: ymd(3, 13)}, "c4": {CPH: mustCPH(F1), OnSince: long},
+	r.seed([]livestock.CPH{F1, M, F2, F3, F4, A}, map[string]store.Animal{
+		"c1": {CPH: F2, OnSince: ymd(3, 6)}, "c2": {CPH: F2, OnSince: long},
+		"c3": {CPH: F4, OnSince: ymd(3, 13)}, "c4": {CPH: F1, OnSince: long},
 	})
 	ids := map[int]int64{}
 	ids[1] = r.move(store.Movement{Source: F1, Destination: M, TransferDate: ymd(3, 5), ArrivalDate: ymd(3, 5), State: store.MovementCompleted,
@@ -71,7 +72,7 @@ func summary(res tracing.Result, ids map[int]int64) map[string]reached {
 		for _, m := range h.Path {
 			r.Path = append(r.Path, num[m.ID])
 		}
-		out[string(h.Direction[0])+" "+h.Holding] = r
+		out[string(h.Direction[0])+" "+h.Holding.String()] = r
 	}
 	return out
 }
@@ -92,31 +93,31 @@ func TestTraceKnown(t *testing.T) {
 			{"forward three hops: time order, undone and rejected left out, pending followed",
 				march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 3}),
 				map[string]reached{
-					"f " + M:  {tracing.Forward, 1, ymd(3, 5), []int{1}},
-					"f " + F2: {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
-					"f " + F4: {tracing.Forward, 3, ymd(3, 13), []int{1, 2, 5}},
-					"f " + F3: {tracing.Forward, 3, ymd(3, 25), []int{1, 2, 8}},
+					"f " + M.String():  {tracing.Forward, 1, ymd(3, 5), []int{1}},
+					"f " + F2.String(): {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
+					"f " + F4.String(): {tracing.Forward, 3, ymd(3, 13), []int{1, 2, 5}},
+					"f " + F3.String(): {tracing.Forward, 3, ymd(3, 25), []int{1, 2, 8}},
 				}},
 			{"two hops stop at F2", march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 2}),
 				map[string]reached{
-					"f " + M:  {tracing.Forward, 1, ymd(3, 5), []int{1}},
-					"f " + F2: {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
+					"f " + M.String():  {tracing.Forward, 1, ymd(3, 5), []int{1}},
+					"f " + F2.String(): {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
 				}},
 			{"species: the goats' movement is not followed", march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 3, Species: "Sheep"}),
 				map[string]reached{
-					"f " + M:  {tracing.Forward, 1, ymd(3, 5), []int{1}},
-					"f " + F2: {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
-					"f " + F4: {tracing.Forward, 3, ymd(3, 13), []int{1, 2, 5}},
+					"f " + M.String():  {tracing.Forward, 1, ymd(3, 5), []int{1}},
+					"f " + F2.String(): {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
+					"f " + F4.String(): {tracing.Forward, 3, ymd(3, 13), []int{1, 2, 5}},
 				}},
 			{"backward: only what arrived before", march(tracing.Query{Holding: F1, Direction: tracing.Backward, Hops: 3}),
 				map[string]reached{
-					"b " + F3: {tracing.Backward, 1, ymd(3, 2), []int{6}},
-					"b " + F4: {tracing.Backward, 2, ymd(3, 1), []int{9, 6}},
+					"b " + F3.String(): {tracing.Backward, 1, ymd(3, 2), []int{6}},
+					"b " + F4.String(): {tracing.Backward, 2, ymd(3, 1), []int{9, 6}},
 				}},
 			{"an animal's trace starts from each holding it was on", march(tracing.Query{Animal: "c1", Direction: tracing.Forward, Hops: 1}),
 				map[string]reached{
-					"f " + F4: {tracing.Forward, 1, ymd(3, 13), []int{5}},
-					"f " + F3: {tracing.Forward, 1, ymd(3, 25), []int{8}},
+					"f " + F4.String(): {tracing.Forward, 1, ymd(3, 13), []int{5}},
+					"f " + F3.String(): {tracing.Forward, 1, ymd(3, 25), []int{8}},
 				}},
 		} {
 			res, err := svc.Trace(context.Background(), tc.q)
@@ -139,7 +140,7 @@ func TestTraceKnown(t *testing.T) {
 		for _, c := range both.Animals {
 			carried = append(carried, c.Animal.Identifier+" on "+c.Animal.CPH.String())
 		}
-		if diff := cmp.Diff([]string{"c1 on " + F2, "c3 on " + F4}, carried); diff != "" {
+		if diff := cmp.Diff([]string{"c1 on " + F2.String(), "c3 on " + F4.String()}, carried); diff != "" {
 			t.Errorf("animals the paths carried, where they are now (c2 was rejected) (-want +got):\n%s", diff)
 		}
 	})

@@ -87,14 +87,14 @@ func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[strin
 
 // MoveAnimals puts every animal wearing one of identifiers on holding cph
 // since onSince.
-func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph string, onSince time.Time) (err error) {
+func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph livestock.CPH, onSince time.Time) (err error) {
 	defer t.s.wrap(&err, "MoveAnimals")
 	if err := t.lockAnimals(ctx); err != nil {
 		return err
 	}
 	ids := distinct(identifiers)
 	for part := range slices.Chunk(ids, t.s.d.MaxParams-2) {
-		args := t.s.planEachTime(append([]any{cph, date(onSince)}, part...))
+		args := t.s.planEachTime(append([]any{cph.String(), date(onSince)}, part...))
 		res, err := t.tx.ExecContext(ctx, fmt.Sprintf(moveAnimalsSQL, marks(3, len(part))), args...)
 		if err != nil {
 			return err
@@ -137,6 +137,19 @@ func distinct(identifiers []string) []any {
 		if !seen[id] {
 			seen[id] = true
 			args = append(args, id)
+		}
+	}
+	return args
+}
+
+// distinctHoldings is distinct for holdings, bound as their text.
+func distinctHoldings(holdings []livestock.CPH) []any {
+	seen := make(map[livestock.CPH]bool, len(holdings))
+	args := make([]any, 0, len(holdings))
+	for _, h := range holdings {
+		if !seen[h] {
+			seen[h] = true
+			args = append(args, h.String())
 		}
 	}
 	return args

@@ -122,7 +122,7 @@ func (f *filter) approvedBranches(q store.ApprovedQuery) (departure, destination
 		}
 		in := marks(len(f.args)+1, len(q.Holdings))
 		for _, h := range q.Holdings {
-			f.args = append(f.args, h)
+			f.args = append(f.args, h.String())
 		}
 		departure, destination = " AND source IN ("+in+")", " AND destination IN ("+in+")"
 	}

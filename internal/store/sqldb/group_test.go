@@ -105,7 +105,7 @@ func benchInsertRequest(b *testing.B, shared bool) {
 				for pb.Next() {
 					r := store.Request{Type: store.RequestTransfer, Status: store.StatusPending, UserName: "keeper1",
 						TrackingID: fmt.Sprintf("B-%d", seq.Add(1)), CorrelationID: "bench",
-						Holdings: []string{"01/100/0001", "01/100/0002"}, Content: []byte(`{"x": 1}`)}
+						Holdings: twoHoldings, Content: []byte(`{"x": 1}`)}
 					err := in(ctx, func(ctx context.Context, tx store.Tx) error {
 						id, err := tx.InsertRequest(ctx, r)
 						if err != nil {
@@ -191,7 +191,7 @@ func TestGroupWritesBatched(t *testing.T) {
 			wg.Go(func() {
 				err := s.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) error {
 					r := store.Request{Type: store.RequestTransfer, Status: store.StatusPending, UserName: "keeper1",
-						TrackingID: fmt.Sprintf("batched-%d", i), Holdings: []string{"01/100/0001", "01/100/0002"}}
+						TrackingID: fmt.Sprintf("batched-%d", i), Holdings: twoHoldings}
 					id, err := tx.InsertRequest(ctx, r)
 					if err != nil {
 						return err

@@ -99,7 +99,7 @@ func movementArgs(m store.Movement) ([]any, error) {
 	if !m.ArrivalDate.IsZero() {
 		arrival = date(m.ArrivalDate)
 	}
-	return []any{m.RequestID, m.UserName, m.Species, m.Source, m.Destination, nullString(m.ReviewHolding),
+	return []any{m.RequestID, m.UserName, m.Species, m.Source.String(), m.Destination.String(), nullString(m.ReviewHolding.String()),
 		date(m.TransferDate), arrival, string(m.State), m.AnimalCount, flags, m.Standstill, nullInt(m.ReviewID),
 		string(m.ReportedBy), dups, m.ID}, nil
 }
@@ -119,15 +119,14 @@ func scanMovements(rows *sql.Rows) (list []store.Movement, err error) {
 
 func scanMovement(row interface{ Scan(...any) error }) (store.Movement, error) {
 	var m store.Movement
-	var review sql.NullString
 	var reviewID sql.NullInt64
 	var flags, dups string
-	err := row.Scan(&m.ID, &m.RequestID, &m.UserName, &m.Species, &m.Source, &m.Destination, &review,
+	err := row.Scan(&m.ID, &m.RequestID, &m.UserName, &m.Species, cphCol{&m.Source}, cphCol{&m.Destination}, cphCol{&m.ReviewHolding},
 		day{&m.TransferDate}, day{&m.ArrivalDate}, &m.State, &m.AnimalCount, &flags, &m.Standstill, &reviewID, &m.ReportedBy, &dups)
 	if err != nil {
 		return store.Movement{}, err
 	}
-	m.ReviewHolding, m.ReviewID = review.String, reviewID.Int64
+	m.ReviewID = reviewID.Int64
 	if m.Duplicates, err = decodeInts(dups); err != nil {
 		return store.Movement{}, err
 	}

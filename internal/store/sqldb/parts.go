@@ -34,7 +34,7 @@ func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
 		if !d.PriorOnSince.IsZero() {
 			since = date(d.PriorOnSince)
 		}
-		return []any{m.ID, i, d.Identifier, d.RFID, d.PriorCPH, since, d.Outcome}
+		return []any{m.ID, i, d.Identifier, d.RFID, d.PriorCPH.String(), since, d.Outcome}
 	})
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movem
 	err := s.eachOf(ctx, q, devicesOfSQL, ids, func(rows *sql.Rows) error {
 		var id int64
 		var d store.MovementDevice
-		err := rows.Scan(&id, &d.Identifier, &d.RFID, &d.PriorCPH, day{&d.PriorOnSince}, &d.Outcome)
+		err := rows.Scan(&id, &d.Identifier, &d.RFID, cphCol{&d.PriorCPH}, day{&d.PriorOnSince}, &d.Outcome)
 		if err == nil {
 			at[id].Devices = append(at[id].Devices, d)
 		}

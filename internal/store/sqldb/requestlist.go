@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -115,13 +116,20 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		return s.orderedQuery(q)
 	}
 	term, traced := tracedHolding(q.Filter)
+	var tracedCPH livestock.CPH
+	if traced {
+		// The filter's Read normalised the value; one that is no CPH
+		// matches nothing, as the term compiled does.
+		c, err := livestock.ParseCPH(term.Value.(string))
+		tracedCPH, traced = c, err == nil
+	}
 	if traced = traced && q.All; traced {
 		// An inspector tracing a holding: its requests are all the
 		// inspector may see that the filter keeps, and its index finds
 		// them without reading every request of the type. The branch
 		// then says what the term did (and PostgreSQL, asked both, joined
 		// the holdings' index to itself).
-		q.All, q.UserName, q.Holdings = false, "", []string{term.Value.(string)}
+		q.All, q.UserName, q.Holdings = false, "", []livestock.CPH{tracedCPH}
 		q.Filter = without(q.Filter, term)
 	}
 	bounds, buckets, onlyDates := dateBounds(q.Filter)
@@ -185,7 +193,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	} else if len(hs) > maxBranches {
 		in := marks(len(args)+1, len(hs))
 		for _, h := range hs {
-			args = append(args, h)
+			args = append(args, h.String())
 		}
 		for _, m := range months {
 			branch(listHoldingsSQL, in, cond+inMonth("r.", m))
@@ -201,7 +209,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		args = hf.args
 	}
 	for _, h := range hs {
-		args = append(args, h)
+		args = append(args, h.String())
 		cph := len(args)
 		for _, m := range months {
 			if onlyDates {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/sqldb"
@@ -22,7 +23,7 @@ func BenchmarkRequests(b *testing.B) {
 			for i := range 100 {
 				r := store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
 					TrackingID: fmt.Sprintf("B-%d", i), CorrelationID: fmt.Sprintf("c-%d", i),
-					Holdings: []string{"01/100/0257", "01/100/0258"}, Content: []byte(`{"x": 1}`)}
+					Holdings: []livestock.CPH{livestock.MustCPH("01/100/0257"), livestock.MustCPH("01/100/0258")}, Content: []byte(`{"x": 1}`)}
 				if err := st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
 					_, err := tx.InsertRequest(ctx, r)
 					return err
@@ -30,7 +31,7 @@ func BenchmarkRequests(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			q := store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Holdings: []string{"01/100/0257"}, Limit: 21}
+			q := store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Holdings: []livestock.CPH{livestock.MustCPH("01/100/0257")}, Limit: 21}
 			b.ReportAllocs()
 			for b.Loop() {
 				list, err := st.Requests(ctx, q)
@@ -56,9 +57,9 @@ func BenchmarkTraceHolding(b *testing.B) {
 			for start := 0; start < n; start += 1000 {
 				if err := st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
 					for i := start; i < start+1000; i++ {
-						h := []string{fmt.Sprintf("02/%03d/%04d", i%500, i%7000), "03/100/0001"}
+						h := []livestock.CPH{livestock.MustCPH(fmt.Sprintf("02/%03d/%04d", i%500, i%7000)), livestock.MustCPH("03/100/0001")}
 						if i%100 == 99 {
-							h[1] = traced
+							h[1] = livestock.MustCPH(traced)
 						}
 						r := store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
 							CorrelationID: fmt.Sprintf("c-%d", i), Holdings: h, Content: []byte(`{}`)}

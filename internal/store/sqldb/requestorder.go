@@ -73,7 +73,7 @@ func (f *filter) visible(q store.RequestQuery) (string, bool) {
 	if hs := holdingSet(q.Holdings); len(hs) > 0 {
 		in := marks(len(f.args)+1, len(hs))
 		for _, h := range hs {
-			f.args = append(f.args, h)
+			f.args = append(f.args, h.String())
 		}
 		or = append(or, fmt.Sprintf(visibleSQL, in))
 	}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -186,21 +185,42 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 
 // holdingSet is holdings in order, each once: as a request's row keeps
 // them (space-separated) and request_holdings has them.
-func holdingSet(holdings []string) []string {
-	return slices.Compact(slices.Sorted(slices.Values(holdings)))
+func holdingSet(holdings []livestock.CPH) []livestock.CPH {
+	return slices.Compact(slices.SortedFunc(slices.Values(holdings), livestock.CPH.Compare))
 }
 
 // rowHoldings is holdings as a request's row keeps them: the holdingSet,
-// and it joined by spaces. A holding that is empty or holds white space
-// (no CPH does) would not read back as written, and is refused.
-func rowHoldings(holdings []string) (hs []string, joined string, err error) {
+// and it joined by spaces. The zero CPH (no holding) would not read back
+// as written, and is refused.
+func rowHoldings(holdings []livestock.CPH) (hs []livestock.CPH, joined string, err error) {
 	hs = holdingSet(holdings)
-	for _, h := range hs {
-		if h == "" || strings.ContainsFunc(h, unicode.IsSpace) {
-			return nil, "", livestock.Errorf(livestock.KindInvalid, "a request's holding %q is empty or holds white space", h)
+	var b strings.Builder
+	for i, h := range hs {
+		if h.IsZero() {
+			return nil, "", livestock.Errorf(livestock.KindInvalid, "a request's holding is empty")
 		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(h.String())
 	}
-	return hs, strings.Join(hs, " "), nil
+	return hs, b.String(), nil
+}
+
+// scanHoldings reads what rowHoldings joined.
+func scanHoldings(joined string) ([]livestock.CPH, error) {
+	if joined == "" {
+		return nil, nil
+	}
+	hs := make([]livestock.CPH, 0, strings.Count(joined, " ")+1)
+	for h := range strings.FieldsSeq(joined) {
+		var c livestock.CPH
+		if err := (cphCol{&c}).Scan(h); err != nil {
+			return nil, err
+		}
+		hs = append(hs, c)
+	}
+	return hs, nil
 }
 
 // holdingCopies are the request's values that each of its
@@ -212,7 +232,7 @@ type holdingCopies struct{ typ, movementDate, month any }
 // bound rather than read from the request's row in the statement: an
 // INSERT … SELECT joining the request cost the writer a lookup and a
 // subquery a request.
-func (t *tx) insertHoldings(ctx context.Context, id int64, hs []string, c holdingCopies) error {
+func (t *tx) insertHoldings(ctx context.Context, id int64, hs []livestock.CPH, c holdingCopies) error {
 	if len(hs) == 0 {
 		return nil
 	}
@@ -220,7 +240,7 @@ func (t *tx) insertHoldings(ctx context.Context, id int64, hs []string, c holdin
 	var q strings.Builder
 	q.WriteString(insertHoldingsSQL)
 	for i, h := range hs {
-		args = append(args, h)
+		args = append(args, h.String())
 		if i > 0 {
 			q.WriteString(", ")
 		}
@@ -245,8 +265,8 @@ func scanRequest(row interface{ Scan(...any) error }) (store.Request, error) {
 	if err != nil {
 		return store.Request{}, err
 	}
-	if holdings != "" {
-		r.Holdings = strings.Fields(holdings)
+	if r.Holdings, err = scanHoldings(holdings); err != nil {
+		return store.Request{}, err
 	}
 	r.TrackingID, r.TargetID = tracking.String, target.Int64
 	if len(r.Content) == 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -37,7 +38,7 @@ const (
 // limit.
 func (s *Store) PendingReviews(ctx context.Context, q store.ReviewQuery) (list []store.Movement, err error) {
 	defer s.wrap(&err, "PendingReviews")
-	f := filter{s: s, cols: reviewFields, prefix: "m.", args: []any{q.Holding,
+	f := filter{s: s, cols: reviewFields, prefix: "m.", args: []any{q.Holding.String(),
 		string(store.MovementPendingReview), q.Species, q.AfterID}}
 	cond, err := f.compile(q.Filter)
 	if err != nil {
@@ -97,9 +98,9 @@ func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[str
 // ArrivalsOn lists the pending, completed and accepted movements onto cph
 // whose arrival date (the transfer date until reviewed) is in [from, to],
 // taken as dates, in date order.
-func (t *tx) ArrivalsOn(ctx context.Context, cph string, from, to time.Time) (list []store.Arrival, err error) {
+func (t *tx) ArrivalsOn(ctx context.Context, cph livestock.CPH, from, to time.Time) (list []store.Arrival, err error) {
 	defer t.s.wrap(&err, "ArrivalsOn")
-	rows, err := t.tx.QueryContext(ctx, arrivalsSQL, cph, date(from), date(to), string(store.MovementPendingReview),
+	rows, err := t.tx.QueryContext(ctx, arrivalsSQL, cph.String(), date(from), date(to), string(store.MovementPendingReview),
 		string(store.MovementCompleted), string(store.MovementAccepted))
 	if err != nil {
 		return nil, err
@@ -108,7 +109,7 @@ func (t *tx) ArrivalsOn(ctx context.Context, cph string, from, to time.Time) (li
 	for rows.Next() {
 		var a store.Arrival
 		var flags string
-		if err := rows.Scan(&a.MovementID, day{&a.Date}, &a.Species, &flags, &a.Source); err != nil {
+		if err := rows.Scan(&a.MovementID, day{&a.Date}, &a.Species, &flags, cphCol{&a.Source}); err != nil {
 			return nil, err
 		}
 		if a.Flags, err = decodeStrings(flags); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -15,9 +16,9 @@ const routeSQL = `SELECT ` + movementColumns + ` FROM movements
 // MovementsOnRoute lists the movements from source to destination on the
 // transfer date on that side by reported and that are awaiting review,
 // completed or accepted, with their devices and batches, in id order.
-func (t *tx) MovementsOnRoute(ctx context.Context, source, destination string, on time.Time, by store.Side) (list []store.Movement, err error) {
+func (t *tx) MovementsOnRoute(ctx context.Context, source, destination livestock.CPH, on time.Time, by store.Side) (list []store.Movement, err error) {
 	defer t.s.wrap(&err, "MovementsOnRoute")
-	rows, err := t.tx.QueryContext(ctx, routeSQL, source, destination, date(on), string(by), string(store.MovementPendingReview),
+	rows, err := t.tx.QueryContext(ctx, routeSQL, source.String(), destination.String(), date(on), string(by), string(store.MovementPendingReview),
 		string(store.MovementCompleted), string(store.MovementAccepted))
 	if err != nil {
 		return nil, err

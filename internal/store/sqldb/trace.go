@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -47,13 +48,13 @@ const (
 )
 
 // MovementsFrom lists the standing movements leaving holdings in [from, to].
-func (s *Store) MovementsFrom(ctx context.Context, holdings []string, from, to time.Time) (list []store.Movement, err error) {
+func (s *Store) MovementsFrom(ctx context.Context, holdings []livestock.CPH, from, to time.Time) (list []store.Movement, err error) {
 	defer s.wrap(&err, "MovementsFrom")
 	return s.window(ctx, movementsFromS, holdings, from, to, func(m store.Movement) time.Time { return m.TransferDate })
 }
 
 // MovementsTo lists the standing movements reaching holdings in [from, to].
-func (s *Store) MovementsTo(ctx context.Context, holdings []string, from, to time.Time) (list []store.Movement, err error) {
+func (s *Store) MovementsTo(ctx context.Context, holdings []livestock.CPH, from, to time.Time) (list []store.Movement, err error) {
 	defer s.wrap(&err, "MovementsTo")
 	return s.window(ctx, movementsToSQL, holdings, from, to, arrivalOf)
 }
@@ -67,10 +68,10 @@ func arrivalOf(m store.Movement) time.Time {
 
 // window runs a window read for every MaxParams holdings and returns the
 // rows by the date key gives, then id.
-func (s *Store) window(ctx context.Context, query string, holdings []string, from, to time.Time,
+func (s *Store) window(ctx context.Context, query string, holdings []livestock.CPH, from, to time.Time,
 	key func(store.Movement) time.Time) ([]store.Movement, error) {
 	var list []store.Movement
-	for part := range slices.Chunk(distinct(holdings), s.d.MaxParams-2) {
+	for part := range slices.Chunk(distinctHoldings(holdings), s.d.MaxParams-2) {
 		args := s.planEachTime(append([]any{date(from), date(to)}, part...))
 		rows, err := s.r.QueryContext(ctx, fmt.Sprintf(query, marks(3, len(part))), args...)
 		if err != nil {
@@ -78,7 +79,7 @@ func (s *Store) window(ctx context.Context, query string, holdings []string, fro
 		}
 		for rows.Next() {
 			var m store.Movement
-			if err := rows.Scan(&m.ID, &m.RequestID, &m.Species, &m.Source, &m.Destination, day{&m.TransferDate},
+			if err := rows.Scan(&m.ID, &m.RequestID, &m.Species, cphCol{&m.Source}, cphCol{&m.Destination}, day{&m.TransferDate},
 				day{&m.ArrivalDate}, &m.State, &m.AnimalCount); err != nil {
 				rows.Close()
 				return nil, err

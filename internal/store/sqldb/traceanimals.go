@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -21,9 +22,9 @@ func (s *Store) AnimalsByID(ctx context.Context, identifiers []string) (found ma
 }
 
 // AnimalsOn lists the animals on cph now, by identifier.
-func (s *Store) AnimalsOn(ctx context.Context, cph string) (list []store.Animal, err error) {
+func (s *Store) AnimalsOn(ctx context.Context, cph livestock.CPH) (list []store.Animal, err error) {
 	defer s.wrap(&err, "AnimalsOn")
-	rows, err := s.r.QueryContext(ctx, animalsOnSQL, cph)
+	rows, err := s.r.QueryContext(ctx, animalsOnSQL, cph.String())
 	if err != nil {
 		return nil, err
 	}
@@ -39,11 +40,11 @@ func (s *Store) AnimalsOn(ctx context.Context, cph string) (list []store.Animal,
 }
 
 // BatchBalance sums the batch animals moved onto cph and off it by day.
-func (s *Store) BatchBalance(ctx context.Context, cph string, on time.Time) (flows map[string]store.BatchFlow, err error) {
+func (s *Store) BatchBalance(ctx context.Context, cph livestock.CPH, on time.Time) (flows map[string]store.BatchFlow, err error) {
 	defer s.wrap(&err, "BatchBalance")
 	flows = map[string]store.BatchFlow{}
 	for i, query := range []string{batchesInSQL, batchesOutSQL} {
-		rows, err := s.r.QueryContext(ctx, query, cph, date(on))
+		rows, err := s.r.QueryContext(ctx, query, cph.String(), date(on))
 		if err != nil {
 			return nil, err
 		}

@@ -136,3 +136,34 @@ func marks(first, n int) string {
 	}
 	return b.String()
 }
+
+// cphCol scans a CPH column: NULL and "" scan as the zero CPH (no
+// holding), anything else must be a CPH. Stored CPHs were parsed when they
+// arrived, so one that does not parse is the store's fault (an internal
+// error), never the caller's. In their normal form they parse without
+// allocating.
+type cphCol struct{ c *livestock.CPH }
+
+func (h cphCol) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case nil:
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	default:
+		return fmt.Errorf("stored CPH: unexpected %T", src)
+	}
+	if s == "" {
+		*h.c = livestock.CPH{}
+		return nil
+	}
+	c, err := livestock.ParseCPH(s)
+	if err != nil {
+		// %v, not %w: a bad stored value is our fault, not the caller's.
+		return fmt.Errorf("stored CPH %q: %v", s, err)
+	}
+	*h.c = c
+	return nil
+}

@@ -39,7 +39,7 @@ func testAnimalsTogether(t *testing.T, s store.Store) {
 		if !cmp.Equal(want, got, cmpOpts) {
 			t.Errorf("Animals of %d identifiers: %d found; diff (-want +got):\n%s", len(ids), len(got), cmp.Diff(want, got, cmpOpts))
 		}
-		if err := tx.MoveAnimals(c, ids[:len(ids)-1], farmB.String(), on); err != nil {
+		if err := tx.MoveAnimals(c, ids[:len(ids)-1], farmB, on); err != nil {
 			return fmt.Errorf("MoveAnimals: %w", err)
 		}
 		moved, err := tx.Animals(c, ids)
@@ -60,7 +60,7 @@ func testAnimalsTogether(t *testing.T, s store.Store) {
 		t.Errorf("Animal after the move committed = %+v, %v; want it on %s", got, err, farmB)
 	}
 	err = s.InTx(c, func(c context.Context, tx store.Tx) error {
-		return tx.MoveAnimals(c, []string{ids[0], "UK0100001 00101"}, farmA.String(), on)
+		return tx.MoveAnimals(c, []string{ids[0], "UK0100001 00101"}, farmA, on)
 	})
 	wantKind(t, "MoveAnimals of a list with a tag no animal wears", err, livestock.KindNotFound)
 	if got, err := s.Animal(c, ids[0]); err != nil || got.CPH != farmB {
@@ -71,7 +71,7 @@ func testAnimalsTogether(t *testing.T, s store.Store) {
 		if err != nil || len(got) != 0 {
 			t.Errorf("Animals(nil) = %v, %v; want none", got, err)
 		}
-		return tx.MoveAnimals(c, nil, farmA.String(), time.Time{})
+		return tx.MoveAnimals(c, nil, farmA, time.Time{})
 	})
 }
 
@@ -96,7 +96,7 @@ func testAnimalsLocked(t *testing.T, s store.Store) {
 			}
 			readOnce.Do(func() { close(read) })
 			<-release
-			return tx.MoveAnimals(c, []string{sheep}, farmB.String(), ymd(2026, 6, 1))
+			return tx.MoveAnimals(c, []string{sheep}, farmB, ymd(2026, 6, 1))
 		})
 	}()
 	select {

@@ -18,11 +18,11 @@ import (
 func approvedFixture(t *testing.T, s store.Store) []int64 {
 	t.Helper()
 	m := func(state store.MovementState, by store.Side, from, to livestock.CPH, species string, day int) store.Movement {
-		return store.Movement{UserName: "keeper1", Species: species, Source: from.String(), Destination: to.String(),
+		return store.Movement{UserName: "keeper1", Species: species, Source: from, Destination: to,
 			TransferDate: ymd(2026, 3, day), State: state, ReportedBy: by, AnimalCount: 2,
 			Devices: []store.MovementDevice{
-				{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: from.String(), Outcome: "accepted"},
-				{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: from.String(), Outcome: "rejected"},
+				{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: from, Outcome: "accepted"},
+				{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: from, Outcome: "rejected"},
 			}}
 	}
 	var ids []int64
@@ -75,10 +75,10 @@ func testApprovedMovements(t *testing.T, s store.Store) {
 		// undone movement; the accepted one twice.
 		{"all", store.ApprovedQuery{All: true}, []string{"0D", "1D", "1d", "2d", "4D", "5D"}},
 		// A keeper sees the records of the ends they act for.
-		{"departure keeper", store.ApprovedQuery{Holdings: []string{farmA.String()}}, []string{"0D", "1D", "4D", "5D"}},
-		{"destination keeper", store.ApprovedQuery{Holdings: []string{farmB.String()}}, []string{"1d", "2d"}},
-		{"both ends", store.ApprovedQuery{Holdings: []string{farmB.String(), farmA.String()}}, []string{"0D", "1D", "1d", "2d", "4D", "5D"}},
-		{"the market's keeper", store.ApprovedQuery{Holdings: []string{market.String()}}, []string{}},
+		{"departure keeper", store.ApprovedQuery{Holdings: []livestock.CPH{farmA}}, []string{"0D", "1D", "4D", "5D"}},
+		{"destination keeper", store.ApprovedQuery{Holdings: []livestock.CPH{farmB}}, []string{"1d", "2d"}},
+		{"both ends", store.ApprovedQuery{Holdings: []livestock.CPH{farmB, farmA}}, []string{"0D", "1D", "1d", "2d", "4D", "5D"}},
+		{"the market's keeper", store.ApprovedQuery{Holdings: []livestock.CPH{market}}, []string{}},
 		{"no holdings", store.ApprovedQuery{}, []string{}},
 		// Paging: after a key, then offset, then limit.
 		{"after a Departure record", store.ApprovedQuery{All: true, AfterKey: ids[1] * 2}, []string{"1d", "2d", "4D", "5D"}},
@@ -90,7 +90,7 @@ func testApprovedMovements(t *testing.T, s store.Store) {
 			cmpf("transferDate", odata.Le, at("2026-03-05T12:00:00Z")))}, []string{"1D", "1d", "2d", "4D"}},
 		{"speciesId", store.ApprovedQuery{All: true, Filter: cmpf("speciesId", odata.Eq, int64(2))}, []string{"5D"}},
 		{"sourceHolding", store.ApprovedQuery{All: true, Filter: cmpf("sourceHolding", odata.Eq, market.String())}, []string{"2d"}},
-		{"destinationHolding and keeper", store.ApprovedQuery{Holdings: []string{farmA.String()},
+		{"destinationHolding and keeper", store.ApprovedQuery{Holdings: []livestock.CPH{farmA},
 			Filter: cmpf("destinationHolding", odata.Eq, abattoir.String())}, []string{"5D"}},
 		{"id", store.ApprovedQuery{All: true, Filter: cmpf("id", odata.Eq, ids[1])}, []string{"1D", "1d"}},
 	} {
@@ -170,7 +170,7 @@ func testApprovedOrder(t *testing.T, s store.Store) {
 		}
 	}
 	// A keeper's records, ordered, with a filter.
-	got := approvedKeys(ids, approved(t, s, store.ApprovedQuery{Holdings: []string{farmA.String()},
+	got := approvedKeys(ids, approved(t, s, store.ApprovedQuery{Holdings: []livestock.CPH{farmA},
 		Filter: cmpf("speciesId", odata.Eq, int64(1)), Order: withKey(odata.OrderItem{Field: "transferDate", Desc: true})}))
 	if diff := cmp.Diff([]string{"4D", "1D", "0D"}, got); diff != "" {
 		t.Errorf("a keeper's sheep, latest first (-want +got):\n%s", diff)
@@ -182,10 +182,10 @@ func testApprovedCount(t *testing.T, s store.Store) {
 	approvedFixture(t, s)
 	for _, q := range []store.ApprovedQuery{
 		{All: true},
-		{Holdings: []string{farmA.String()}},
-		{Holdings: []string{farmB.String()}, Filter: cmpf("recordedBy", odata.Eq, "Destination")},
+		{Holdings: []livestock.CPH{farmA}},
+		{Holdings: []livestock.CPH{farmB}, Filter: cmpf("recordedBy", odata.Eq, "Destination")},
 		{All: true, Filter: cmpf("transferDate", odata.Ge, at("2026-03-03T00:00:00Z"))},
-		{Holdings: []string{market.String()}},
+		{Holdings: []livestock.CPH{market}},
 		{},
 	} {
 		n, err := s.CountApproved(ctx(t), q)

@@ -15,7 +15,7 @@ import (
 // line is given that id again (a stale review naming it must not find
 // another batch).
 func testBatchMovementIDs(t *testing.T, s store.Store) {
-	a, b := fullMovement(), pending(farmB.String(), "Sheep", ymd(2026, 3, 2))
+	a, b := fullMovement(), pending(farmB, "Sheep", ymd(2026, 3, 2))
 	a.ID, b.ID = addMovement(t, s, a), addMovement(t, s, b)
 	seen := map[int64]int64{} // id → movement
 	for _, id := range []int64{a.ID, b.ID} {
@@ -37,7 +37,7 @@ func testBatchMovementIDs(t *testing.T, s store.Store) {
 		m.Batches = []store.MovementBatch{m.Batches[1], {BatchNumber: "UK0100007", AnimalTotal: 4}}
 		return tx.UpdateMovement(c, m)
 	})
-	c := pending(farmB.String(), "Sheep", ymd(2026, 3, 3))
+	c := pending(farmB, "Sheep", ymd(2026, 3, 3))
 	c.ID = addMovement(t, s, c)
 	for _, id := range []int64{a.ID, c.ID} {
 		for _, line := range movement(t, s, id).Batches {
@@ -50,7 +50,7 @@ func testBatchMovementIDs(t *testing.T, s store.Store) {
 		t.Errorf("the line a kept has batch id %d, not one of its own before (%v)", got, seen)
 	}
 	// PendingReviews shows the same ids as Movement.
-	list := reviews(t, s, store.ReviewQuery{Holding: farmB.String(), Species: "Sheep"})
+	list := reviews(t, s, store.ReviewQuery{Holding: farmB, Species: "Sheep"})
 	for _, m := range list {
 		if diff := cmp.Diff(movement(t, s, m.ID).Batches, m.Batches); diff != "" {
 			t.Errorf("PendingReviews movement %d batches (-Movement +PendingReviews):\n%s", m.ID, diff)
@@ -61,7 +61,7 @@ func testBatchMovementIDs(t *testing.T, s store.Store) {
 // testRequestsByID: requests of any type and user, by id; unknown ids are
 // absent, repeated ids read once.
 func testRequestsByID(t *testing.T, s store.Store) {
-	ids := addRequests(t, s, transfer("keeper1", farmA.String()), transfer("keeper2", farmB.String()))
+	ids := addRequests(t, s, transfer("keeper1", farmA), transfer("keeper2", farmB))
 	got, err := s.RequestsByID(ctx(t), []int64{ids[1], ids[0], ids[1], ids[1] + 1000})
 	must(t, "RequestsByID", err)
 	var keys []int64

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -19,14 +20,14 @@ import (
 func testDateListing(t *testing.T, s store.Store) {
 	var all []store.Request
 	for i := range 60 {
-		holdings := [][]string{{farmA.String()}, {market.String(), farmB.String()}, {abattoir.String()}, nil}[i%4]
+		holdings := [][]livestock.CPH{{farmA}, {market, farmB}, {abattoir}, nil}[i%4]
 		r := transfer([]string{"keeper1", "keeper2", "other"}[i%3], holdings...)
 		r.Species = []string{"Sheep", "Goats"}[i%2]
 		r.MovementDate = ymd(2026, time.Month(1+i*7%12), 1+i%28)
 		all = append(all, r)
 	}
 	// A review in March on keeper1's farm: never listed with the transfers.
-	review := transfer("keeper1", farmA.String(), market.String())
+	review := transfer("keeper1", farmA, market)
 	review.Type, review.MovementDate = store.RequestReview, ymd(2026, 3, 5)
 	addRequests(t, s, review)
 	added := addRequests(t, s, all...)

@@ -114,7 +114,11 @@ func testRequestFilter(t *testing.T, s store.Store) {
 // A keeper filtering on a holding sees no more than without the filter.
 func testHoldingFilter(t *testing.T, s store.Store) {
 	r := func(user string, movement time.Time, holdings ...string) store.Request {
-		q := transfer(user, holdings...)
+		var hs []livestock.CPH
+		for _, h := range holdings {
+			hs = append(hs, livestock.MustCPH(h))
+		}
+		q := transfer(user, hs...)
 		q.Species, q.MovementDate = "Sheep", movement
 		return q
 	}
@@ -126,7 +130,7 @@ func testHoldingFilter(t *testing.T, s store.Store) {
 		r("keeper1", ymd(2026, 11, 5)),
 		r("keeper2", ymd(2026, 10, 6), b, ab),
 	)
-	other := transfer("keeper1", b)
+	other := transfer("keeper1", farmB)
 	other.Type = store.RequestReview
 	addRequests(t, s, other) // never listed with the transfers
 	holding := func(op odata.Op, cph string) odata.Expr { return cmpf("holding", op, cph) }
@@ -186,7 +190,7 @@ func testFilterErrors(t *testing.T, s store.Store) {
 		_, err := s.Requests(c, q)
 		wantCode(t, tt.name, err, tt.code)
 	}
-	_, err := s.PendingReviews(c, store.ReviewQuery{Holding: farmB.String(), Species: "Sheep",
+	_, err := s.PendingReviews(c, store.ReviewQuery{Holding: farmB, Species: "Sheep",
 		Filter: cmpf("species", odata.Eq, "Sheep")})
 	wantCode(t, "PendingReviews on species", err, livestock.CodeFilterField)
 }

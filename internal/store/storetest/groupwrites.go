@@ -66,7 +66,7 @@ func testGroupTrackingIDs(t *testing.T, s store.Store) {
 			if i >= ids {
 				n = 2*ids - 1 - i // the same ids, backwards
 			}
-			r := transfer("keeper1", farmA.String())
+			r := transfer("keeper1", farmA)
 			r.TrackingID = fmt.Sprintf("G%d-%03d", round, n)
 			fns = append(fns, func(c context.Context, tx store.Tx) (err error) {
 				kept[i], err = tx.InsertRequest(c, r)
@@ -116,7 +116,7 @@ func testGroupWriteChecks(t *testing.T, s store.Store) {
 	var fns []txFunc
 	for i := range 6 {
 		fns = append(fns, func(c context.Context, tx store.Tx) (err error) {
-			r := transfer("keeper1", farmA.String(), market.String())
+			r := transfer("keeper1", farmA, market)
 			r.TrackingID = fmt.Sprintf("W-%d", i)
 			if i == 2 {
 				r.TrackingID = "W-old"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -19,7 +20,7 @@ import (
 func testListingContent(t *testing.T, s store.Store) {
 	var rs []store.Request
 	for i := range 12 {
-		holdings := [][]string{{farmA.String()}, {market.String(), farmB.String()}, {abattoir.String()}}[i%3]
+		holdings := [][]livestock.CPH{{farmA}, {market, farmB}, {abattoir}}[i%3]
 		r := transfer([]string{"keeper1", "keeper2", "other"}[i%3], holdings...)
 		r.MovementDate = ymd(2026, time.Month(1+i%2), 1+i)
 		r.Content = fmt.Appendf(nil, `{"transferDate":"2026-0%d-%02dT00:00:00Z","n":%d}`, 1+i%2, 1+i, i)

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -39,7 +40,7 @@ func addRequests(t *testing.T, s store.Store, rs ...store.Request) []int64 {
 }
 
 // transfer is a pending transfer request by user, concerning holdings.
-func transfer(user string, holdings ...string) store.Request {
+func transfer(user string, holdings ...livestock.CPH) store.Request {
 	return store.Request{Type: store.RequestTransfer, Status: store.StatusPending, UserName: user,
 		RequestDate: base, CorrelationID: "c-" + user, Holdings: holdings, Content: []byte(`{}`)}
 }
@@ -58,8 +59,8 @@ func addMovement(t *testing.T, s store.Store, m store.Movement) int64 {
 }
 
 // pending is a movement of sheep from farmA awaiting the review of holding.
-func pending(holding string, species string, transferDate time.Time) store.Movement {
-	return store.Movement{UserName: "keeper1", Species: species, Source: farmA.String(), Destination: holding,
+func pending(holding livestock.CPH, species string, transferDate time.Time) store.Movement {
+	return store.Movement{UserName: "keeper1", Species: species, Source: farmA, Destination: holding,
 		ReviewHolding: holding, TransferDate: transferDate, State: store.MovementPendingReview, AnimalCount: 1,
 		Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 1}}}
 }

@@ -13,13 +13,13 @@ import (
 // fullMovement sets every field of a movement but its ids.
 func fullMovement() store.Movement {
 	return store.Movement{
-		UserName: "keeper1", Species: "Sheep", Source: farmA.String(), Destination: farmB.String(),
-		ReviewHolding: farmB.String(), TransferDate: ymd(2026, 3, 10), State: store.MovementPendingReview,
+		UserName: "keeper1", Species: "Sheep", Source: farmA, Destination: farmB,
+		ReviewHolding: farmB, TransferDate: ymd(2026, 3, 10), State: store.MovementPendingReview,
 		AnimalCount: 7, Flags: []string{"BTV", "TB4"}, Standstill: true, ReportedBy: store.SideDestination,
 		Duplicates: []int64{41, 7},
 		Devices: []store.MovementDevice{ // not in identifier order: they keep theirs
-			{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 1)},
-			{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 2)},
+			{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 1)},
+			{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 2)},
 		},
 		Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 3}, {BatchNumber: "unknown", AnimalTotal: 2}},
 	}
@@ -42,7 +42,7 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Movement (-want +got):\n%s", diff)
 	}
-	bare := store.Movement{UserName: "keeper2", Species: "Goats", Source: market.String(), Destination: farmA.String(),
+	bare := store.Movement{UserName: "keeper2", Species: "Goats", Source: market, Destination: farmA,
 		TransferDate: ymd(2026, 3, 11), ArrivalDate: ymd(2026, 3, 11), State: store.MovementCompleted}
 	bare.ID = addMovement(t, s, bare)
 	bare.RequestID = bare.ID
@@ -52,7 +52,7 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 
 	// A review: the state, the arrival and outcomes change, and devices
 	// and batches are replaced as a whole.
-	reviewID := addRequests(t, s, transfer("keeper1", farmB.String()))[0]
+	reviewID := addRequests(t, s, transfer("keeper1", farmB))[0]
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		m, err := tx.LockMovement(c, want.ID)
 		if err != nil {
@@ -64,7 +64,7 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 		want.RequestID, want.ReviewID, want.State = reviewID, reviewID, store.MovementAccepted
 		want.ArrivalDate, want.AnimalCount, want.Flags, want.Standstill = ymd(2026, 3, 12), 4, nil, false
 		want.Devices = []store.MovementDevice{{Identifier: "UK0100001 00001", RFID: "0826010000100001",
-			PriorCPH: farmA.String(), PriorOnSince: ymd(2024, 3, 2), Outcome: "accepted"}}
+			PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 2), Outcome: "accepted"}}
 		// The lines kept keep their ids, in their new places; the new
 		// line gets a new one.
 		kept := want.Batches
@@ -94,26 +94,26 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 }
 
 func testPendingReviews(t *testing.T, s store.Store) {
-	accepted := pending(farmB.String(), "Sheep", ymd(2026, 3, 1))
+	accepted := pending(farmB, "Sheep", ymd(2026, 3, 1))
 	accepted.State = store.MovementAccepted
 	var want []store.Movement
 	for _, m := range []store.Movement{
 		fullMovement(), // awaits farm B's review of sheep
-		pending(farmB.String(), "Goats", ymd(2026, 3, 1)),
-		pending(farmA.String(), "Sheep", ymd(2026, 3, 1)),
+		pending(farmB, "Goats", ymd(2026, 3, 1)),
+		pending(farmA, "Sheep", ymd(2026, 3, 1)),
 		accepted,
-		pending(farmB.String(), "Sheep", ymd(2026, 3, 2)),
+		pending(farmB, "Sheep", ymd(2026, 3, 2)),
 	} {
 		m.ID = addMovement(t, s, m)
 		m.RequestID = m.ID
-		if m.ReviewHolding == farmB.String() && m.Species == "Sheep" && m.State == store.MovementPendingReview {
+		if m.ReviewHolding == farmB && m.Species == "Sheep" && m.State == store.MovementPendingReview {
 			want = append(want, m)
 		}
 	}
 	for i := range want {
 		takeBatchIDs(t, &want[i], movement(t, s, want[i].ID))
 	}
-	q := store.ReviewQuery{Holding: farmB.String(), Species: "Sheep"}
+	q := store.ReviewQuery{Holding: farmB, Species: "Sheep"}
 	if diff := cmp.Diff(want, reviews(t, s, q)); diff != "" {
 		t.Errorf("PendingReviews (-want +got):\n%s", diff)
 	}

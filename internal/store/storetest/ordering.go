@@ -19,7 +19,7 @@ func orderRequests() []store.Request {
 	species := []string{"", "Sheep", "Goats", "Deer"}
 	var rs []store.Request
 	for i := range 11 {
-		r := transfer([]string{"keeper1", "keeper2"}[i%2], farmA.String())
+		r := transfer([]string{"keeper1", "keeper2"}[i%2], farmA)
 		r.RequestDate = base.Add(time.Duration(i%3) * time.Hour)
 		r.UpdatedDate = base.Add(time.Duration(i%4) * time.Hour)
 		r.IsFullUndone = i%2 == 0
@@ -123,7 +123,7 @@ func testRequestOrder(t *testing.T, s store.Store) {
 // kind of caller and filter.
 func testRequestCount(t *testing.T, s store.Store) {
 	addRequests(t, s, orderRequests()...)
-	addRequests(t, s, transfer("keeper2", market.String()), transfer("other"), transfer("other", farmB.String()))
+	addRequests(t, s, transfer("keeper2", market), transfer("other"), transfer("other", farmB))
 	for _, filter := range []odata.Expr{
 		nil,
 		cmpf("isFullUndone", odata.Eq, true),

@@ -59,7 +59,7 @@ func testAnimals(t *testing.T, s store.Store) {
 	moved := sd.Animals[0]
 	moved.CPH, moved.OnSince = farmB, ymd(2026, 5, 1)
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
-		if err := tx.MoveAnimals(c, []string{moved.Identifier}, farmB.String(), time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		if err := tx.MoveAnimals(c, []string{moved.Identifier}, farmB, time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)); err != nil {
 			return err
 		}
 		// The transaction reads its own writes and the registry.
@@ -81,7 +81,7 @@ func testAnimals(t *testing.T, s store.Store) {
 		t.Errorf("Animal after MoveAnimals = %+v, %v; want %+v", a, err, moved)
 	}
 	err = s.InTx(c, func(c context.Context, tx store.Tx) error {
-		return tx.MoveAnimals(c, []string{"UK0100001 00002"}, farmB.String(), ymd(2026, 5, 1)) // a tag no animal wears
+		return tx.MoveAnimals(c, []string{"UK0100001 00002"}, farmB, ymd(2026, 5, 1)) // a tag no animal wears
 	})
 	wantKind(t, "MoveAnimals of a tag no animal wears", err, livestock.KindNotFound)
 }

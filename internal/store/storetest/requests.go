@@ -20,7 +20,7 @@ func fullRequest() store.Request {
 		Type: store.RequestTransfer, Status: store.StatusFailed, UserName: "keeper1",
 		RequestDate: base, UpdatedDate: base.Add(time.Hour), MovementDate: ymd(2026, 11, 1),
 		Species: "Sheep", TrackingID: "T-1", CorrelationID: "3f1c0b9e",
-		Holdings: []string{farmA.String(), market.String()}, // in CPH order, as they come back
+		Holdings: []livestock.CPH{farmA, market}, // in CPH order, as they come back
 		TargetID: 7, IsFullUndone: true, UndoSupported: true, Content: []byte(`{ "b": 2, "a": [1] }`),
 		Errors: []livestock.FieldError{
 			{Code: livestock.CodeDeviceUnknown, Message: "no animal wears this tag", Source: "/devices/0", Value: "UK0100001 00009"},
@@ -43,7 +43,7 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	full, bare := fullRequest(), store.Request{Type: store.RequestUndo, Status: store.StatusPending,
 		UserName: "keeper2", RequestDate: base, UpdatedDate: base, CorrelationID: "c"}
 	in := full
-	in.Holdings = []string{market.String(), farmA.String(), market.String()} // out of order, repeated
+	in.Holdings = []livestock.CPH{market, farmA, market} // out of order, repeated
 	got := addRequests(t, s, in, bare)
 	want := []store.Request{asStored(full, got[0]), asStored(bare, got[1])}
 	for i, id := range got {
@@ -70,7 +70,7 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	upd.Status, upd.UpdatedDate, upd.Errors = store.StatusSuccess, stored(base.Add(2*time.Hour)), nil
 	upd.Warnings = append(upd.Warnings, livestock.FieldError{Code: livestock.CodeLateReport, Message: "late"})
 	upd.IsFullUndone, upd.UndoSupported, upd.DocumentRef = false, false, "MD-2"
-	upd.Holdings = []string{farmB.String()}
+	upd.Holdings = []livestock.CPH{farmB}
 	upd.Species = "Goats" // a review's job learns it from the movement
 	changed := upd
 	changed.UserName, changed.TrackingID, changed.Content = "keeper2", "T-9", []byte(`{}`)
@@ -83,7 +83,7 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	// Its new holding's rows copy its type and movement date, which a
 	// month's listing by holding reads.
 	month := and(cmpf("movementDate", odata.Ge, ymd(2026, 11, 1)), cmpf("movementDate", odata.Lt, ymd(2026, 12, 1)))
-	byFarmB := store.RequestQuery{Type: store.RequestTransfer, UserName: "nobody", Holdings: []string{farmB.String()}, Filter: month}
+	byFarmB := store.RequestQuery{Type: store.RequestTransfer, UserName: "nobody", Holdings: []livestock.CPH{farmB}, Filter: month}
 	if list := requests(t, s, byFarmB); !slices.ContainsFunc(list, func(r store.Request) bool { return r.ID == upd.ID }) {
 		t.Errorf("farm B's November after UpdateRequest = %d requests, without %d", len(list), upd.ID)
 	}
@@ -94,12 +94,12 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 
 	// A request's row keeps its holdings joined by spaces: one that would
 	// not read back as written is refused, and nothing is stored.
-	for _, bad := range []string{"", "01/100 0257", "01/100/0257\n"} {
-		r := transfer("keeper1", farmA.String(), bad)
+	for _, bad := range []livestock.CPH{{}} {
+		r := transfer("keeper1", farmA, bad)
 		err = s.InTx(c, func(c context.Context, tx store.Tx) error { _, err := tx.InsertRequest(c, r); return err })
 		wantKind(t, fmt.Sprintf("InsertRequest with holding %q", bad), err, livestock.KindInvalid)
 		err = s.InTx(c, func(c context.Context, tx store.Tx) error {
-			changed.Holdings = []string{bad}
+			changed.Holdings = []livestock.CPH{bad}
 			return tx.UpdateRequest(c, changed)
 		})
 		wantKind(t, fmt.Sprintf("UpdateRequest with holding %q", bad), err, livestock.KindInvalid)
@@ -164,7 +164,7 @@ func testMovementNotFound(t *testing.T, s store.Store) {
 			return tx.UpdateMovement(c, store.Movement{ID: 1, TransferDate: ymd(2026, 1, 1)})
 		},
 		"tx.MoveAnimals": func(c context.Context, tx store.Tx) error {
-			return tx.MoveAnimals(c, []string{"UK0100001 00001"}, farmA.String(), ymd(2026, 1, 1))
+			return tx.MoveAnimals(c, []string{"UK0100001 00001"}, farmA, ymd(2026, 1, 1))
 		},
 	} {
 		wantKind(t, name, s.InTx(c, fn), nf)

@@ -7,6 +7,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -18,8 +19,8 @@ func testMovementsOnRoute(t *testing.T, s store.Store) {
 	on := ymd(2026, 3, 10)
 	first := fullMovement() // farmA → farmB, pending, reported by the destination, with duplicates
 	first.ID = addMovement(t, s, first)
-	done := pending(farmB.String(), "Goats", on)
-	done.State, done.ReviewHolding, done.ArrivalDate, done.ReportedBy = store.MovementCompleted, "", on, store.SideDestination
+	done := pending(farmB, "Goats", on)
+	done.State, done.ReviewHolding, done.ArrivalDate, done.ReportedBy = store.MovementCompleted, livestock.CPH{}, on, store.SideDestination
 	done.ID = addMovement(t, s, done)
 	accepted := done
 	accepted.State = store.MovementAccepted
@@ -29,19 +30,19 @@ func testMovementsOnRoute(t *testing.T, s store.Store) {
 		gone.State = state
 		addMovement(t, s, gone)
 	}
-	offMove := pending(farmB.String(), "Sheep", on)
+	offMove := pending(farmB, "Sheep", on)
 	offMove.ReportedBy = store.SideDeparture
-	for _, other := range []store.Movement{pending(farmB.String(), "Sheep", ymd(2026, 3, 11)), pending(market.String(), "Sheep", on), offMove} {
+	for _, other := range []store.Movement{pending(farmB, "Sheep", ymd(2026, 3, 11)), pending(market, "Sheep", on), offMove} {
 		other.ReportedBy = cmp.Or(other.ReportedBy, store.SideDestination)
 		addMovement(t, s, other)
 	}
-	back := pending(farmA.String(), "Sheep", on)
-	back.Source, back.ReportedBy = farmB.String(), store.SideDestination
+	back := pending(farmA, "Sheep", on)
+	back.Source, back.ReportedBy = farmB, store.SideDestination
 	addMovement(t, s, back)
 
 	var got []store.Movement
 	inTx(t, s, func(c context.Context, tx store.Tx) (err error) {
-		got, err = tx.MovementsOnRoute(c, farmA.String(), farmB.String(), on, store.SideDestination)
+		got, err = tx.MovementsOnRoute(c, farmA, farmB, on, store.SideDestination)
 		return err
 	})
 	if diff := gocmp.Diff([]int64{first.ID, done.ID, accepted.ID}, movementIDs(got)); diff != "" {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -18,7 +19,7 @@ func traceRegistry(t *testing.T, s store.Store) []int64 {
 	t.Helper()
 	_, err := s.Seed(ctx(t), fixture())
 	must(t, "Seed", err)
-	a, b, mk, ab := farmA.String(), farmB.String(), market.String(), abattoir.String()
+	a, b, mk, ab := farmA, farmB, market, abattoir
 	sheep := func(outcome string, ids ...string) []store.MovementDevice {
 		var out []store.MovementDevice
 		for _, id := range ids {
@@ -54,23 +55,23 @@ func traceRegistry(t *testing.T, s store.Store) []int64 {
 // arrival date being the review's (or the transfer date until one).
 func testTraceWindows(t *testing.T, s store.Store) {
 	m := traceRegistry(t, s)
-	a, b, mk := farmA.String(), farmB.String(), market.String()
+	a, b, mk := farmA, farmB, market
 	for _, tc := range []struct {
 		name     string
 		from     bool
-		holdings []string
+		holdings []livestock.CPH
 		since    time.Time
 		until    time.Time
 		want     []int64
 	}{
-		{"farmA out, January", true, []string{a}, ymd(2025, 1, 1), ymd(2025, 1, 31), []int64{m[0], m[3]}},
-		{"farmA out from the 11th", true, []string{a}, ymd(2025, 1, 11), ymd(2025, 1, 31), []int64{m[3]}},
-		{"bounds are inclusive", true, []string{a}, ymd(2025, 1, 10), ymd(2025, 1, 10), []int64{m[0]}},
-		{"undone and rejected left out", true, []string{mk, b}, ymd(2025, 1, 1), ymd(2025, 2, 28), []int64{m[1]}},
-		{"arrival by the review's date", false, []string{b}, ymd(2025, 1, 12), ymd(2025, 1, 12), []int64{m[1]}},
-		{"not by its transfer date", false, []string{b}, ymd(2025, 1, 11), ymd(2025, 1, 11), nil},
-		{"pending arrives on its transfer date", false, []string{b}, ymd(2025, 1, 13), ymd(2025, 1, 31), []int64{m[3]}},
-		{"into the market", false, []string{mk, a}, ymd(2025, 1, 1), ymd(2025, 12, 31), []int64{m[0]}},
+		{"farmA out, January", true, []livestock.CPH{a}, ymd(2025, 1, 1), ymd(2025, 1, 31), []int64{m[0], m[3]}},
+		{"farmA out from the 11th", true, []livestock.CPH{a}, ymd(2025, 1, 11), ymd(2025, 1, 31), []int64{m[3]}},
+		{"bounds are inclusive", true, []livestock.CPH{a}, ymd(2025, 1, 10), ymd(2025, 1, 10), []int64{m[0]}},
+		{"undone and rejected left out", true, []livestock.CPH{mk, b}, ymd(2025, 1, 1), ymd(2025, 2, 28), []int64{m[1]}},
+		{"arrival by the review's date", false, []livestock.CPH{b}, ymd(2025, 1, 12), ymd(2025, 1, 12), []int64{m[1]}},
+		{"not by its transfer date", false, []livestock.CPH{b}, ymd(2025, 1, 11), ymd(2025, 1, 11), nil},
+		{"pending arrives on its transfer date", false, []livestock.CPH{b}, ymd(2025, 1, 13), ymd(2025, 1, 31), []int64{m[3]}},
+		{"into the market", false, []livestock.CPH{mk, a}, ymd(2025, 1, 1), ymd(2025, 12, 31), []int64{m[0]}},
 	} {
 		var got []store.Movement
 		var err error
@@ -85,7 +86,7 @@ func testTraceWindows(t *testing.T, s store.Store) {
 			t.Errorf("%s: ids (-want +got):\n%s", tc.name, diff)
 		}
 	}
-	got, err := s.MovementsFrom(ctx(t), []string{mk}, ymd(2025, 1, 1), ymd(2025, 1, 31))
+	got, err := s.MovementsFrom(ctx(t), []livestock.CPH{mk}, ymd(2025, 1, 1), ymd(2025, 1, 31))
 	must(t, "MovementsFrom", err)
 	if len(got) != 1 || got[0].Destination != b || !got[0].ArrivalDate.Equal(ymd(2025, 1, 12)) || got[0].State != store.MovementAccepted ||
 		got[0].RequestID != m[1] || got[0].Species != "Sheep" || got[0].AnimalCount != 7 || len(got[0].Devices) != 0 {
@@ -130,12 +131,12 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 			t.Errorf("PickAnimal(%v) = %q, %v; want an animal of a movement", r, id, err)
 		}
 	}
-	on, err := s.AnimalsOn(ctx(t), farmA.String())
+	on, err := s.AnimalsOn(ctx(t), farmA)
 	must(t, "AnimalsOn", err)
 	if len(on) != 1 || on[0].Identifier != "UK0100001 00001" || on[0].CPH != farmA || !on[0].OnSince.Equal(ymd(2024, 3, 1)) {
 		t.Errorf("AnimalsOn(farmA) = %+v, want the seeded sheep", on)
 	}
-	if on, err := s.AnimalsOn(ctx(t), market.String()); err != nil || len(on) != 0 {
+	if on, err := s.AnimalsOn(ctx(t), market); err != nil || len(on) != 0 {
 		t.Errorf("AnimalsOn(market) = %v, %v; want none", on, err)
 	}
 	byID, err := s.AnimalsByID(ctx(t), []string{"UK0100001 00001", "UK0999999 00001"})
@@ -145,18 +146,18 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 	}
 
 	for _, tc := range []struct {
-		holding string
+		holding livestock.CPH
 		day     time.Time
 		want    map[string]store.BatchFlow
 	}{
-		{market.String(), ymd(2025, 1, 9), map[string]store.BatchFlow{}},
-		{market.String(), ymd(2025, 1, 10), map[string]store.BatchFlow{"Sheep": {In: 5}}},
-		{market.String(), ymd(2025, 1, 11), map[string]store.BatchFlow{"Sheep": {In: 5, Out: 3}}},
+		{market, ymd(2025, 1, 9), map[string]store.BatchFlow{}},
+		{market, ymd(2025, 1, 10), map[string]store.BatchFlow{"Sheep": {In: 5}}},
+		{market, ymd(2025, 1, 11), map[string]store.BatchFlow{"Sheep": {In: 5, Out: 3}}},
 		// The pending movement's batch of 4 has not arrived; the accepted
 		// one's 3 have, on the review's date.
-		{farmB.String(), ymd(2025, 1, 11), map[string]store.BatchFlow{}},
-		{farmB.String(), ymd(2025, 12, 31), map[string]store.BatchFlow{"Sheep": {In: 3}}},
-		{farmA.String(), ymd(2025, 12, 31), map[string]store.BatchFlow{"Sheep": {Out: 5}}},
+		{farmB, ymd(2025, 1, 11), map[string]store.BatchFlow{}},
+		{farmB, ymd(2025, 12, 31), map[string]store.BatchFlow{"Sheep": {In: 3}}},
+		{farmA, ymd(2025, 12, 31), map[string]store.BatchFlow{"Sheep": {Out: 5}}},
 	} {
 		got, err := s.BatchBalance(ctx(t), tc.holding, tc.day)
 		must(t, "BatchBalance", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -17,7 +18,7 @@ import (
 func testReviewFilter(t *testing.T, s store.Store) {
 	var got []int64
 	for _, d := range []time.Time{ymd(2026, 10, 31), ymd(2026, 11, 1), ymd(2026, 11, 30), ymd(2026, 12, 1)} {
-		got = append(got, addMovement(t, s, pending(farmB.String(), "Sheep", d)))
+		got = append(got, addMovement(t, s, pending(farmB, "Sheep", d)))
 	}
 	for _, tt := range []struct {
 		name   string
@@ -41,17 +42,17 @@ func testReviewFilter(t *testing.T, s store.Store) {
 		{"not eq noon", not(cmpf("movementDate", odata.Eq, at("2026-11-30T12:00:00Z"))), []int{0, 1, 2, 3}},
 		{"requestId", or(cmpf("requestId", odata.Eq, got[0]), cmpf("requestId", odata.Gt, got[2])), []int{0, 3}},
 	} {
-		q := store.ReviewQuery{Holding: farmB.String(), Species: "Sheep", Filter: tt.filter}
+		q := store.ReviewQuery{Holding: farmB, Species: "Sheep", Filter: tt.filter}
 		wantIDs(t, tt.name, movementIDs(reviews(t, s, q)), pick(got, tt.want...))
 	}
 }
 
 func testInTransit(t *testing.T, s store.Store) {
 	withTags := func(state store.MovementState, tags ...string) store.Movement {
-		m := pending(farmB.String(), "Sheep", ymd(2026, 3, 1))
+		m := pending(farmB, "Sheep", ymd(2026, 3, 1))
 		m.State = state
 		for _, tag := range tags {
-			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag, RFID: "0", PriorCPH: farmA.String()})
+			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag, RFID: "0", PriorCPH: farmA})
 		}
 		return m
 	}
@@ -86,22 +87,22 @@ func testInTransit(t *testing.T, s store.Store) {
 }
 
 func testArrivalsOn(t *testing.T, s store.Store) {
-	arrival := func(state store.MovementState, transfer, arrived int, dest string) store.Movement {
+	arrival := func(state store.MovementState, transfer, arrived int, dest livestock.CPH) store.Movement {
 		m := pending(dest, "Sheep", ymd(2026, 3, transfer))
-		m.State, m.Flags, m.Source = state, []string{fmt.Sprint(transfer)}, market.String()
+		m.State, m.Flags, m.Source = state, []string{fmt.Sprint(transfer)}, market
 		if arrived != 0 {
 			m.ArrivalDate = ymd(2026, 3, arrived)
 		}
 		return m
 	}
-	b := farmB.String()
+	b := farmB
 	ms := []store.Movement{
 		arrival(store.MovementPendingReview, 10, 0, b), // 0: arrives on its transfer date until reviewed
 		arrival(store.MovementAccepted, 14, 15, b),     // 1
 		arrival(store.MovementCompleted, 12, 12, b),    // 2
 		arrival(store.MovementRejected, 12, 12, b),     // 3: never arrived
 		arrival(store.MovementUndone, 12, 12, b),       // 4: undone
-		arrival(store.MovementCompleted, 12, 12, abattoir.String()),
+		arrival(store.MovementCompleted, 12, 12, abattoir),
 		arrival(store.MovementCompleted, 9, 9, b),   // 6: the day before
 		arrival(store.MovementCompleted, 16, 16, b), // 7: the day after
 	}

@@ -4,16 +4,17 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
 
 // Queries of the three kinds of caller of the fixture, and a stranger.
 var (
-	keeper1Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Holdings: []string{farmA.String(), farmB.String(), abattoir.String()}}
-	keeper2Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper2", Holdings: []string{market.String()}}
+	keeper1Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Holdings: []livestock.CPH{farmA, farmB, abattoir}}
+	keeper2Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper2", Holdings: []livestock.CPH{market}}
 	inspectorQuery = store.RequestQuery{Type: store.RequestTransfer, All: true}
-	strangerQuery  = store.RequestQuery{Type: store.RequestTransfer, UserName: "stranger", Holdings: []string{"99/999/9999"}}
+	strangerQuery  = store.RequestQuery{Type: store.RequestTransfer, UserName: "stranger", Holdings: []livestock.CPH{livestock.MustCPH("99/999/9999")}}
 )
 
 // manyHoldings is keeper1's query with farm B among many more holdings, as
@@ -22,9 +23,9 @@ func manyHoldings() store.RequestQuery {
 	q := keeper1Query
 	q.Holdings = nil
 	for i := range 150 {
-		q.Holdings = append(q.Holdings, fmt.Sprintf("98/%03d/0001", i))
+		q.Holdings = append(q.Holdings, livestock.MustCPH(fmt.Sprintf("98/%03d/0001", i)))
 	}
-	q.Holdings = append(q.Holdings, farmB.String(), farmA.String(), abattoir.String(), farmB.String())
+	q.Holdings = append(q.Holdings, farmB, farmA, abattoir, farmB)
 	return q
 }
 
@@ -37,15 +38,15 @@ func requests(t *testing.T, s store.Store, q store.RequestQuery) []store.Request
 }
 
 func testVisibility(t *testing.T, s store.Store) {
-	review := transfer("keeper1", farmA.String())
+	review := transfer("keeper1", farmA)
 	review.Type = store.RequestReview
 	got := addRequests(t, s,
-		transfer("keeper1", farmA.String(), market.String()), // 0: keeper1's, about keeper2's market
-		transfer("keeper2", market.String(), farmB.String()), // 1: keeper2's, about keeper1's farm B
-		transfer("other", market.String()),                   // 2: about the market only
-		transfer("other"),                                    // 3: about no one's holding
-		review,                                               // 4: another type
-		transfer("keeper1", farmA.String(), farmB.String(), abattoir.String()), // 5: keeper1's, about three of theirs
+		transfer("keeper1", farmA, market),          // 0: keeper1's, about keeper2's market
+		transfer("keeper2", market, farmB),          // 1: keeper2's, about keeper1's farm B
+		transfer("other", market),                   // 2: about the market only
+		transfer("other"),                           // 3: about no one's holding
+		review,                                      // 4: another type
+		transfer("keeper1", farmA, farmB, abattoir), // 5: keeper1's, about three of theirs
 	)
 	onlyHoldings := keeper2Query
 	onlyHoldings.UserName = ""
@@ -86,7 +87,7 @@ func testVisibility(t *testing.T, s store.Store) {
 // added between pages: no request is seen twice or missed.
 func testKeysetPaging(t *testing.T, s store.Store) {
 	for i := range 10 {
-		addRequests(t, s, transfer("keeper1", farmA.String()), transfer([]string{"keeper2", "other"}[i%2], market.String()))
+		addRequests(t, s, transfer("keeper1", farmA), transfer([]string{"keeper2", "other"}[i%2], market))
 	}
 	for _, q := range []store.RequestQuery{keeper1Query, keeper2Query, inspectorQuery} {
 		q.Limit = 3
@@ -102,7 +103,7 @@ func testKeysetPaging(t *testing.T, s store.Store) {
 			seen = append(seen, ids(list)...)
 			q.AfterID = list[len(list)-1].ID
 			if page < 4 {
-				addRequests(t, s, transfer("keeper1", market.String()), transfer("keeper2", farmB.String()))
+				addRequests(t, s, transfer("keeper1", market), transfer("keeper2", farmB))
 			}
 		}
 		q.AfterID, q.Limit = 0, 0
@@ -116,8 +117,8 @@ func testOffsetLimit(t *testing.T, s store.Store) {
 	var all []int64
 	for range 5 {
 		all = append(all, addRequests(t, s,
-			transfer("keeper1", farmA.String(), farmB.String()), // visible twice over to keeper1
-			transfer("keeper2", abattoir.String()))...)
+			transfer("keeper1", farmA, farmB), // visible twice over to keeper1
+			transfer("keeper2", abattoir))...)
 	}
 	for _, q := range []store.RequestQuery{keeper1Query, manyHoldings(), inspectorQuery} {
 		for _, tt := range []struct {

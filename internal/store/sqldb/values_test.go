@@ -1,0 +1,43 @@
+package sqldb
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// TestCPHColScan: NULL and "" are no holding, a stored CPH reads as
+// itself, and one that does not parse is an internal error, not the
+// caller's invalid input.
+func TestCPHColScan(t *testing.T) {
+	farm := livestock.MustCPH("01/100/0001")
+	for _, tt := range []struct {
+		src  any
+		want livestock.CPH
+		bad  bool
+	}{
+		{nil, livestock.CPH{}, false},
+		{"", livestock.CPH{}, false},
+		{[]byte{}, livestock.CPH{}, false},
+		{"01/100/0001", farm, false},
+		{[]byte("01/100/0001"), farm, false},
+		{"01/100/000", livestock.CPH{}, true},
+		{int64(1), livestock.CPH{}, true},
+	} {
+		got := livestock.MustCPH("99/999/9999")
+		err := cphCol{&got}.Scan(tt.src)
+		var le *livestock.Error
+		switch {
+		case tt.bad && (err == nil || errors.As(err, &le)):
+			t.Errorf("Scan(%#v) = %v; want an internal error", tt.src, err)
+		case !tt.bad && (err != nil || got != tt.want):
+			t.Errorf("Scan(%#v) = %q, %v; want %q", tt.src, got, err, tt.want)
+		}
+	}
+	src := "27/811/2976"
+	var c livestock.CPH
+	if n := testing.AllocsPerRun(100, func() { _ = cphCol{&c}.Scan(src) }); n != 0 {
+		t.Errorf("Scan of a stored CPH allocates %v times; want 0", n)
+	}
+}
