@@ -101,7 +101,7 @@ func (s *Server) createTrace(w http.ResponseWriter, r *http.Request) error {
 		_, err := w.Write(traceDOT(body))
 		return err
 	}
-	return writeJSON(w, http.StatusOK, body)
+	return writeTraceJSON(w, body)
 }
 
 // auditTrace writes who traced what, and what it found, to the audit log.

@@ -128,7 +128,7 @@ type entry struct {
 	holding livestock.CPH
 	hops    int
 	day     time.Time
-	move    store.Movement // the movement that made it; none for an origin
+	move    *store.Movement // the movement that made it (in its hop's read); nil for an origin
 	prev    int            // the entry it came from; -1 for an origin
 }
 
@@ -167,16 +167,17 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		}
 		read += len(moves)
 		next := map[livestock.CPH]int{}
-		for _, m := range moves {
+		for k := range moves {
+			m := &moves[k]
 			if q.Species != "" && m.Species != q.Species {
 				continue
 			}
-			at, to, day := m.Source, m.Destination, Arrival(m)
+			at, to, day := m.Source, m.Destination, Arrival(*m)
 			if !fwd {
 				at, to, day = m.Destination, m.Source, m.TransferDate
 			}
 			from, ok := frontier[at]
-			if !ok || (fwd && m.TransferDate.Before(entries[from].day)) || (!fwd && Arrival(m).After(entries[from].day)) {
+			if !ok || (fwd && m.TransferDate.Before(entries[from].day)) || (!fwd && Arrival(*m).After(entries[from].day)) {
 				continue
 			}
 			if i, ok := best[to]; ok && !better(day, entries[i].day) {
@@ -193,9 +194,10 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 	var out []Reached
 	var paths []*Reached
 	for h, i := range first {
-		r := Reached{Holding: h, Direction: d, Hops: entries[i].hops, Date: entries[best[h]].day}
+		r := Reached{Holding: h, Direction: d, Hops: entries[i].hops, Date: entries[best[h]].day,
+			Path: make([]store.Movement, 0, entries[i].hops)}
 		for j := i; entries[j].prev >= 0; j = entries[j].prev {
-			r.Path = append(r.Path, entries[j].move)
+			r.Path = append(r.Path, *entries[j].move)
 		}
 		if fwd {
 			slices.Reverse(r.Path)
@@ -265,22 +267,22 @@ func (s *Service) frontierMoves(ctx context.Context, q Query, fwd bool, frontier
 // fillPaths reads the devices and batches of the movements on paths, each
 // once.
 func (s *Service) fillPaths(ctx context.Context, paths []*Reached) error {
-	byID := map[int64]store.Movement{}
+	at := map[int64]int{} // movement id → its place in list
+	var list []store.Movement
 	for _, r := range paths {
 		for _, m := range r.Path {
-			byID[m.ID] = m
+			if _, ok := at[m.ID]; !ok {
+				at[m.ID] = len(list)
+				list = append(list, m)
+			}
 		}
 	}
-	list := slices.Collect(maps.Values(byID))
 	if err := s.st.FillMovements(ctx, list); err != nil {
 		return err
 	}
-	for _, m := range list {
-		byID[m.ID] = m
-	}
 	for _, r := range paths {
 		for i, m := range r.Path {
-			r.Path[i] = byID[m.ID]
+			r.Path[i] = list[at[m.ID]]
 		}
 	}
 	return nil
