@@ -129,7 +129,7 @@ type entry struct {
 	hops    int
 	day     time.Time
 	move    *store.Movement // the movement that made it (in its hop's read); nil for an origin
-	prev    int            // the entry it came from; -1 for an origin
+	prev    int             // the entry it came from; -1 for an origin
 }
 
 // relax runs one direction of q from origins.
