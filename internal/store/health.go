@@ -27,6 +27,10 @@ type GroupStats struct {
 	Commits int64 // shared transactions committed
 	Calls   int64 // calls whose writes those commits kept
 	Failed  int64 // shared transactions that could not commit
+	// RoundTrips is what the shared transactions sent between BEGIN and
+	// COMMIT: each statement sent alone, and each batch of deferred
+	// writes. On PostgreSQL each is a round trip a committer waits for.
+	RoundTrips int64
 	// Commit is the committed transactions by the time their COMMIT took:
 	// its tail is the disk's (a mean hides a stall of a second among
 	// thousands of fast commits). Group is the same transactions by the

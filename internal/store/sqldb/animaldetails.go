@@ -45,6 +45,7 @@ const (
 // left as it was.
 func (t *tx) RegisterAnimal(ctx context.Context, a store.Animal) (err error) {
 	defer t.s.wrap(&err, "RegisterAnimal")
+	t.animalsWritten(a.Identifier)
 	res, err := t.tx.ExecContext(ctx, registerAnimalSQL, a.Identifier, a.Species, a.Sex, date(a.BirthDate),
 		a.CPH.String(), date(a.OnSince), a.State,
 		nullString(a.Name), nullString(a.ProductionType), nullString(a.Breed), nullString(a.BirthSite),

@@ -77,9 +77,13 @@ func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[strin
 		return nil, err
 	}
 	found = make(map[string]store.Animal, len(identifiers))
-	err = t.s.eachOf(ctx, t.tx, animalsSQL, distinct(identifiers), func(rows *sql.Rows) error {
+	ask := t.keptAnimals(distinct(identifiers), found)
+	err = t.s.eachOf(ctx, t.tx, animalsSQL, ask, func(rows *sql.Rows) error {
 		a, err := scanAnimal(rows)
-		found[a.Identifier] = a
+		if err == nil {
+			found[a.Identifier] = a
+			t.keepAnimal(a)
+		}
 		return err
 	})
 	return found, err
@@ -89,6 +93,7 @@ func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[strin
 // since onSince.
 func (t *tx) MoveAnimals(ctx context.Context, identifiers []string, cph livestock.CPH, onSince time.Time) (err error) {
 	defer t.s.wrap(&err, "MoveAnimals")
+	t.animalsWritten(identifiers...)
 	if err := t.lockAnimals(ctx); err != nil {
 		return err
 	}

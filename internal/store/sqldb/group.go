@@ -47,7 +47,7 @@ func (s *Store) GroupStats() store.GroupStats {
 		copy(out.Counts[:], g.Counts)
 		return out
 	}
-	return store.GroupStats{Commits: g.Commits, Calls: g.Calls, Failed: g.Failed,
+	return store.GroupStats{Commits: g.Commits, Calls: g.Calls, Failed: g.Failed, RoundTrips: g.Statements + g.Batches,
 		Commit: h(g.Commit), Group: h(g.Group)}
 }
 

@@ -22,6 +22,7 @@ type passCache struct {
 	users         map[string]livestock.User
 	holdings      map[livestock.CPH]livestock.Holding
 	animalsLocked bool
+	moves         movesCache // groupmoves.go
 }
 
 // cachedUser is UserByName's read, kept for the pass when t is optimistic.

@@ -50,6 +50,7 @@ func (s *Store) movement(ctx context.Context, q querier, id int64, lock string) 
 // InsertMovement stores m with its devices and batches.
 func (t *tx) InsertMovement(ctx context.Context, m store.Movement) (err error) {
 	defer t.s.wrap(&err, "InsertMovement")
+	t.movementsWritten()
 	args, err := movementArgs(m)
 	if err != nil {
 		return err
@@ -66,6 +67,7 @@ func (t *tx) InsertMovement(ctx context.Context, m store.Movement) (err error) {
 // batches.
 func (t *tx) UpdateMovement(ctx context.Context, m store.Movement) (err error) {
 	defer t.s.wrap(&err, "UpdateMovement")
+	t.movementsWritten()
 	args, err := movementArgs(m)
 	if err != nil {
 		return err

@@ -83,7 +83,8 @@ func (s *Store) RequestsByID(ctx context.Context, ids []int64) (found map[int64]
 func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[string]int64, err error) {
 	defer t.s.wrap(&err, "InTransit")
 	found = make(map[string]int64)
-	err = t.s.eachOf(ctx, t.tx, inTransitSQL, distinct(identifiers), func(rows *sql.Rows) error {
+	ask := t.keptInTransit(distinct(identifiers), found)
+	err = t.s.eachOf(ctx, t.tx, inTransitSQL, ask, func(rows *sql.Rows) error {
 		var identifier string
 		var id int64
 		if err := rows.Scan(&identifier, &id); err != nil {
@@ -92,6 +93,9 @@ func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[str
 		found[identifier] = id // descending: the earliest is written last
 		return nil
 	})
+	if err == nil {
+		t.keepInTransit(ask, found)
+	}
 	return found, err
 }
 
@@ -100,6 +104,10 @@ func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[str
 // taken as dates, in date order.
 func (t *tx) ArrivalsOn(ctx context.Context, cph livestock.CPH, from, to time.Time) (list []store.Arrival, err error) {
 	defer t.s.wrap(&err, "ArrivalsOn")
+	k := arrivalsKey{cph, date(from), date(to)}
+	if list, ok := t.keptArrivals(k); ok {
+		return list, nil
+	}
 	rows, err := t.tx.QueryContext(ctx, arrivalsSQL, cph.String(), date(from), date(to), string(store.MovementPendingReview),
 		string(store.MovementCompleted), string(store.MovementAccepted))
 	if err != nil {
@@ -117,5 +125,9 @@ func (t *tx) ArrivalsOn(ctx context.Context, cph livestock.CPH, from, to time.Ti
 		}
 		list = append(list, a)
 	}
-	return list, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	t.keepArrivals(k, list)
+	return list, nil
 }

@@ -18,6 +18,10 @@ const routeSQL = `SELECT ` + movementColumns + ` FROM movements
 // completed or accepted, with their devices and batches, in id order.
 func (t *tx) MovementsOnRoute(ctx context.Context, source, destination livestock.CPH, on time.Time, by store.Side) (list []store.Movement, err error) {
 	defer t.s.wrap(&err, "MovementsOnRoute")
+	k := routeKey{source, destination, date(on), by}
+	if list, ok := t.keptRoute(k); ok {
+		return list, nil
+	}
 	rows, err := t.tx.QueryContext(ctx, routeSQL, source.String(), destination.String(), date(on), string(by), string(store.MovementPendingReview),
 		string(store.MovementCompleted), string(store.MovementAccepted))
 	if err != nil {
@@ -26,5 +30,9 @@ func (t *tx) MovementsOnRoute(ctx context.Context, source, destination livestock
 	if list, err = scanMovements(rows); err != nil {
 		return nil, err
 	}
-	return list, t.s.fillMovements(ctx, t.tx, list)
+	if err := t.s.fillMovements(ctx, t.tx, list); err != nil {
+		return nil, err
+	}
+	t.keepRoute(k, list)
+	return list, nil
 }

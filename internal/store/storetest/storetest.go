@@ -53,6 +53,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"JobGroupClaim", testJobGroupClaim},
 		{"JobGroupClaimKinds", testJobGroupClaimKinds},
 		{"GroupReads", testGroupReads},
+		{"GroupMoveReads", testGroupMoveReads},
 		{"Times", testTimes},
 		{"JobDone", testJobDone},
 		{"JobError", testJobError},

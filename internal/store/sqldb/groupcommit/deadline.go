@@ -67,6 +67,9 @@ func (g *Group[S]) begin(deadline time.Time) (*Tx, func(), error) {
 	setDeadline := !deadline.IsZero() && g.cfg.ConnDeadline != nil
 	if !setDeadline && g.cfg.ExecBatch == nil {
 		t, err := g.cfg.Pool.Begin(context.Background())
+		if t != nil {
+			t.statements = &g.stats.statements
+		}
 		return t, func() {}, err
 	}
 	// Waiting for a connection is bounded by the deadline too; the
@@ -107,7 +110,7 @@ func (g *Group[S]) begin(deadline time.Time) (*Tx, func(), error) {
 		release()
 		return nil, nil, err
 	}
-	st := &Tx{Tx: t, p: g.cfg.Pool, conn: conn}
+	st := &Tx{Tx: t, p: g.cfg.Pool, conn: conn, statements: &g.stats.statements}
 	if g.cfg.ExecBatch != nil {
 		st.batch = &batch{send: g.cfg.ExecBatch, sent: &g.stats.batches}
 	}

@@ -12,6 +12,10 @@ type Stats struct {
 	Failed  int64 // transactions that could not commit
 	Retried int64 // passes without savepoints given up, their groups run again with them
 	Batches int64 // batches of deferred writes sent (deferred.go)
+	// Statements is the statements sent one at a time through groups'
+	// transactions (savepoints among them, BEGIN and COMMIT not): with
+	// Batches, the round trips of a group on a database over a network.
+	Statements int64
 	// Commit is the committed transactions by the time their COMMIT took,
 	// Group by the time from BEGIN to the end of COMMIT, in
 	// Config.Buckets.
@@ -33,6 +37,7 @@ type counters struct {
 	failed     atomic.Int64
 	retried    atomic.Int64
 	batches    atomic.Int64
+	statements atomic.Int64
 	commitTime durations // of COMMIT, by commit
 	groupTime  durations // from BEGIN to the end of COMMIT, by commit
 }
@@ -60,7 +65,7 @@ func (g *Group[S]) Stats() Stats {
 	// (committed), so no commit is counted without them.
 	commits := c.commits.Load()
 	return Stats{Commits: commits, Calls: c.kept.Load(), Failed: c.failed.Load(),
-		Retried: c.retried.Load(), Batches: c.batches.Load(),
+		Retried: c.retried.Load(), Batches: c.batches.Load(), Statements: c.statements.Load(),
 		Commit: commit, Group: c.groupTime.snapshot()}
 }
 

@@ -3,6 +3,7 @@ package groupcommit
 import (
 	"context"
 	"database/sql"
+	"sync/atomic"
 )
 
 // Tx is a transaction of a Pool: its own (Pool.Begin) or a pass of a
@@ -19,6 +20,9 @@ type Tx struct {
 	optimistic    bool    // the pass runs without savepoints (run.go)
 	calls, tagged int     // the calls of the pass, and those Options.Tagged
 	key           *string // the key of the call whose fn runs now
+	// statements counts the statements sent through the transaction
+	// (Stats.Statements); nil outside a group.
+	statements *atomic.Int64
 }
 
 // Optimistic reports whether the transaction is a group's pass without
@@ -46,6 +50,7 @@ func (t *Tx) SetKey(key string) {
 
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	t.flush(ctx)
+	t.count()
 	if st := t.p.stmt(query); st != nil {
 		return t.Tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
@@ -54,6 +59,7 @@ func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Re
 
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	t.flush(ctx)
+	t.count()
 	if st := t.p.stmt(query); st != nil {
 		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
@@ -62,10 +68,18 @@ func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	t.flush(ctx)
+	t.count()
 	if st := t.p.stmt(query); st != nil {
 		return t.Tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	return t.Tx.QueryRowContext(ctx, query, args...)
+}
+
+// count counts a statement sent through a group's transaction.
+func (t *Tx) count() {
+	if t.statements != nil {
+		t.statements.Add(1)
+	}
 }
 
 // rollback ends a transaction whose outcome no longer matters.
