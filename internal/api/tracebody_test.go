@@ -41,3 +41,17 @@ func TestWriteTraceJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptsGzip: gzip is sent to a client that names it, or *, with a
+// weight above zero, whatever the spelling.
+func TestAcceptsGzip(t *testing.T) {
+	for header, want := range map[string]bool{
+		"": false, "gzip": true, "GZIP": true, "deflate, gzip;q=0.8": true, "br, *": true, "x-gzip": true,
+		"gzip;q=0": false, "gzip; q=0.000": false, "identity": false, "deflate, br": false, "gzip;q=0.001": true,
+		"*;q=0": false, "gzipped": false,
+	} {
+		if got := acceptsGzip(header); got != want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", header, got, want)
+		}
+	}
+}

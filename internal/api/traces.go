@@ -92,16 +92,21 @@ func (s *Server) createTrace(w http.ResponseWriter, r *http.Request) error {
 	if err := s.auditTrace(r, u, body, time.Since(started)); err != nil {
 		return err
 	}
+	w, finish := compressed(w, r)
 	switch accepts(r, mediaCSV, mediaDOT) {
 	case mediaCSV:
-		return writeCSV(w, traceCSV(body))
+		err = writeCSV(w, traceCSV(body))
 	case mediaDOT:
 		w.Header().Set("Content-Type", mediaDOT+"; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
-		_, err := w.Write(traceDOT(body))
-		return err
+		_, err = w.Write(traceDOT(body))
+	default:
+		err = writeTraceJSON(w, body)
 	}
-	return writeTraceJSON(w, body)
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // auditTrace writes who traced what, and what it found, to the audit log.

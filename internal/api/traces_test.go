@@ -1,7 +1,11 @@
 package api_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -91,6 +95,24 @@ func TestTraceEndpoint(t *testing.T) {
 		if len(entries) != 3 || entries[0].UserName != sandbox.Inspector || entries[0].Action != "trace" ||
 			!strings.Contains(entries[0].Detail, `"hops":3`) || entries[0].CorrelationID == "" {
 			t.Errorf("audit = %+v, want three traces by the inspector, each with its query", entries)
+		}
+		// A client that asks for gzip gets the same answer compressed; one
+		// that refuses it gets it plain.
+		plain := b.do(http.MethodPost, "/v1/traces", insp, strings.NewReader(body), "Content-Type", "application/json", "Accept-Encoding", "gzip;q=0")
+		zipped := b.do(http.MethodPost, "/v1/traces", insp, strings.NewReader(body), "Content-Type", "application/json", "Accept-Encoding", "gzip")
+		if plain.header.Get("Content-Encoding") != "" || zipped.header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("Content-Encoding: refused %q, asked %q", plain.header.Get("Content-Encoding"), zipped.header.Get("Content-Encoding"))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(zipped.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		unzipped, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(unzipped, plain.body) || !json.Valid(plain.body) {
+			t.Errorf("gzipped answer differs from the plain one:\n%s\n%s", unzipped, plain.body)
 		}
 		if res := b.do(http.MethodPost, "/v1/traces", b.token("keeper1"), strings.NewReader(body), "Content-Type", "application/json"); res.status != http.StatusForbidden {
 			t.Errorf("keeper1 traced: %d %s", res.status, res.body)
