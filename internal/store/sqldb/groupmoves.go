@@ -63,41 +63,40 @@ func (t *tx) animalsWritten(identifiers ...string) {
 }
 
 func (t *tx) keptRoute(k routeKey) ([]store.Movement, bool) {
-	list, ok := t.cache.moves.routes[k]
-	if !ok || !t.movesHeld() {
-		return nil, false
-	}
-	return cloneMovements(list), true
+	return kept(t, t.cache.moves.routes, k, cloneMovements)
 }
 
 func (t *tx) keepRoute(k routeKey, list []store.Movement) {
-	if !t.movesHeld() {
-		return
-	}
-	c := &t.cache.moves
-	if c.routes == nil {
-		c.routes = map[routeKey][]store.Movement{}
-	}
-	c.routes[k] = cloneMovements(list)
+	keep(t, &t.cache.moves.routes, k, list, cloneMovements)
 }
 
 func (t *tx) keptArrivals(k arrivalsKey) ([]store.Arrival, bool) {
-	list, ok := t.cache.moves.arrivals[k]
-	if !ok || !t.movesHeld() {
-		return nil, false
-	}
-	return cloneArrivals(list), true
+	return kept(t, t.cache.moves.arrivals, k, cloneArrivals)
 }
 
 func (t *tx) keepArrivals(k arrivalsKey, list []store.Arrival) {
+	keep(t, &t.cache.moves.arrivals, k, list, cloneArrivals)
+}
+
+// kept returns a copy of the list the pass kept under k, if it may still
+// use it; keep keeps a copy of list under k, if the pass may keep reads.
+// Copies, so that a caller changing what it was given changes nothing kept.
+func kept[K comparable, V any](t *tx, m map[K][]V, k K, clone func([]V) []V) ([]V, bool) {
+	list, ok := m[k]
+	if !ok || !t.movesHeld() {
+		return nil, false
+	}
+	return clone(list), true
+}
+
+func keep[K comparable, V any](t *tx, m *map[K][]V, k K, list []V, clone func([]V) []V) {
 	if !t.movesHeld() {
 		return
 	}
-	c := &t.cache.moves
-	if c.arrivals == nil {
-		c.arrivals = map[arrivalsKey][]store.Arrival{}
+	if *m == nil {
+		*m = map[K][]V{}
 	}
-	c.arrivals[k] = cloneArrivals(list)
+	(*m)[k] = clone(list)
 }
 
 // keptInTransit moves from ids those whose state in transit the pass
