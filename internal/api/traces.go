@@ -30,6 +30,9 @@ type traceRequest struct {
 	Species   *string `json:"species"`
 }
 
+// traceBody is a trace's answer. writeTraceJSON writes its members one by
+// one, in this order: a member added here must be added there too
+// (TestWriteTraceJSON compares the two).
 type traceBody struct {
 	Query         traceQueryBody `json:"query"`
 	Origins       []stayBody     `json:"origins"`

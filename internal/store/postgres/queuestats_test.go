@@ -23,19 +23,7 @@ func TestQueueStatistics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 5 {
-		err := s.InTx(t.Context(), func(ctx context.Context, tx store.Tx) error {
-			for range 500 {
-				if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: "queued"}); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	enqueue2500(t, s)
 	if err := s.Close(); err != nil { // waits for the refresh
 		t.Fatal(err)
 	}
@@ -99,6 +87,21 @@ func TestGrownTablesLeftToAutovacuum(t *testing.T) {
 		return counts
 	}
 	before := analyzed()
+	enqueue2500(t, s)
+	if err := s.Close(); err != nil { // waits for any refresh
+		t.Fatal(err)
+	}
+	// The counts reach pg_stat_user_tables when a backend reports them;
+	// a refresh that ran would be counted by its backend before it ends.
+	time.Sleep(time.Second)
+	if after := analyzed(); after["jobs"] != before["jobs"] || after["requests"] != before["requests"] {
+		t.Errorf("2,500 jobs queued on grown tables: analyze counts %v, then %v; want them unchanged", before, after)
+	}
+}
+
+// enqueue2500 queues 2,500 jobs in five transactions of 500.
+func enqueue2500(t *testing.T, s store.Store) {
+	t.Helper()
 	for range 5 {
 		err := s.InTx(t.Context(), func(ctx context.Context, tx store.Tx) error {
 			for range 500 {
@@ -111,14 +114,5 @@ func TestGrownTablesLeftToAutovacuum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := s.Close(); err != nil { // waits for any refresh
-		t.Fatal(err)
-	}
-	// The counts reach pg_stat_user_tables when a backend reports them;
-	// a refresh that ran would be counted by its backend before it ends.
-	time.Sleep(time.Second)
-	if after := analyzed(); after["jobs"] != before["jobs"] || after["requests"] != before["requests"] {
-		t.Errorf("2,500 jobs queued on grown tables: analyze counts %v, then %v; want them unchanged", before, after)
 	}
 }

@@ -29,10 +29,8 @@ func tuning(maxConns int) sqldb.Tuning {
 		// plan of a prepared statement, and one made while a table was
 		// small is a sequential scan, kept as the table grows until its
 		// statistics change: autovacuum analyzes it within a minute or so,
-		// but where it is off the plan stays. With Tx.Animals on a fresh
-		// registry, animals was read whole for each registration
-		// (seq_scan counted in pg_stat_user_tables), at 9 ms a sync
-		// registration from one connection against 2-3.
+		// but where it is off the plan stays, and a registration would
+		// read the whole animals table to check a few tags.
 		PlanEachTime: pgx.QueryExecModeExec,
 		// A statement in flight when the server or the network freezes
 		// otherwise waits for ever: a shared transaction's context is

@@ -10,10 +10,8 @@ import (
 // What a group's optimistic pass reads once of movements and animals. The
 // jobs of a group check moves that share a great deal: a vendor's bulk
 // upload moves from one holding on one day (the same route, the same
-// arrivals for the standstill), and often the same animals again. Each
-// read a statement, a transfer's job made six round trips on PostgreSQL,
-// one after another on a committer holding the lock on moves
-// (bench/movements: 632 jobs a second).
+// arrivals for the standstill), and often the same animals again, and
+// each read kept saves a round trip made while holding the lock on moves.
 //
 // A read kept here is as fresh as the statement it replaces. It is kept
 // only while the pass holds the lock on moves (the dialect's
