@@ -59,6 +59,9 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
 	if err := queueForMoves(ctx, tx); err != nil { // lockorder.go
 		return err
 	}
+	if err := s.readAhead(ctx, tx, p.RequestID); err != nil {
+		return err
+	}
 	req, err := tx.LockRequest(ctx, p.RequestID)
 	if livestock.IsNotFound(err) {
 		return jobs.Permanent(fmt.Errorf("job %d: request %d does not exist", j.ID, p.RequestID))

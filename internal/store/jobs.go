@@ -45,6 +45,12 @@ type JobStore interface {
 type JobTx interface {
 	// EnqueueJob adds a job, due at j.RunAt (now when zero).
 	EnqueueJob(ctx context.Context, j NewJob) (int64, error)
+	// JobsAhead returns to a RunJob fn the jobs claimed with its own for
+	// the calls of its group still to come, so that it may read ahead for
+	// them in one statement (MovementTx.LockRequests). Only the fn whose
+	// claim took them is given them; empty when the transaction claims
+	// one job at a time.
+	JobsAhead() []Job
 }
 
 // JobState is where a job is in its life.

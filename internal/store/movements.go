@@ -133,6 +133,12 @@ type MovementTx interface {
 	// user has used before is KindConflict.
 	InsertRequest(ctx context.Context, r Request) (int64, error)
 	LockRequest(ctx context.Context, id int64) (Request, error)
+	// LockRequests locks those of ids that exist, newest first (the lock
+	// order of movements' lockorder.go), in one statement, so that the
+	// LockRequest calls that follow in the transaction are answered from
+	// what it read. A store may lock nothing ahead (LockRequest then locks
+	// each), as it does where a failed call's locks would be let go.
+	LockRequests(ctx context.Context, ids []int64) error
 	// UpdateRequest writes Status, UpdatedDate, Errors, Warnings,
 	// IsFullUndone, UndoSupported, DocumentRef, Species and Holdings of r.
 	// (A review learns its species only when its job finds the movement.)

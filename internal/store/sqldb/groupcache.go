@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 )
 
 // What a group's optimistic pass reads once. The jobs of a group read the
@@ -22,7 +23,8 @@ type passCache struct {
 	users         map[string]livestock.User
 	holdings      map[livestock.CPH]livestock.Holding
 	animalsLocked bool
-	moves         movesCache // groupmoves.go
+	moves         movesCache              // groupmoves.go
+	requests      map[int64]store.Request // locked ahead (lockahead.go)
 }
 
 // cachedUser is UserByName's read, kept for the pass when t is optimistic.

@@ -25,12 +25,14 @@ type jobClaims struct {
 	kinds   []string    // of the claim: a call of other kinds claims alone
 	jobs    []store.Job // claimed, not yet taken
 	drained bool        // the claim found fewer due jobs than it asked for
+	claimer bool        // the call running now made the claim (JobsAhead)
 }
 
 // claim takes a due job of kinds for a RunJob call on t; found is false
 // when none is due.
 func (t *tx) claim(ctx context.Context, kinds []string, now time.Time) (j store.Job, found bool, err error) {
 	c := &t.claims
+	c.claimer = false
 	if !t.tx.Optimistic() || t.tx.Tagged() < 2 || (c.kinds != nil && !slices.Equal(c.kinds, kinds)) {
 		return t.claimOne(ctx, kinds, now)
 	}
@@ -46,6 +48,7 @@ func (t *tx) claim(ctx context.Context, kinds []string, now time.Time) (j store.
 			return store.Job{}, false, err
 		}
 		c.drained = len(c.jobs) < want
+		c.claimer = true
 	}
 	if len(c.jobs) == 0 {
 		return store.Job{}, false, nil
@@ -82,4 +85,14 @@ func scanJobs(rows *sql.Rows, list *[]store.Job) error {
 		*list = append(*list, j)
 	}
 	return rows.Err()
+}
+
+// JobsAhead returns the jobs claimed for the RunJob calls still to come
+// to the call whose claim took them, so that it may read ahead for them
+// (LockRequests); to the later calls, nothing, as that call has read.
+func (t *tx) JobsAhead() []store.Job {
+	if !t.claims.claimer {
+		return nil
+	}
+	return slices.Clone(t.claims.jobs)
 }

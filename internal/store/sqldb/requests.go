@@ -71,6 +71,9 @@ func (t *tx) Request(ctx context.Context, id int64) (r store.Request, err error)
 // LockRequest returns one request, held until the transaction ends.
 func (t *tx) LockRequest(ctx context.Context, id int64) (r store.Request, err error) {
 	defer t.s.wrap(&err, "LockRequest")
+	if r, ok := t.keptRequest(id); ok {
+		return r, nil
+	}
 	return t.s.request(ctx, t.tx, id, t.s.d.RowLock)
 }
 
@@ -137,6 +140,7 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 // replaces its holdings when they changed.
 func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 	defer t.s.wrap(&err, "UpdateRequest")
+	delete(t.cache.requests, r.ID) // kept by LockRequests (lockahead.go)
 	errs, warns, err := encodeFieldErrors(r.Errors, r.Warnings)
 	if err != nil {
 		return err

@@ -132,3 +132,4 @@ func testLockRequest(t *testing.T, s store.Store) {
 	default:
 	}
 }
+
