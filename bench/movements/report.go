@@ -30,6 +30,26 @@ type results struct {
 	RSS            int64
 }
 
+// storeTargets are what issue 21 holds each store's POSTs to: SQLite, one
+// writer beside a naive server that commits each INSERT alone, twice
+// its rate; PostgreSQL, which shares WAL flushes between the naive
+// server's backends itself, its rate.
+type storeTargets struct {
+	ratio float64
+	p99   time.Duration
+}
+
+func targetsOf(dialect string) storeTargets {
+	if dialect == "PostgreSQL" {
+		return storeTargets{1, 50 * time.Millisecond}
+	}
+	return storeTargets{2, 30 * time.Millisecond}
+}
+
+// jobsDrain is how soon after the load the POSTs' jobs must all have run
+// for the jobs to keep pace ("within seconds").
+const jobsDrain = 10 * time.Second
+
 // print writes the results as a Markdown table, with the targets.
 func (r *results) print(w io.Writer) {
 	o := r.Options
@@ -45,9 +65,11 @@ func (r *results) print(w io.Writer) {
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	b, p := r.Baseline, r.Post
 	post := fmt.Sprintf("POST /v1/TransferRequests, %d conns, %s, %d-byte body", o.Connections, o.Duration, r.BodySize)
-	report.Row(w, p.Rate() >= 2*b.Rate(), post+": throughput", report.Throughput(p.OK, p.Elapsed), ratio(p.Rate(), b.Rate()), "≥ 2× baseline")
+	t := targetsOf(r.Dialect)
+	report.Row(w, p.Rate() >= t.ratio*b.Rate(), post+": throughput", report.Throughput(p.OK, p.Elapsed), ratio(p.Rate(), b.Rate()),
+		fmt.Sprintf("≥ %g× baseline", t.ratio))
 	report.Row(w, true, "… p50", ms(p.P50), ratio(float64(p.P50), float64(b.P50)), "")
-	report.Row(w, p.P99 <= 30*time.Millisecond, "… p99", ms(p.P99), ratio(float64(p.P99), float64(b.P99)), "≤ 30 ms")
+	report.Row(w, p.P99 <= t.p99, "… p99", ms(p.P99), ratio(float64(p.P99), float64(b.P99)), "≤ "+ms(t.p99))
 	f := p.OK + p.Failed()
 	refused := 0.0
 	if f > 0 {
@@ -58,6 +80,8 @@ func (r *results) print(w io.Writer) {
 	report.Row(w, true, "the same POSTs with every limit off: throughput", report.Throughput(r.PostOff.OK, r.PostOff.Elapsed),
 		ratio(r.PostOff.Rate(), b.Rate()), "")
 	report.Row(w, true, "… p50 / p99", ms(r.PostOff.P50)+" / "+ms(r.PostOff.P99), "", "")
+	report.Row(w, r.JobsTook <= jobsDrain, "the POSTs' jobs: queue empty after the load", r.JobsTook.Round(time.Second).String(), "",
+		"≤ "+jobsDrain.String())
 	report.Row(w, true, "naive baseline (one INSERT a request): throughput", report.Throughput(b.OK, b.Elapsed), "1.00×", "")
 	report.Row(w, true, "… p50 / p99", ms(b.P50)+" / "+ms(b.P99), "", "")
 	report.Row(w, true, fmt.Sprintf("GET a month of %s's requests ($top=100), 1 conn, %s requests: p50", benchUser,
