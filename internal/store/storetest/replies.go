@@ -132,4 +132,3 @@ func testLockRequest(t *testing.T, s store.Store) {
 	default:
 	}
 }
-
