@@ -85,7 +85,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", 30*time.Second, "time to write a response")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 10*time.Second, "time a request may spend inside the service (504 after)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "time to drain requests and jobs on SIGINT/SIGTERM")
-	fs.IntVar(&c.Workers, "workers", 16, "background jobs taken at once (they share commits: a worker costs a goroutine, not a connection)")
+	fs.IntVar(&c.Workers, "workers", 64, "background jobs taken at once (they share commits: a worker costs a goroutine, not a connection)")
 	fs.IntVar(&c.RetryAfter, "retry-after", 1, "seconds an async registration asks the caller to wait before polling, and between polls")
 	fs.DurationVar(&c.ReplyRetention, "reply-retention", 7*24*time.Hour, "how long the answer to a request with a correlation id is kept for its retries; 0 keeps answers for ever")
 	fs.DurationVar(&c.JobRetention, "job-retention", 7*24*time.Hour, "how long a job that has run is kept (the request's record holds its outcome; jobs that failed are kept for ever); 0 keeps them all")
