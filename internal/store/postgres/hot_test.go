@@ -1,0 +1,81 @@
+package postgres_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// TestRequestUpdatesStayOnTheirPage stores requests of a transfer's size,
+// then gives each its outcome in a transaction of its own, as their jobs
+// do: most updates must be HOT (the new version on the row's own page, no
+// index touched), which needs the room migration 00021 leaves on each
+// page. Without it a fifth of these updates (four in five under
+// bench/movements' load) wrote into every index of the table.
+// The counts are in pg_stat_user_tables once the store's backends exit.
+func TestRequestUpdatesStayOnTheirPage(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	s := open(t, u)
+	ctx := t.Context()
+	const n = 400
+	content := []byte(`{"note":"` + strings.Repeat("x", 300) + `"}`) // bench/movements' transfers are about 300 bytes
+	ids := make([]int64, n)
+	err := s.InTx(ctx, func(ctx context.Context, tx store.Tx) (err error) {
+		for i := range ids {
+			r := store.Request{Type: store.RequestTransfer, UserName: "keeper1", CorrelationID: "c", Content: content,
+				Holdings: []livestock.CPH{livestock.MustCPH("01/100/0257"), livestock.MustCPH("01/100/0258")}}
+			if ids[i], err = tx.InsertRequest(ctx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		err := s.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+			r, err := tx.LockRequest(ctx, id)
+			if err != nil {
+				return err
+			}
+			r.Status, r.UpdatedDate = store.StatusFail, r.UpdatedDate.Add(time.Second)
+			r.Errors = []livestock.FieldError{{Code: "S005", Message: "the animal is not on the source holding"}}
+			return tx.UpdateRequest(ctx, r)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var upd, hot int64
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		err := conn.QueryRow(ctx, `SELECT coalesce(n_tup_upd, 0), coalesce(n_tup_hot_upd, 0)
+			FROM pg_stat_user_tables WHERE relname = 'requests' AND schemaname = current_schema()`).Scan(&upd, &hot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if upd >= n {
+			break
+		}
+	}
+	if upd < n || hot*100 < upd*95 {
+		t.Errorf("%d requests given their outcome: %d updates, %d of them HOT; want at least 95 %% HOT", n, upd, hot)
+	}
+	t.Logf("%d of %d updates HOT", hot, upd)
+}
