@@ -124,7 +124,7 @@ func build(ctx context.Context, t *database.Target, o options) (time.Duration, e
 }
 
 // seed adds the holdings, the bench keeper and the sandbox's users.
-func seed(ctx context.Context, st store.Store, h int) error {
+func seed(ctx context.Context, st sandbox.Store, h int) error {
 	hash, err := bcrypt.GenerateFromPassword([]byte(benchUser), bcrypt.MinCost)
 	if err != nil {
 		return err

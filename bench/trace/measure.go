@@ -41,10 +41,17 @@ func mean(list []int) float64 {
 	return float64(t) / float64(max(1, len(list)))
 }
 
+// measured is what the questions read: the store's trace reads, and which
+// database it is for the report.
+type measured interface {
+	store.TraceStore
+	Dialect() string
+}
+
 // measure asks each question of random holdings, animals and windows in
 // the last four years of the registry (so that every window has a full
 // year of history behind it), and prints the table.
-func measure(ctx context.Context, st store.Store, naiveDB *sql.DB, s shape, o options, out io.Writer) error {
+func measure(ctx context.Context, st measured, naiveDB *sql.DB, s shape, o options, out io.Writer) error {
 	svc := tracing.New(st, time.Now)
 	rnd := rand.New(rand.NewPCG(7, 22))
 	window := func() (time.Time, time.Time) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -66,10 +67,21 @@ type Deps struct {
 	Log      *slog.Logger
 }
 
+// serverStore is what the handlers ask of the store themselves: health,
+// a holding's existence, and a transaction for the trace audit line. The
+// services they call, the metrics and the queue gate each take their own
+// part of Deps.Store.
+type serverStore interface {
+	Ready(ctx context.Context) error
+	Dialect() string
+	Holding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error)
+	InTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error
+}
+
 // Server is the HTTP handler of the whole service.
 type Server struct {
 	cfg          Config
-	store        store.Store
+	store        serverStore
 	auth         Authenticator
 	issuer       Issuer
 	doc          *openapi.Doc
