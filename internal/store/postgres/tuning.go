@@ -79,19 +79,41 @@ func execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statemen
 		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
 	}
 	var b pgx.Batch
-	for _, st := range stmts {
-		b.Queue(st.Query, st.Args...)
+	sent := mergeInserts(stmts) // mergebatch.go
+	for _, m := range sent {
+		b.Queue(m.query, m.args...)
 	}
 	br := c.Conn().SendBatch(ctx, &b)
-	for i := range stmts {
+	for _, m := range sent {
 		tag, err := br.Exec()
 		if err != nil {
 			_ = br.Close()
 			return err
 		}
-		stmts[i].Affected = tag.RowsAffected()
+		share(stmts[m.from:m.to], tag.RowsAffected())
 	}
 	return br.Close()
+}
+
+// share gives each of stmts, sent as one statement that changed n rows,
+// its count: what it wanted when n is what they wanted together, else a
+// count none can want, so that the group's pass gives up and runs again
+// with savepoints, where each write answers for itself.
+func share(stmts []groupcommit.Statement, n int64) {
+	if len(stmts) == 1 {
+		stmts[0].Affected = n
+		return
+	}
+	var want int64
+	for _, st := range stmts {
+		want += st.Want
+	}
+	for i := range stmts {
+		stmts[i].Affected = -2
+		if n == want {
+			stmts[i].Affected = stmts[i].Want
+		}
+	}
 }
 
 // connDeadline sets the deadline of the socket under a connection of

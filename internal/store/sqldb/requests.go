@@ -251,7 +251,7 @@ func (t *tx) insertHoldings(ctx context.Context, id int64, hs []livestock.CPH, c
 		fmt.Fprintf(&q, "($1, $%d, $2, $3, $4)", len(args))
 	}
 	if t.tx.Deferring() {
-		t.tx.Later(rankOther, "", int64(len(hs)), q.String(), args...)
+		t.tx.Later(rankHoldings, "", int64(len(hs)), q.String(), args...)
 		return nil
 	}
 	_, err := t.tx.ExecContext(ctx, q.String(), args...)

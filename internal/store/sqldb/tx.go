@@ -86,7 +86,7 @@ func (t *tx) EnqueueJob(ctx context.Context, j store.NewJob) (id int64, err erro
 	}
 	if t.tx.Deferring() {
 		if id, ok := t.nextID(ctx, jobID); ok {
-			t.tx.Later(rankOther, "", 1, fmt.Sprintf(enqueueJobWithIDSQL, t.s.d.OverrideID), j.Kind, j.Payload,
+			t.tx.Later(rankJob, "", 1, fmt.Sprintf(enqueueJobWithIDSQL, t.s.d.OverrideID), j.Kind, j.Payload,
 				j.MaxAttempts, t.s.at(j.RunAt), t.s.at(now), id)
 			t.s.jobEnqueued()
 			return id, nil

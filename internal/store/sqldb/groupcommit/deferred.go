@@ -28,9 +28,12 @@ type Statement struct {
 	Query    string
 	Args     []any
 	Affected int64
-	want     int64  // the rows it must change; -1 for any number
-	rank     int    // statements of a lower rank go first
-	key      string // within a rank, the order they go in
+	// Want is the rows it must change; -1 for any number. A sender that
+	// merges statements (Config.ExecBatch) gives each its share of the
+	// merged count only when that is what they wanted together.
+	Want int64
+	rank int    // statements of a lower rank go first
+	key  string // within a rank, the order they go in
 }
 
 // errDeferred is a deferred write that did not change the rows it had to.
@@ -57,7 +60,7 @@ func (t *Tx) Deferring() bool { return t.batch != nil && t.batch.on }
 // fails one of them as deadlocked; sent in one order by every group, they
 // queue instead.
 func (t *Tx) Later(rank int, key string, want int64, query string, args ...any) {
-	t.batch.pending = append(t.batch.pending, Statement{Query: query, Args: args, want: want, rank: rank, key: key})
+	t.batch.pending = append(t.batch.pending, Statement{Query: query, Args: args, Want: want, rank: rank, key: key})
 }
 
 // flush sends the pending writes, in rank and key order, in one round
@@ -84,8 +87,8 @@ func (t *Tx) flush(ctx context.Context) {
 		return
 	}
 	for _, st := range stmts {
-		if st.want >= 0 && st.Affected != st.want {
-			b.failed = fmt.Errorf("%w: %d rows, not %d: %.60s", errDeferred, st.Affected, st.want, st.Query)
+		if st.Want >= 0 && st.Affected != st.Want {
+			b.failed = fmt.Errorf("%w: %d rows, not %d: %.60s", errDeferred, st.Affected, st.Want, st.Query)
 			return
 		}
 	}

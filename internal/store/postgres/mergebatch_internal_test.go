@@ -1,0 +1,84 @@
+package postgres
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
+)
+
+// TestMergeInserts: runs of one insert of literal rows become one
+// statement with the parameters renumbered, in runs of a power of two;
+// anything else, or a write that may change any number of rows, goes as
+// it came.
+func TestMergeInserts(t *testing.T) {
+	t.Parallel()
+	const (
+		ins      = "INSERT INTO t (a, b) VALUES ($1, $2)\n\t\tON CONFLICT (a) DO NOTHING"
+		holdings = "INSERT INTO h (r, c, k) VALUES ($1, $3, $2), ($1, $4, $2)"
+		upd      = "UPDATE t SET b = $2 WHERE a = $1"
+	)
+	st := func(q string, want int64, args ...any) groupcommit.Statement {
+		return groupcommit.Statement{Query: q, Args: args, Want: want}
+	}
+	stmts := []groupcommit.Statement{
+		st(ins, 1, "a1", 1), st(ins, 1, "a2", 2), st(ins, 1, "a3", 3),
+		st(holdings, 2, 7, "T", "c1", "c2"), st(holdings, 2, 8, "T", "c3", "c4"),
+		st(upd, 1, "a1", 9), st(upd, 1, "a2", 9),
+		st(ins, -1, "a4", 4), st(ins, -1, "a5", 5),
+	}
+	want := []merged{
+		{query: "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)\n\t\tON CONFLICT (a) DO NOTHING", args: []any{"a1", 1, "a2", 2}, from: 0, to: 2},
+		{query: ins, args: []any{"a3", 3}, from: 2, to: 3},
+		{query: "INSERT INTO h (r, c, k) VALUES ($1, $3, $2), ($1, $4, $2), ($5, $7, $6), ($5, $8, $6)",
+			args: []any{7, "T", "c1", "c2", 8, "T", "c3", "c4"}, from: 3, to: 5},
+		{query: upd, args: []any{"a1", 9}, from: 5, to: 6},
+		{query: upd, args: []any{"a2", 9}, from: 6, to: 7},
+		{query: ins, args: []any{"a4", 4}, from: 7, to: 8},
+		{query: ins, args: []any{"a5", 5}, from: 8, to: 9},
+	}
+	if diff := cmp.Diff(want, mergeInserts(stmts), cmp.AllowUnexported(merged{})); diff != "" {
+		t.Errorf("mergeInserts (-want +got):\n%s", diff)
+	}
+}
+
+// TestSplitValues refuses every statement whose rows it cannot renumber
+// safely.
+func TestSplitValues(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{
+		"UPDATE t SET a = $1",
+		"INSERT INTO t SELECT $1",
+		"INSERT INTO t (a) VALUES ($1) RETURNING $2",
+		"INSERT INTO t (a) VALUES ('$1')",
+		"INSERT INTO t (a) VALUES ($1) -- $2",
+		"INSERT INTO t (a) VALUES ($1, $x)",
+		"INSERT INTO t (a) VALUES (($1)",
+		"INSERT INTO t (a) VALUES ($1))",
+		"INSERT INTO t (a) VALUES ",
+	} {
+		if _, _, _, ok := splitValues(q); ok {
+			t.Errorf("splitValues(%q) is ok; want refused", q)
+		}
+	}
+	head, rows, tail, ok := splitValues("INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES ($1, now()), ($2, $3) ON CONFLICT DO NOTHING")
+	if !ok || head != "INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES " || rows != "($1, now()), ($2, $3)" || tail != " ON CONFLICT DO NOTHING" {
+		t.Errorf("splitValues = %q %q %q %v", head, rows, tail, ok)
+	}
+}
+
+// TestShare: a merged statement's count goes to its parts only when it
+// is the count they wanted together.
+func TestShare(t *testing.T) {
+	t.Parallel()
+	stmts := []groupcommit.Statement{{Query: "x", Want: 1}, {Query: "x", Want: 2}}
+	share(stmts, 3)
+	if stmts[0].Affected != 1 || stmts[1].Affected != 2 {
+		t.Errorf("shared 3 as %d, %d; want 1, 2", stmts[0].Affected, stmts[1].Affected)
+	}
+	share(stmts, 2) // a trackingId used before: one row not inserted
+	if stmts[0].Affected == 1 || stmts[1].Affected == 2 {
+		t.Errorf("shared 2 as %d, %d; want counts neither wanted", stmts[0].Affected, stmts[1].Affected)
+	}
+}
