@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -62,25 +60,10 @@ func TestRequestUpdatesStayOnTheirPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	var upd, hot int64
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
-		err := conn.QueryRow(ctx, `SELECT coalesce(n_tup_upd, 0), coalesce(n_tup_hot_upd, 0)
-			FROM pg_stat_user_tables WHERE relname = 'requests' AND schemaname = current_schema()`).Scan(&upd, &hot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if upd >= n {
-			break
-		}
-	}
+	c := tableStats(t, s, u, `SELECT coalesce(n_tup_upd, 0), coalesce(n_tup_hot_upd, 0)
+		FROM pg_stat_user_tables WHERE relname = 'requests' AND schemaname = current_schema()`,
+		func(c []int64) bool { return c[0] >= n })
+	upd, hot := c[0], c[1]
 	if upd < n || hot*4 < upd {
 		t.Errorf("%d requests given their outcome: %d updates, %d of them HOT; want at least a quarter", n, upd, hot)
 	}

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -57,31 +55,10 @@ func TestListPlannedEachTime(t *testing.T) {
 	lookUp(before, 211)
 	seed(211, 21100)
 	lookUp(after, 21311)
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	conn, err := pgx.Connect(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	// The backends write their counts as they exit, soon after Close:
-	// read until two readings agree.
-	type counts struct{ seq, idx, seqRows int64 }
-	var last counts
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(300 * time.Millisecond) {
-		var c counts
-		err := conn.QueryRow(ctx, `SELECT coalesce(seq_scan, 0), coalesce(idx_scan, 0), coalesce(seq_tup_read, 0)
-			FROM pg_stat_user_tables WHERE relname = 'animals' AND schemaname = current_schema()`).Scan(&c.seq, &c.idx, &c.seqRows)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c == last && c.seq+c.idx >= before+after || time.Now().After(deadline) {
-			break
-		}
-		last = c
-	}
+	c := tableStats(t, s, u, `SELECT coalesce(seq_scan, 0), coalesce(idx_scan, 0), coalesce(seq_tup_read, 0)
+		FROM pg_stat_user_tables WHERE relname = 'animals' AND schemaname = current_schema()`,
+		func(c []int64) bool { return c[0]+c[1] >= before+after })
+	last := struct{ seq, idx, seqRows int64 }{c[0], c[1], c[2]}
 	// A sequential scan of the grown table reads its 21,311 rows; those of
 	// the tiny one (and the seed's) read 211 at most.
 	if last.seq+last.idx < before+after || last.seqRows >= 21311 {

@@ -3,8 +3,10 @@ package postgres_test
 import (
 	"context"
 	"net/url"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -150,5 +152,44 @@ func behind(u string) storetest.Behind {
 			}
 			return s
 		},
+	}
+}
+
+// tableStats closes s, then reads one row of counts (query, over
+// pg_stat_user_tables in the test's schema) until two readings agree and
+// done accepts them, or for 10 s: a backend writes its counts there as it
+// exits, soon after Close.
+func tableStats(t *testing.T, s *postgres.Store, u, query string, done func([]int64) bool) []int64 {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var last []int64
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		rows, err := conn.Query(ctx, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) ([]int64, error) {
+			vals := make([]int64, len(r.FieldDescriptions()))
+			ptrs := make([]any, len(vals))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			return vals, r.Scan(ptrs...)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Equal(c, last) && done(c) || time.Now().After(deadline) {
+			return c
+		}
+		last = c
 	}
 }
