@@ -37,7 +37,7 @@ func TestTraceExercise(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: "Cattle", Source: src, Destination: dst,
+		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: livestock.SpeciesCattle, Source: src, Destination: dst,
 			TransferDate: day, ArrivalDate: day, State: store.MovementCompleted, AnimalCount: 1, ReportedBy: store.SideDeparture,
 			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
 			return err

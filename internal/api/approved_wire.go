@@ -116,9 +116,8 @@ type approvedFlag struct {
 
 // approvedRecord renders a; context is set on a single entity.
 func (s *Server) approvedRecord(a movements.Approved, context string) approvedMovement {
-	sp := livestock.SpeciesNamed(a.Species)
-	out := approvedMovement{Context: context, ID: a.ID, RecordedBy: a.RecordedBy, SpeciesID: sp.ID(),
-		Species: approvedSpecies{ID: sp.ID(), Name: a.Species}, SourceHolding: a.Source.String(), DestinationHolding: a.Destination.String(),
+	out := approvedMovement{Context: context, ID: a.ID, RecordedBy: a.RecordedBy, SpeciesID: a.Species.ID(),
+		Species: approvedSpecies{ID: a.Species.ID(), Name: store.SpeciesName(a.Species)}, SourceHolding: a.Source.String(), DestinationHolding: a.Destination.String(),
 		TransferDate: instant(a.TransferDate), Devices: []approvedDevice{}, Batches: []approvedBatch{}, Flags: []approvedFlagLink{},
 		MovementDocument: approvedDocument{MovementDocumentRef: a.DocumentRef, DocumentType: approvedDocumentType{Name: a.DocumentType}},
 		HaulierName:      orNull(a.Haulier), VehicleNo: orNull(a.Vehicle)}

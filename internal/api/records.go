@@ -62,7 +62,7 @@ func record(r store.Request, context string, content bool) requestRecord {
 		Context: context, RequestID: r.ID, RequestStatus: string(r.Status),
 		RequestDate: instant(r.RequestDate), UpdatedDate: instant(r.UpdatedDate), UserName: r.UserName,
 		IsFullUndone: r.IsFullUndone, UndoSupported: r.UndoSupported,
-		MovementDate: optionalInstant(r.MovementDate), Species: optionalString(r.Species), TrackingID: optionalString(r.TrackingID),
+		MovementDate: optionalInstant(r.MovementDate), Species: optionalString(store.SpeciesName(r.Species)), TrackingID: optionalString(r.TrackingID),
 		Errors: singleErrors(ep, r.Errors), Warnings: singleErrors(ep, r.Warnings),
 	}
 	if content {

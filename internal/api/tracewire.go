@@ -58,7 +58,7 @@ func day(t time.Time) string {
 }
 
 func newTraceMovement(m store.Movement) traceMovementBody {
-	b := traceMovementBody{MovementID: m.ID, RequestID: m.RequestID, ReviewID: m.ReviewID, State: string(m.State), Species: m.Species,
+	b := traceMovementBody{MovementID: m.ID, RequestID: m.RequestID, ReviewID: m.ReviewID, State: string(m.State), Species: store.SpeciesName(m.Species),
 		Source: m.Source.String(), Destination: m.Destination.String(), TransferDate: day(m.TransferDate), ArrivalDate: day(m.ArrivalDate),
 		AnimalCount: m.AnimalCount, Animals: []deviceBody{}, Batches: []batchLineBody{}}
 	for _, d := range m.Devices {

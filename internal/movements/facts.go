@@ -78,7 +78,7 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 	}
 	for _, a := range arrivals {
 		if a.MovementID != exclude {
-			f.Arrivals = append(f.Arrivals, livestock.Arrival{Date: livestock.DateOf(a.Date), Species: speciesOf(a.Species), Flags: slices.Clone(a.Flags)})
+			f.Arrivals = append(f.Arrivals, livestock.Arrival{Date: livestock.DateOf(a.Date), Species: a.Species, Flags: slices.Clone(a.Flags)})
 		}
 	}
 	return f, nil

@@ -114,7 +114,7 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 		return nil, false, forbidden("path:holding", cph.String(), "you may not read holding "+cph.String())
 	}
 	size := q.PageSize(maxPage)
-	rq := store.ReviewQuery{Holding: cph, Species: sp.MovementName(), Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
+	rq := store.ReviewQuery{Holding: cph, Species: sp, Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
 	list, err := s.store.PendingReviews(ctx, rq)
 	if err != nil {
 		return nil, false, err

@@ -54,7 +54,7 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 			Source: "/content/userHolding", Value: t.UserHolding.String(), Message: "userHolding must be the source or the destination holding"})
 	}
 	req.MovementDate = d.at.Time()
-	req.Species = t.Species.MovementName()
+	req.Species = t.Species
 	req.TrackingID = deref(d.model.TrackingID)
 	req.Holdings = holdingList(t.Source, dest)
 	req.Content = normalised(d.model)

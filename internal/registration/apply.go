@@ -29,7 +29,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	}
 	record, _ := json.Marshal(w)
 	a := store.Animal{
-		Identifier: r.Tag.String(), Species: storedSpecies(r.Species), Sex: r.Sex, BirthDate: r.BirthDate.Time(),
+		Identifier: r.Tag.String(), Species: store.SpeciesName(r.Species), Sex: r.Sex, BirthDate: r.BirthDate.Time(),
 		CPH: r.RegistrationSite, OnSince: r.RegistrationDate.Time(), State: "registered",
 		Name: r.Name, ProductionType: r.ProductionType, Breed: r.Breed, BirthDam: r.BirthDam, GeneticDam: r.GeneticDam,
 		Sire: r.Sire, OriginalIdentifier: r.OriginalIdentifier, IdentificationDate: r.IdentificationDate.Time(),

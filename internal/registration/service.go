@@ -83,15 +83,5 @@ func (s *Service) breedKnown(sp livestock.Species, code string) bool {
 	return ok
 }
 
-// storedSpecies is how the store spells a species ("Cattle", "Sheep", …),
-// as the sandbox seed and the movements interface do.
-func storedSpecies(sp livestock.Species) string {
-	if n := sp.MovementName(); n != "" {
-		return n
-	}
-	n := sp.RegistrationName()
-	return strings.ToUpper(n[:1]) + n[1:]
-}
-
 // speciesOf reads a species as the store spells it.
 func speciesOf(s string) livestock.Species { return livestock.SpeciesNamed(s) }

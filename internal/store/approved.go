@@ -87,8 +87,8 @@ func (a ApprovedMovement) Value(field string) any {
 	case "transferDate":
 		return a.TransferDate
 	case "speciesId":
-		if sp, err := livestock.ParseMovementSpecies(a.Species); err == nil {
-			return int64(sp.ID())
+		if id := a.Species.ID(); id != 0 {
+			return int64(id)
 		}
 	case "recordedBy":
 		return string(a.RecordedBy)

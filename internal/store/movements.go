@@ -26,7 +26,7 @@ type Movement struct {
 	ID            int64
 	RequestID     int64
 	UserName      string
-	Species       string
+	Species       livestock.Species // Sheep, Goats or Deer; data loaded for tracing may hold cattle
 	Source        livestock.CPH
 	Destination   livestock.CPH // an MHS given by the caller is resolved to its abattoir
 	ReviewHolding livestock.CPH // the holding whose review it awaits; zero when it needs none
@@ -70,7 +70,7 @@ type MovementBatch struct {
 // the whole of November.
 type ReviewQuery struct {
 	Holding livestock.CPH
-	Species string
+	Species livestock.Species
 	Filter  odata.Expr // on movementDate (the transfer date)
 	AfterID int64
 	Offset  int
@@ -87,7 +87,7 @@ var ReviewFilterFields = odata.Fields{
 type Arrival struct {
 	MovementID int64
 	Date       time.Time // the arrival date (the transfer date until reviewed)
-	Species    string
+	Species    livestock.Species
 	Flags      []string
 	Source     livestock.CPH
 }

@@ -82,9 +82,9 @@ type Request struct {
 	UserName      string // the submitter
 	RequestDate   time.Time
 	UpdatedDate   time.Time
-	MovementDate  time.Time // the transfer date, or a review's arrival date, at 00:00Z; zero when none
-	Species       string    // "Sheep", "Goats", "Deer"; "" when none
-	TrackingID    string    // "" when none; unique per user among requests that have one
+	MovementDate  time.Time         // the transfer date, or a review's arrival date, at 00:00Z; zero when none
+	Species       livestock.Species // Sheep, Goats or Deer; zero when none (a review's, until its job reads the movement)
+	TrackingID    string            // "" when none; unique per user among requests that have one
 	CorrelationID string
 	Holdings      []livestock.CPH // the holdings the request concerns: who besides the submitter may see it; read back in CPH order
 	TargetID      int64           // the request corrected, reviewed or undone; 0 when none

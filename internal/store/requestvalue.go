@@ -22,7 +22,7 @@ func (r Request) Value(field string) any {
 		}
 		return r.MovementDate
 	case "species", "content/species":
-		return r.Species // "" stands for none, and sorts first as none does
+		return SpeciesName(r.Species) // "" stands for none, and sorts first as none does
 	case "requestStatus":
 		return string(r.Status)
 	case "trackingId", "content/trackingId":

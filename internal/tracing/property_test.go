@@ -42,7 +42,7 @@ func TestTraceProperty(t *testing.T) {
 				dst := (src + pick(1, 4)) % 5
 				m := store.Movement{Source: holdings[src], Destination: holdings[dst], AnimalCount: 1,
 					TransferDate: ymd(3, pick(1, 14)), State: sample(rnd, states),
-					Species: sample(rnd, []string{"Sheep", "Sheep", "Goats"})}
+					Species: sample(rnd, []livestock.Species{livestock.SpeciesSheep, livestock.SpeciesSheep, livestock.SpeciesGoats})}
 				switch m.State {
 				case store.MovementAccepted, store.MovementRejected:
 					m.ArrivalDate = m.TransferDate.AddDate(0, 0, pick(0, 3))
@@ -91,7 +91,7 @@ func bruteForce(q tracing.Query, moves []store.Movement) map[string]best {
 	out := map[string]best{}
 	standing := func(m store.Movement) bool {
 		return (m.State == store.MovementCompleted || m.State == store.MovementAccepted || m.State == store.MovementPendingReview) &&
-			(q.Species == "" || m.Species == q.Species)
+			(q.Species == "" || store.SpeciesName(m.Species) == q.Species)
 	}
 	keep := func(dir tracing.Direction, h livestock.CPH, hops int, day time.Time, earlier bool) {
 		if h == q.Holding {

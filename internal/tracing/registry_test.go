@@ -43,8 +43,8 @@ func (r registry) move(m store.Movement) int64 {
 	if m.UserName == "" {
 		m.UserName = "keeper"
 	}
-	if m.Species == "" {
-		m.Species = "Sheep"
+	if m.Species.IsZero() {
+		m.Species = livestock.SpeciesSheep
 	}
 	err := r.s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
 		m.ID, err = tx.InsertRequest(ctx, store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess,

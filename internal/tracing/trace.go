@@ -169,7 +169,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		next := map[livestock.CPH]int{}
 		for k := range moves {
 			m := &moves[k]
-			if q.Species != "" && m.Species != q.Species {
+			if q.Species != "" && store.SpeciesName(m.Species) != q.Species {
 				continue
 			}
 			at, to, day := m.Source, m.Destination, Arrival(*m)

@@ -47,7 +47,7 @@ func known(t *testing.T, s store.Store) map[int]int64 {
 	ids[6] = r.move(store.Movement{Source: F3, Destination: F1, TransferDate: ymd(3, 2), ArrivalDate: ymd(3, 2), State: store.MovementCompleted, AnimalCount: 1})
 	ids[7] = r.move(store.Movement{Source: F4, Destination: F3, TransferDate: ymd(3, 20), ArrivalDate: ymd(3, 21), State: store.MovementRejected, AnimalCount: 1})
 	ids[8] = r.move(store.Movement{Source: F2, Destination: F3, ReviewHolding: F3, TransferDate: ymd(3, 25), State: store.MovementPendingReview,
-		Species: "Goats", AnimalCount: 1})
+		Species: livestock.SpeciesGoats, AnimalCount: 1})
 	ids[9] = r.move(store.Movement{Source: F4, Destination: F3, TransferDate: ymd(3, 1), ArrivalDate: ymd(3, 1), State: store.MovementCompleted, AnimalCount: 1})
 	return ids
 }

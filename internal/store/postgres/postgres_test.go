@@ -126,6 +126,13 @@ func TestLiveStatus(t *testing.T) {
 	storetest.LiveStatus(t, open(t, u), behind(u))
 }
 
+// TestStoredSpecies checks that species keep their stored spelling.
+func TestStoredSpecies(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	storetest.StoredSpecies(t, open(t, u), behind(u))
+}
+
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()
@@ -152,6 +159,7 @@ func behind(u string) storetest.Behind {
 			}
 			return s
 		},
+		Exec: func(t *testing.T, stmt string, args ...any) { exec(t, u, stmt, args...) },
 	}
 }
 

@@ -101,7 +101,7 @@ func movementArgs(m store.Movement) ([]any, error) {
 	if !m.ArrivalDate.IsZero() {
 		arrival = date(m.ArrivalDate)
 	}
-	return []any{m.RequestID, m.UserName, m.Species, m.Source.String(), m.Destination.String(), nullString(m.ReviewHolding.String()),
+	return []any{m.RequestID, m.UserName, store.SpeciesName(m.Species), m.Source.String(), m.Destination.String(), nullString(m.ReviewHolding.String()),
 		date(m.TransferDate), arrival, string(m.State), m.AnimalCount, flags, m.Standstill, nullInt(m.ReviewID),
 		string(m.ReportedBy), dups, m.ID}, nil
 }
@@ -123,7 +123,7 @@ func scanMovement(row interface{ Scan(...any) error }) (store.Movement, error) {
 	var m store.Movement
 	var reviewID sql.NullInt64
 	var flags, dups string
-	err := row.Scan(&m.ID, &m.RequestID, &m.UserName, &m.Species, cphCol{&m.Source}, cphCol{&m.Destination}, cphCol{&m.ReviewHolding},
+	err := row.Scan(&m.ID, &m.RequestID, &m.UserName, speciesCol{&m.Species}, cphCol{&m.Source}, cphCol{&m.Destination}, cphCol{&m.ReviewHolding},
 		day{&m.TransferDate}, day{&m.ArrivalDate}, &m.State, &m.AnimalCount, &flags, &m.Standstill, &reviewID, &m.ReportedBy, &dups)
 	if err != nil {
 		return store.Movement{}, err

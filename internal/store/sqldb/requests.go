@@ -117,16 +117,16 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 			}
 			t.tx.Later(rankRequest, key, 1, fmt.Sprintf(insertRequestWithIDSQL, s.d.OverrideID), string(r.Type),
 				string(r.Status), r.UserName, s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate),
-				r.Species, nullString(r.TrackingID), r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone,
+				store.SpeciesName(r.Species), nullString(r.TrackingID), r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone,
 				r.UndoSupported, notNilBytes(r.Content), errs, warns, r.DocumentRef, monthOrNull(r.MovementDate),
 				joined, id)
 			return id, t.insertHoldings(ctx, id, hs, holdingCopies{string(r.Type), s.atOrNull(r.MovementDate), monthOrNull(r.MovementDate)})
 		}
 	}
 	id, err = t.insertID(ctx, insertRequestSQL, string(r.Type), string(r.Status), r.UserName,
-		s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate), r.Species, nullString(r.TrackingID),
-		r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone, r.UndoSupported, notNilBytes(r.Content), errs, warns,
-		r.DocumentRef, monthOrNull(r.MovementDate), joined)
+		s.at(r.RequestDate), s.at(r.UpdatedDate), s.atOrNull(r.MovementDate), store.SpeciesName(r.Species),
+		nullString(r.TrackingID), r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone, r.UndoSupported,
+		notNilBytes(r.Content), errs, warns, r.DocumentRef, monthOrNull(r.MovementDate), joined)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, livestock.Errorf(livestock.KindConflict, "the trackingId %q was used before by this user", r.TrackingID)
 	}
@@ -150,7 +150,7 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 		return err
 	}
 	args := []any{r.ID, string(r.Status), t.s.at(r.UpdatedDate), errs, warns, r.IsFullUndone, r.UndoSupported,
-		r.DocumentRef, joined, r.Species}
+		r.DocumentRef, joined, store.SpeciesName(r.Species)}
 	// Most jobs leave a request's holdings as they were: then one
 	// statement does, where reading the old ones first took two.
 	if t.tx.Deferring() {
@@ -264,7 +264,7 @@ func scanRequest(row interface{ Scan(...any) error }) (store.Request, error) {
 	var target sql.NullInt64
 	var errs, warns, holdings string
 	err := row.Scan(&r.ID, &r.Type, &r.Status, &r.UserName, instant{&r.RequestDate}, instant{&r.UpdatedDate},
-		instant{&r.MovementDate}, &r.Species, &tracking, &r.CorrelationID, &target, &r.IsFullUndone,
+		instant{&r.MovementDate}, speciesCol{&r.Species}, &tracking, &r.CorrelationID, &target, &r.IsFullUndone,
 		&r.UndoSupported, &r.Content, &errs, &warns, &r.DocumentRef, &holdings)
 	if err != nil {
 		return store.Request{}, err

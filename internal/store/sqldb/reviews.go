@@ -39,7 +39,7 @@ const (
 func (s *Store) PendingReviews(ctx context.Context, q store.ReviewQuery) (list []store.Movement, err error) {
 	defer s.wrap(&err, "PendingReviews")
 	f := filter{s: s, cols: reviewFields, prefix: "m.", args: []any{q.Holding.String(),
-		string(store.MovementPendingReview), q.Species, q.AfterID}}
+		string(store.MovementPendingReview), store.SpeciesName(q.Species), q.AfterID}}
 	cond, err := f.compile(q.Filter)
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func (t *tx) ArrivalsOn(ctx context.Context, cph livestock.CPH, from, to time.Ti
 	for rows.Next() {
 		var a store.Arrival
 		var flags string
-		if err := rows.Scan(&a.MovementID, day{&a.Date}, &a.Species, &flags, cphCol{&a.Source}); err != nil {
+		if err := rows.Scan(&a.MovementID, day{&a.Date}, speciesCol{&a.Species}, &flags, cphCol{&a.Source}); err != nil {
 			return nil, err
 		}
 		if a.Flags, err = decodeStrings(flags); err != nil {

@@ -79,7 +79,7 @@ func (s *Store) window(ctx context.Context, query string, holdings []livestock.C
 		}
 		for rows.Next() {
 			var m store.Movement
-			if err := rows.Scan(&m.ID, &m.RequestID, &m.Species, cphCol{&m.Source}, cphCol{&m.Destination}, day{&m.TransferDate},
+			if err := rows.Scan(&m.ID, &m.RequestID, speciesCol{&m.Species}, cphCol{&m.Source}, cphCol{&m.Destination}, day{&m.TransferDate},
 				day{&m.ArrivalDate}, &m.State, &m.AnimalCount); err != nil {
 				rows.Close()
 				return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 )
 
 // fieldErrorJSON is how a livestock.FieldError is kept in a JSON column:
@@ -165,5 +166,29 @@ func (h cphCol) Scan(src any) error {
 		return fmt.Errorf("stored CPH %q: %v", s, err)
 	}
 	*h.c = c
+	return nil
+}
+
+// speciesCol scans a species column, spelled as store.SpeciesName spells
+// one ("" for none). Only Drover writes the column, so a spelling that
+// does not parse is the store's fault, and is refused rather than read as
+// a near match that would be written back spelled otherwise.
+type speciesCol struct{ sp *livestock.Species }
+
+func (c speciesCol) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	default:
+		return fmt.Errorf("stored species: unexpected %T", src)
+	}
+	sp, err := store.ParseSpecies(s)
+	if err != nil {
+		return fmt.Errorf("stored species: %v", err)
+	}
+	*c.sp = sp
 	return nil
 }

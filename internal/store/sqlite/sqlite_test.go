@@ -137,6 +137,13 @@ func TestLiveStatus(t *testing.T) {
 	storetest.LiveStatus(t, open(t, path), behind(path))
 }
 
+// TestStoredSpecies checks that species keep their stored spelling.
+func TestStoredSpecies(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.StoredSpecies(t, open(t, path), behind(path))
+}
+
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()
@@ -158,6 +165,11 @@ func behind(path string) storetest.Behind {
 				t.Fatalf("%s: %v", q, err)
 			}
 			return s
+		},
+		Exec: func(t *testing.T, stmt string, args ...any) {
+			if _, err := raw(t, path).ExecContext(t.Context(), stmt, args...); err != nil {
+				t.Fatalf("%s: %v", stmt, err)
+			}
 		},
 	}
 }

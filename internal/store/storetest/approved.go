@@ -17,7 +17,7 @@ import (
 // destination; undone; rejected on review; goats to the abattoir.
 func approvedFixture(t *testing.T, s store.Store) []int64 {
 	t.Helper()
-	m := func(state store.MovementState, by store.Side, from, to livestock.CPH, species string, day int) store.Movement {
+	m := func(state store.MovementState, by store.Side, from, to livestock.CPH, species livestock.Species, day int) store.Movement {
 		return store.Movement{UserName: "keeper1", Species: species, Source: from, Destination: to,
 			TransferDate: ymd(2026, 3, day), State: state, ReportedBy: by, AnimalCount: 2,
 			Devices: []store.MovementDevice{
@@ -27,12 +27,12 @@ func approvedFixture(t *testing.T, s store.Store) []int64 {
 	}
 	var ids []int64
 	for _, mv := range []store.Movement{
-		m(store.MovementPendingReview, store.SideDeparture, farmA, farmB, "Sheep", 1),
-		m(store.MovementAccepted, store.SideDeparture, farmA, farmB, "Sheep", 2),
-		m(store.MovementCompleted, store.SideDestination, market, farmB, "Sheep", 3),
-		m(store.MovementUndone, store.SideDeparture, farmA, farmB, "Sheep", 4),
-		m(store.MovementRejected, store.SideDeparture, farmA, farmB, "Sheep", 5),
-		m(store.MovementCompleted, store.SideDeparture, farmA, abattoir, "Goats", 6),
+		m(store.MovementPendingReview, store.SideDeparture, farmA, farmB, livestock.SpeciesSheep, 1),
+		m(store.MovementAccepted, store.SideDeparture, farmA, farmB, livestock.SpeciesSheep, 2),
+		m(store.MovementCompleted, store.SideDestination, market, farmB, livestock.SpeciesSheep, 3),
+		m(store.MovementUndone, store.SideDeparture, farmA, farmB, livestock.SpeciesSheep, 4),
+		m(store.MovementRejected, store.SideDeparture, farmA, farmB, livestock.SpeciesSheep, 5),
+		m(store.MovementCompleted, store.SideDeparture, farmA, abattoir, livestock.SpeciesGoats, 6),
 	} {
 		ids = append(ids, addMovement(t, s, mv))
 	}

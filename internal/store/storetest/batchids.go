@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // line is given that id again (a stale review naming it must not find
 // another batch).
 func testBatchMovementIDs(t *testing.T, s store.Store) {
-	a, b := fullMovement(), pending(farmB, "Sheep", ymd(2026, 3, 2))
+	a, b := fullMovement(), pending(farmB, livestock.SpeciesSheep, ymd(2026, 3, 2))
 	a.ID, b.ID = addMovement(t, s, a), addMovement(t, s, b)
 	seen := map[int64]int64{} // id → movement
 	for _, id := range []int64{a.ID, b.ID} {
@@ -37,7 +38,7 @@ func testBatchMovementIDs(t *testing.T, s store.Store) {
 		m.Batches = []store.MovementBatch{m.Batches[1], {BatchNumber: "UK0100007", AnimalTotal: 4}}
 		return tx.UpdateMovement(c, m)
 	})
-	c := pending(farmB, "Sheep", ymd(2026, 3, 3))
+	c := pending(farmB, livestock.SpeciesSheep, ymd(2026, 3, 3))
 	c.ID = addMovement(t, s, c)
 	for _, id := range []int64{a.ID, c.ID} {
 		for _, line := range movement(t, s, id).Batches {
@@ -50,7 +51,7 @@ func testBatchMovementIDs(t *testing.T, s store.Store) {
 		t.Errorf("the line a kept has batch id %d, not one of its own before (%v)", got, seen)
 	}
 	// PendingReviews shows the same ids as Movement.
-	list := reviews(t, s, store.ReviewQuery{Holding: farmB, Species: "Sheep"})
+	list := reviews(t, s, store.ReviewQuery{Holding: farmB, Species: livestock.SpeciesSheep})
 	for _, m := range list {
 		if diff := cmp.Diff(movement(t, s, m.ID).Batches, m.Batches); diff != "" {
 			t.Errorf("PendingReviews movement %d batches (-Movement +PendingReviews):\n%s", m.ID, diff)

@@ -22,7 +22,7 @@ func testDateListing(t *testing.T, s store.Store) {
 	for i := range 60 {
 		holdings := [][]livestock.CPH{{farmA}, {market, farmB}, {abattoir}, nil}[i%4]
 		r := transfer([]string{"keeper1", "keeper2", "other"}[i%3], holdings...)
-		r.Species = []string{"Sheep", "Goats"}[i%2]
+		r.Species = []livestock.Species{livestock.SpeciesSheep, livestock.SpeciesGoats}[i%2]
 		r.MovementDate = ymd(2026, time.Month(1+i*7%12), 1+i%28)
 		all = append(all, r)
 	}
@@ -52,7 +52,7 @@ func testDateListing(t *testing.T, s store.Store) {
 	}{
 		{"a month", march, inRange("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")},
 		{"a month, then species", and(march, cmpf("species", odata.Eq, "Sheep")), func(r store.Request) bool {
-			return r.Species == "Sheep" && inRange("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")(r)
+			return r.Species == livestock.SpeciesSheep && inRange("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z")(r)
 		}},
 		{"a quarter, bounds apart", and(ge("2026-04-01T00:00:00Z"), and(cmpf("requestStatus", odata.Ne, "Fail"), lt("2026-07-01T00:00:00Z"))),
 			inRange("2026-04-01T00:00:00Z", "2026-07-01T00:00:00Z")},

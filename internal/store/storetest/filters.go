@@ -30,17 +30,17 @@ func at(s string) time.Time {
 // filterRequests are the requests of testRequestFilter. The request date
 // of the i-th is base plus i hours.
 func filterRequests() []store.Request {
-	r := func(user, species string, status store.RequestStatus, movement time.Time, tracking string) store.Request {
+	r := func(user string, species livestock.Species, status store.RequestStatus, movement time.Time, tracking string) store.Request {
 		q := transfer(user)
 		q.Species, q.Status, q.MovementDate, q.TrackingID = species, status, movement, tracking
 		return q
 	}
 	rs := []store.Request{
-		r("keeper1", "Sheep", store.StatusPending, ymd(2026, 11, 1), "T-0"),
-		r("keeper1", "Goats", store.StatusSuccess, ymd(2026, 11, 30), ""),
-		r("keeper2", "Sheep", store.StatusFailed, ymd(2026, 10, 31), "T-2"),
-		r("keeper2", "Deer", store.StatusSuccess, ymd(2026, 12, 1), "O'Brien"),
-		r("keeper1", "", store.StatusPending, time.Time{}, ""),
+		r("keeper1", livestock.SpeciesSheep, store.StatusPending, ymd(2026, 11, 1), "T-0"),
+		r("keeper1", livestock.SpeciesGoats, store.StatusSuccess, ymd(2026, 11, 30), ""),
+		r("keeper2", livestock.SpeciesSheep, store.StatusFailed, ymd(2026, 10, 31), "T-2"),
+		r("keeper2", livestock.SpeciesDeer, store.StatusSuccess, ymd(2026, 12, 1), "O'Brien"),
+		r("keeper1", 0, store.StatusPending, time.Time{}, ""),
 	}
 	for i := range rs {
 		rs[i].RequestDate = base.Add(time.Duration(i) * time.Hour)
@@ -51,7 +51,7 @@ func filterRequests() []store.Request {
 func testRequestFilter(t *testing.T, s store.Store) {
 	got := addRequests(t, s, filterRequests()...)
 	other := transfer("keeper1")
-	other.Type, other.Species = store.RequestReview, "Sheep"
+	other.Type, other.Species = store.RequestReview, livestock.SpeciesSheep
 	addRequests(t, s, other) // never listed with the transfers
 	hour := func(i int) time.Time { return stored(base.Add(time.Duration(i) * time.Hour)) }
 	nov1, nov30 := at("2026-11-01T00:00:00Z"), at("2026-11-30T23:59:59Z")
@@ -119,7 +119,7 @@ func testHoldingFilter(t *testing.T, s store.Store) {
 			hs = append(hs, livestock.MustCPH(h))
 		}
 		q := transfer(user, hs...)
-		q.Species, q.MovementDate = "Sheep", movement
+		q.Species, q.MovementDate = livestock.SpeciesSheep, movement
 		return q
 	}
 	a, b, m, ab := farmA.String(), farmB.String(), market.String(), abattoir.String()
@@ -190,7 +190,7 @@ func testFilterErrors(t *testing.T, s store.Store) {
 		_, err := s.Requests(c, q)
 		wantCode(t, tt.name, err, tt.code)
 	}
-	_, err := s.PendingReviews(c, store.ReviewQuery{Holding: farmB, Species: "Sheep",
+	_, err := s.PendingReviews(c, store.ReviewQuery{Holding: farmB, Species: livestock.SpeciesSheep,
 		Filter: cmpf("species", odata.Eq, "Sheep")})
 	wantCode(t, "PendingReviews on species", err, livestock.CodeFilterField)
 }

@@ -55,7 +55,7 @@ func testGroupMoveReads(t *testing.T, s store.Store) {
 			if err := look("before its writes", on, recorded); err != nil {
 				wrong = append(wrong, err)
 			}
-			m := pending(farmB, "Sheep", day)
+			m := pending(farmB, livestock.SpeciesSheep, day)
 			m.ReportedBy = store.SideDeparture
 			m.Devices = []store.MovementDevice{{Identifier: sheep, PriorCPH: on, PriorOnSince: day}}
 			var err error

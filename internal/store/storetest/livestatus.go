@@ -8,11 +8,13 @@ import (
 )
 
 // Behind reaches a store's database behind the store, for the migration
-// tests: To migrates the schema up or down to a version, Text reads one
-// text value by a query with one argument ($1).
+// tests and StoredSpecies: To migrates the schema up or down to a version,
+// Text reads one text value by a query with one argument ($1), Exec runs
+// one statement with its arguments ($1, …).
 type Behind struct {
 	To   func(t *testing.T, version int64)
 	Text func(t *testing.T, query string, arg any) string
+	Exec func(t *testing.T, stmt string, args ...any)
 }
 
 // LiveStatus checks migration 00009 on s: requests and registrations kept

@@ -59,7 +59,7 @@ func addMovement(t *testing.T, s store.Store, m store.Movement) int64 {
 }
 
 // pending is a movement of sheep from farmA awaiting the review of holding.
-func pending(holding livestock.CPH, species string, transferDate time.Time) store.Movement {
+func pending(holding livestock.CPH, species livestock.Species, transferDate time.Time) store.Movement {
 	return store.Movement{UserName: "keeper1", Species: species, Source: farmA, Destination: holding,
 		ReviewHolding: holding, TransferDate: transferDate, State: store.MovementPendingReview, AnimalCount: 1,
 		Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 1}}}

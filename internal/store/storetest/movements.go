@@ -7,13 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
 // fullMovement sets every field of a movement but its ids.
 func fullMovement() store.Movement {
 	return store.Movement{
-		UserName: "keeper1", Species: "Sheep", Source: farmA, Destination: farmB,
+		UserName: "keeper1", Species: livestock.SpeciesSheep, Source: farmA, Destination: farmB,
 		ReviewHolding: farmB, TransferDate: ymd(2026, 3, 10), State: store.MovementPendingReview,
 		AnimalCount: 7, Flags: []string{"BTV", "TB4"}, Standstill: true, ReportedBy: store.SideDestination,
 		Duplicates: []int64{41, 7},
@@ -42,7 +43,7 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Movement (-want +got):\n%s", diff)
 	}
-	bare := store.Movement{UserName: "keeper2", Species: "Goats", Source: market, Destination: farmA,
+	bare := store.Movement{UserName: "keeper2", Species: livestock.SpeciesGoats, Source: market, Destination: farmA,
 		TransferDate: ymd(2026, 3, 11), ArrivalDate: ymd(2026, 3, 11), State: store.MovementCompleted}
 	bare.ID = addMovement(t, s, bare)
 	bare.RequestID = bare.ID
@@ -94,26 +95,26 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 }
 
 func testPendingReviews(t *testing.T, s store.Store) {
-	accepted := pending(farmB, "Sheep", ymd(2026, 3, 1))
+	accepted := pending(farmB, livestock.SpeciesSheep, ymd(2026, 3, 1))
 	accepted.State = store.MovementAccepted
 	var want []store.Movement
 	for _, m := range []store.Movement{
 		fullMovement(), // awaits farm B's review of sheep
-		pending(farmB, "Goats", ymd(2026, 3, 1)),
-		pending(farmA, "Sheep", ymd(2026, 3, 1)),
+		pending(farmB, livestock.SpeciesGoats, ymd(2026, 3, 1)),
+		pending(farmA, livestock.SpeciesSheep, ymd(2026, 3, 1)),
 		accepted,
-		pending(farmB, "Sheep", ymd(2026, 3, 2)),
+		pending(farmB, livestock.SpeciesSheep, ymd(2026, 3, 2)),
 	} {
 		m.ID = addMovement(t, s, m)
 		m.RequestID = m.ID
-		if m.ReviewHolding == farmB && m.Species == "Sheep" && m.State == store.MovementPendingReview {
+		if m.ReviewHolding == farmB && m.Species == livestock.SpeciesSheep && m.State == store.MovementPendingReview {
 			want = append(want, m)
 		}
 	}
 	for i := range want {
 		takeBatchIDs(t, &want[i], movement(t, s, want[i].ID))
 	}
-	q := store.ReviewQuery{Holding: farmB, Species: "Sheep"}
+	q := store.ReviewQuery{Holding: farmB, Species: livestock.SpeciesSheep}
 	if diff := cmp.Diff(want, reviews(t, s, q)); diff != "" {
 		t.Errorf("PendingReviews (-want +got):\n%s", diff)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -16,7 +17,7 @@ import (
 // Text values are lower-case letters and digits, which sort alike under
 // every collation.
 func orderRequests() []store.Request {
-	species := []string{"", "Sheep", "Goats", "Deer"}
+	species := []livestock.Species{0, livestock.SpeciesSheep, livestock.SpeciesGoats, livestock.SpeciesDeer}
 	var rs []store.Request
 	for i := range 11 {
 		r := transfer([]string{"keeper1", "keeper2"}[i%2], farmA)
@@ -159,7 +160,7 @@ func testLiveRecordFilter(t *testing.T, s store.Store) {
 		{"updatedDate ge", cmpf("updatedDate", odata.Ge, stored(base.Add(2*time.Hour))),
 			func(r store.Request) bool { return !r.UpdatedDate.Before(base.Add(2 * time.Hour)) }},
 		{"content/trackingId eq", cmpf("content/trackingId", odata.Eq, "t07"), func(r store.Request) bool { return r.TrackingID == "t07" }},
-		{"content/species eq", cmpf("content/species", odata.Eq, "Goats"), func(r store.Request) bool { return r.Species == "Goats" }},
+		{"content/species eq", cmpf("content/species", odata.Eq, "Goats"), func(r store.Request) bool { return r.Species == livestock.SpeciesGoats }},
 	} {
 		var want []int64
 		for i, r := range rs {

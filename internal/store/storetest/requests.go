@@ -19,7 +19,7 @@ func fullRequest() store.Request {
 	return store.Request{
 		Type: store.RequestTransfer, Status: store.StatusFailed, UserName: "keeper1",
 		RequestDate: base, UpdatedDate: base.Add(time.Hour), MovementDate: ymd(2026, 11, 1),
-		Species: "Sheep", TrackingID: "T-1", CorrelationID: "3f1c0b9e",
+		Species: livestock.SpeciesSheep, TrackingID: "T-1", CorrelationID: "3f1c0b9e",
 		Holdings: []livestock.CPH{farmA, market}, // in CPH order, as they come back
 		TargetID: 7, IsFullUndone: true, UndoSupported: true, Content: []byte(`{ "b": 2, "a": [1] }`),
 		Errors: []livestock.FieldError{
@@ -71,7 +71,7 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	upd.Warnings = append(upd.Warnings, livestock.FieldError{Code: livestock.CodeLateReport, Message: "late"})
 	upd.IsFullUndone, upd.UndoSupported, upd.DocumentRef = false, false, "MD-2"
 	upd.Holdings = []livestock.CPH{farmB}
-	upd.Species = "Goats" // a review's job learns it from the movement
+	upd.Species = livestock.SpeciesGoats // a review's job learns it from the movement
 	changed := upd
 	changed.UserName, changed.TrackingID, changed.Content = "keeper2", "T-9", []byte(`{}`)
 	inTx(t, s, func(c context.Context, tx store.Tx) error { return tx.UpdateRequest(c, changed) })

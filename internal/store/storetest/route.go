@@ -19,7 +19,7 @@ func testMovementsOnRoute(t *testing.T, s store.Store) {
 	on := ymd(2026, 3, 10)
 	first := fullMovement() // farmA → farmB, pending, reported by the destination, with duplicates
 	first.ID = addMovement(t, s, first)
-	done := pending(farmB, "Goats", on)
+	done := pending(farmB, livestock.SpeciesGoats, on)
 	done.State, done.ReviewHolding, done.ArrivalDate, done.ReportedBy = store.MovementCompleted, livestock.CPH{}, on, store.SideDestination
 	done.ID = addMovement(t, s, done)
 	accepted := done
@@ -30,13 +30,13 @@ func testMovementsOnRoute(t *testing.T, s store.Store) {
 		gone.State = state
 		addMovement(t, s, gone)
 	}
-	offMove := pending(farmB, "Sheep", on)
+	offMove := pending(farmB, livestock.SpeciesSheep, on)
 	offMove.ReportedBy = store.SideDeparture
-	for _, other := range []store.Movement{pending(farmB, "Sheep", ymd(2026, 3, 11)), pending(market, "Sheep", on), offMove} {
+	for _, other := range []store.Movement{pending(farmB, livestock.SpeciesSheep, ymd(2026, 3, 11)), pending(market, livestock.SpeciesSheep, on), offMove} {
 		other.ReportedBy = cmp.Or(other.ReportedBy, store.SideDestination)
 		addMovement(t, s, other)
 	}
-	back := pending(farmA, "Sheep", on)
+	back := pending(farmA, livestock.SpeciesSheep, on)
 	back.Source, back.ReportedBy = farmB, store.SideDestination
 	addMovement(t, s, back)
 

@@ -52,7 +52,7 @@ func testSharedTxConflict(t *testing.T, s store.Store) {
 	tracked := transfer("keeper1")
 	tracked.TrackingID = "T-1"
 	addRequests(t, s, tracked)
-	badMovement := store.Movement{ID: 999_999, RequestID: 999_999, UserName: "keeper1", Species: "Sheep",
+	badMovement := store.Movement{ID: 999_999, RequestID: 999_999, UserName: "keeper1", Species: livestock.SpeciesSheep,
 		Source: farmA, Destination: farmB, TransferDate: ymd(2026, 1, 1), State: store.MovementCompleted}
 	var swallowed error
 	errs := together(t, s,

@@ -29,18 +29,18 @@ func traceRegistry(t *testing.T, s store.Store) []int64 {
 	}
 	const s1, s2 = "UK0100001 00001", "UK0100001 00002"
 	m := []store.Movement{
-		{UserName: "keeper1", Species: "Sheep", Source: a, Destination: mk, TransferDate: ymd(2025, 1, 10),
+		{UserName: "keeper1", Species: livestock.SpeciesSheep, Source: a, Destination: mk, TransferDate: ymd(2025, 1, 10),
 			ArrivalDate: ymd(2025, 1, 10), State: store.MovementCompleted, AnimalCount: 7, Devices: sheep("accepted", s1, s2),
 			Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 5, Accepted: 5}}},
-		{UserName: "keeper2", Species: "Sheep", Source: mk, Destination: b, TransferDate: ymd(2025, 1, 11),
+		{UserName: "keeper2", Species: livestock.SpeciesSheep, Source: mk, Destination: b, TransferDate: ymd(2025, 1, 11),
 			ArrivalDate: ymd(2025, 1, 12), State: store.MovementAccepted, AnimalCount: 7,
 			Devices: append(sheep("accepted", s1), sheep("rejected", s2)...),
 			Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 5, Accepted: 3}}},
-		{UserName: "keeper1", Species: "Sheep", Source: b, Destination: ab, TransferDate: ymd(2025, 1, 20),
+		{UserName: "keeper1", Species: livestock.SpeciesSheep, Source: b, Destination: ab, TransferDate: ymd(2025, 1, 20),
 			ArrivalDate: ymd(2025, 1, 20), State: store.MovementUndone, AnimalCount: 1, Devices: sheep("accepted", s1)},
-		{UserName: "keeper1", Species: "Sheep", Source: a, Destination: b, ReviewHolding: b, TransferDate: ymd(2025, 1, 15),
+		{UserName: "keeper1", Species: livestock.SpeciesSheep, Source: a, Destination: b, ReviewHolding: b, TransferDate: ymd(2025, 1, 15),
 			State: store.MovementPendingReview, AnimalCount: 4, Batches: []store.MovementBatch{{BatchNumber: "UK0100009", AnimalTotal: 4}}},
-		{UserName: "keeper1", Species: "Cattle", Source: b, Destination: mk, TransferDate: ymd(2025, 2, 1),
+		{UserName: "keeper1", Species: livestock.SpeciesCattle, Source: b, Destination: mk, TransferDate: ymd(2025, 2, 1),
 			ArrivalDate: ymd(2025, 2, 2), State: store.MovementRejected, AnimalCount: 1, Devices: sheep("rejected", "UK100002000017")},
 	}
 	ids := make([]int64, len(m))
@@ -89,7 +89,7 @@ func testTraceWindows(t *testing.T, s store.Store) {
 	got, err := s.MovementsFrom(ctx(t), []livestock.CPH{mk}, ymd(2025, 1, 1), ymd(2025, 1, 31))
 	must(t, "MovementsFrom", err)
 	if len(got) != 1 || got[0].Destination != b || !got[0].ArrivalDate.Equal(ymd(2025, 1, 12)) || got[0].State != store.MovementAccepted ||
-		got[0].RequestID != m[1] || got[0].Species != "Sheep" || got[0].AnimalCount != 7 || len(got[0].Devices) != 0 {
+		got[0].RequestID != m[1] || got[0].Species != livestock.SpeciesSheep || got[0].AnimalCount != 7 || len(got[0].Devices) != 0 {
 		t.Fatalf("market's departure = %+v, want m1 to farmB, arriving 2025-01-12, accepted, without parts", got)
 	}
 	must(t, "FillMovements", s.FillMovements(ctx(t), got))

@@ -18,7 +18,7 @@ import (
 func testReviewFilter(t *testing.T, s store.Store) {
 	var got []int64
 	for _, d := range []time.Time{ymd(2026, 10, 31), ymd(2026, 11, 1), ymd(2026, 11, 30), ymd(2026, 12, 1)} {
-		got = append(got, addMovement(t, s, pending(farmB, "Sheep", d)))
+		got = append(got, addMovement(t, s, pending(farmB, livestock.SpeciesSheep, d)))
 	}
 	for _, tt := range []struct {
 		name   string
@@ -42,14 +42,14 @@ func testReviewFilter(t *testing.T, s store.Store) {
 		{"not eq noon", not(cmpf("movementDate", odata.Eq, at("2026-11-30T12:00:00Z"))), []int{0, 1, 2, 3}},
 		{"requestId", or(cmpf("requestId", odata.Eq, got[0]), cmpf("requestId", odata.Gt, got[2])), []int{0, 3}},
 	} {
-		q := store.ReviewQuery{Holding: farmB, Species: "Sheep", Filter: tt.filter}
+		q := store.ReviewQuery{Holding: farmB, Species: livestock.SpeciesSheep, Filter: tt.filter}
 		wantIDs(t, tt.name, movementIDs(reviews(t, s, q)), pick(got, tt.want...))
 	}
 }
 
 func testInTransit(t *testing.T, s store.Store) {
 	withTags := func(state store.MovementState, tags ...string) store.Movement {
-		m := pending(farmB, "Sheep", ymd(2026, 3, 1))
+		m := pending(farmB, livestock.SpeciesSheep, ymd(2026, 3, 1))
 		m.State = state
 		for _, tag := range tags {
 			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag, RFID: "0", PriorCPH: farmA})
@@ -88,7 +88,7 @@ func testInTransit(t *testing.T, s store.Store) {
 
 func testArrivalsOn(t *testing.T, s store.Store) {
 	arrival := func(state store.MovementState, transfer, arrived int, dest livestock.CPH) store.Movement {
-		m := pending(dest, "Sheep", ymd(2026, 3, transfer))
+		m := pending(dest, livestock.SpeciesSheep, ymd(2026, 3, transfer))
 		m.State, m.Flags, m.Source = state, []string{fmt.Sprint(transfer)}, market
 		if arrived != 0 {
 			m.ArrivalDate = ymd(2026, 3, arrived)
