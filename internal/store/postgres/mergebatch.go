@@ -7,14 +7,16 @@ import (
 	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
-// Multi-row inserts. A group's deferred writes arrive as one statement a
-// row (a submission's request, holdings, job and reply), and PostgreSQL
-// starts and ends each statement on its own: 64 single-row INSERTs into
-// requests cost 23–28 µs a row in one pipeline, one INSERT of the 64 rows
-// 17–19 µs. So runs of the same INSERT … VALUES statement are sent as one
-// statement of their rows, in the order they came (which the ranks of
-// sqldb's deferred.go chose), in runs of a power of two rows, so that the
-// connection's cache of prepared statements holds a few shapes of each.
+// Multi-row writes. A group's deferred writes arrive as one statement a
+// row (a submission's request, holdings, job and reply; a job's request
+// update and completion), and PostgreSQL starts and ends each statement
+// on its own: 64 single-row INSERTs into requests cost 23–28 µs a row in
+// one pipeline, one INSERT of the 64 rows 17–19 µs. So runs of the same
+// statement whose arguments are one VALUES list (INSERT … VALUES, or
+// UPDATE … FROM (VALUES …)) are sent as one statement of their rows, in
+// the order they came (which the ranks of sqldb's deferred.go chose), in
+// runs of a power of two rows, so that the connection's cache of
+// prepared statements holds a few shapes of each.
 
 // maxMergedParams is PostgreSQL's limit on a statement's parameters.
 const maxMergedParams = 65535
@@ -26,9 +28,9 @@ type merged struct {
 	from, to int
 }
 
-// mergeInserts groups the runs of stmts that are the same insert of
-// literal rows into multi-row statements; every other statement is sent
-// as it is.
+// mergeInserts groups the runs of stmts that are the same statement of
+// one VALUES list into multi-row statements; every other statement, and
+// a write that may change any number of rows, is sent as it is.
 func mergeInserts(stmts []groupcommit.Statement) []merged {
 	out := make([]merged, 0, len(stmts))
 	for i := 0; i < len(stmts); {
@@ -99,40 +101,54 @@ func renumber(q *strings.Builder, rows string, by int) {
 	}
 }
 
-// splitValues splits an INSERT … VALUES (…)[, (…)] … statement into what
-// comes before its rows, the rows, and what follows them (ON CONFLICT …),
-// when only the rows hold placeholders and nothing in the statement
-// quotes text; ok is false for any other statement.
+// splitValues splits an INSERT … VALUES (…)[, (…)] … statement, or an
+// UPDATE … FROM (VALUES (…)) …, into what comes before its rows, the rows,
+// and what follows them, when only the rows hold placeholders and nothing
+// in the statement quotes text; ok is false for any other statement.
 func splitValues(query string) (head, rows, tail string, ok bool) {
-	if !strings.HasPrefix(query, "INSERT INTO ") || strings.ContainsAny(query, `'"`) || strings.Contains(query, "--") {
+	if !strings.HasPrefix(query, "INSERT INTO ") && !strings.HasPrefix(query, "UPDATE ") ||
+		strings.ContainsAny(query, `'"`) || strings.Contains(query, "--") {
 		return "", "", "", false
 	}
-	at := strings.Index(query, " VALUES ")
+	at := strings.Index(query, "VALUES (")
 	if at < 0 || strings.Contains(query[:at], "$") {
 		return "", "", "", false
 	}
-	start := at + len(" VALUES ")
-	end, depth := start, 0
-scan:
-	for ; end < len(query); end++ {
-		switch c := query[end]; {
-		case c == '(':
-			depth++
-		case c == ')':
-			if depth--; depth < 0 {
+	start := at + len("VALUES ")
+	end := start // after the last row read
+	for i := start; i < len(query) && query[i] == '('; {
+		depth := 0
+		for ; i < len(query); i++ {
+			switch c := query[i]; {
+			case c == '(':
+				depth++
+			case c == ')':
+				depth--
+			case c == '$' && (i+1 >= len(query) || query[i+1] < '0' || query[i+1] > '9'):
 				return "", "", "", false
 			}
-		case depth == 0 && c != ',' && c != ' ' && c != '\n' && c != '\t':
-			break scan
-		case c == '$':
-			if end+1 >= len(query) || query[end+1] < '0' || query[end+1] > '9' {
-				return "", "", "", false
+			if depth == 0 {
+				break
 			}
 		}
+		if depth != 0 {
+			return "", "", "", false
+		}
+		i++
+		end = i
+		j := i
+		for j < len(query) && strings.IndexByte(" \n\t", query[j]) >= 0 {
+			j++
+		}
+		if j >= len(query) || query[j] != ',' {
+			break
+		}
+		for j++; j < len(query) && strings.IndexByte(" \n\t", query[j]) >= 0; j++ {
+		}
+		i = j
 	}
-	rows = strings.TrimRight(query[start:end], " \n\t,")
-	if depth != 0 || rows == "" || !strings.HasSuffix(rows, ")") || strings.Contains(query[start+len(rows):], "$") {
+	if end == start || strings.Contains(query[end:], "$") {
 		return "", "", "", false
 	}
-	return query[:start], rows, query[start+len(rows):], true
+	return query[:start], query[start:end], query[end:], true
 }

@@ -55,16 +55,24 @@ func TestSplitValues(t *testing.T) {
 		"INSERT INTO t (a) VALUES ($1) -- $2",
 		"INSERT INTO t (a) VALUES ($1, $x)",
 		"INSERT INTO t (a) VALUES (($1)",
-		"INSERT INTO t (a) VALUES ($1))",
+		"UPDATE t SET a = v.a FROM (VALUES ($1)) AS v (a) WHERE t.id = $2",
+		"DELETE FROM t WHERE a IN (VALUES ($1))",
 		"INSERT INTO t (a) VALUES ",
 	} {
 		if _, _, _, ok := splitValues(q); ok {
 			t.Errorf("splitValues(%q) is ok; want refused", q)
 		}
 	}
-	head, rows, tail, ok := splitValues("INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES ($1, now()), ($2, $3) ON CONFLICT DO NOTHING")
-	if !ok || head != "INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES " || rows != "($1, now()), ($2, $3)" || tail != " ON CONFLICT DO NOTHING" {
-		t.Errorf("splitValues = %q %q %q %v", head, rows, tail, ok)
+	for _, tc := range []struct{ query, head, rows, tail string }{
+		{"INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES ($1, now()), ($2, $3) ON CONFLICT DO NOTHING",
+			"INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES ", "($1, now()), ($2, $3)", " ON CONFLICT DO NOTHING"},
+		{"UPDATE t SET a = v.a FROM (VALUES ($1::bigint, $2::text)) AS v (id, a) WHERE t.id = v.id",
+			"UPDATE t SET a = v.a FROM (VALUES ", "($1::bigint, $2::text)", ") AS v (id, a) WHERE t.id = v.id"},
+	} {
+		head, rows, tail, ok := splitValues(tc.query)
+		if !ok || head != tc.head || rows != tc.rows || tail != tc.tail {
+			t.Errorf("splitValues(%q) = %q %q %q %v", tc.query, head, rows, tail, ok)
+		}
 	}
 }
 

@@ -41,6 +41,10 @@ func tuning(maxConns int) sqldb.Tuning {
 		// after another on its committer.
 		ExecBatch: execBatch,
 		NextIDs:   nextIDs,
+		// A pass's completions and request updates, one statement each
+		// (mergebatch.go).
+		FinishJob:     finishJob,
+		UpdateRequest: updateRequest,
 		// The claim's and the listings' plans depend on the tables'
 		// statistics, which autovacuum takes a minute or more to gather.
 		AnalyzeQueue:    analyzeQueue,
@@ -65,6 +69,22 @@ const (
 			ANALYZE requests, request_holdings;
 		END IF;
 	END $$`
+)
+
+// finishJob and updateRequest are sqldb's completion of a job and its
+// same-holdings update of a request, with their arguments in one row of a
+// VALUES list: the rows of a pass merge into one statement. The casts
+// type the list, whose first row PostgreSQL would otherwise read as text.
+const (
+	finishJob = `UPDATE jobs SET state = 'done', finished_at = v.at
+		FROM (VALUES ($1::bigint, $2::timestamptz)) AS v (id, at) WHERE jobs.id = v.id`
+	updateRequest = `UPDATE requests SET status = v.status, updated_date = v.updated_date, errors = v.errors,
+		warnings = v.warnings, is_full_undone = v.is_full_undone, undo_supported = v.undo_supported,
+		document_ref = v.document_ref, species = v.species
+		FROM (VALUES ($1::bigint, $2::text, $3::timestamptz, $4::text, $5::text, $6::boolean, $7::boolean, $8::text,
+			$9::text, $10::text)) AS v (id, status, updated_date, errors, warnings, is_full_undone, undo_supported,
+			document_ref, holdings, species)
+		WHERE requests.id = v.id AND requests.holdings = v.holdings`
 )
 
 // nextIDs takes ids ahead for the requests and jobs a group inserts.

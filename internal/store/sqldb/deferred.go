@@ -29,15 +29,18 @@ import (
 // second. Sent in one order by every group, they queue instead; a pass
 // with savepoints runs its calls in the order of their requests' keys
 // (groupcommit's Tx.SetKey, set by InsertRequest) for the same reason.
-// A rank of its own for each row a submission inserts also puts each
-// kind's rows next to each other, where PostgreSQL's sender writes them
-// as one multi-row statement (postgres' mergebatch.go).
+// A rank of its own for each row a submission inserts, and for each a
+// job updates, also puts each kind's rows next to each other, where
+// PostgreSQL's sender writes them as one statement (postgres'
+// mergebatch.go).
 const (
 	rankRequest = iota
 	rankReply
 	rankHoldings
 	rankJob
 	rankOther
+	rankUpdateRequest
+	rankFinishJob
 )
 
 // Which id nextID takes: the columns of Tuning.NextIDs.

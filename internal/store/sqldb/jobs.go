@@ -1,6 +1,7 @@
 package sqldb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -70,7 +71,7 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 			return err
 		}
 		if t.tx.Deferring() {
-			t.tx.Later(rankOther, "", 1, finishJobSQL, j.ID, s.at(now))
+			t.tx.Later(rankFinishJob, "", 1, cmp.Or(s.tune.FinishJob, finishJobSQL), j.ID, s.at(now))
 			return nil
 		}
 		if _, err := t.tx.ExecContext(ctx, finishJobSQL, j.ID, s.at(now)); err != nil {

@@ -1,6 +1,7 @@
 package sqldb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -154,7 +155,7 @@ func (t *tx) UpdateRequest(ctx context.Context, r store.Request) (err error) {
 	// Most jobs leave a request's holdings as they were: then one
 	// statement does, where reading the old ones first took two.
 	if t.tx.Deferring() {
-		t.tx.Later(rankOther, "", 1, updateRequestSameHoldingsSQL, args...)
+		t.tx.Later(rankUpdateRequest, "", 1, cmp.Or(t.s.tune.UpdateRequest, updateRequestSameHoldingsSQL), args...)
 		return nil
 	}
 	res, err := t.tx.ExecContext(ctx, updateRequestSameHoldingsSQL, args...)

@@ -36,6 +36,12 @@ type Tuning struct {
 	// one's Affected, and stops at the first that fails; nil when the
 	// store is to send one statement at a time (deferred.go).
 	ExecBatch func(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error
+	// FinishJob and UpdateRequest are the deferred forms of a job's
+	// completion (id $1, finished at $2) and of UpdateRequest's
+	// same-holdings update (the arguments of updateRequestSameHoldingsSQL),
+	// written as one row of a VALUES list so that ExecBatch can merge a
+	// pass's rows into one statement ("" sends the plain statements).
+	FinishJob, UpdateRequest string
 	// NextIDs takes $1 new ids of requests and of jobs, as rows of those
 	// two columns, for the inserts ExecBatch sends ("" when it cannot).
 	NextIDs string
