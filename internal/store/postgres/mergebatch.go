@@ -28,10 +28,10 @@ type merged struct {
 	from, to int
 }
 
-// mergeInserts groups the runs of stmts that are the same statement of
+// mergeRows groups the runs of stmts that are the same statement of
 // one VALUES list into multi-row statements; every other statement, and
 // a write that may change any number of rows, is sent as it is.
-func mergeInserts(stmts []groupcommit.Statement) []merged {
+func mergeRows(stmts []groupcommit.Statement) []merged {
 	out := make([]merged, 0, len(stmts))
 	for i := 0; i < len(stmts); {
 		run := 1

@@ -8,11 +8,11 @@ import (
 	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
-// TestMergeInserts: runs of one insert of literal rows become one
+// TestMergeRows: runs of one insert of literal rows become one
 // statement with the parameters renumbered, in runs of a power of two;
 // anything else, or a write that may change any number of rows, goes as
 // it came.
-func TestMergeInserts(t *testing.T) {
+func TestMergeRows(t *testing.T) {
 	t.Parallel()
 	const (
 		ins      = "INSERT INTO t (a, b) VALUES ($1, $2)\n\t\tON CONFLICT (a) DO NOTHING"
@@ -38,8 +38,8 @@ func TestMergeInserts(t *testing.T) {
 		{query: ins, args: []any{"a4", 4}, from: 7, to: 8},
 		{query: ins, args: []any{"a5", 5}, from: 8, to: 9},
 	}
-	if diff := cmp.Diff(want, mergeInserts(stmts), cmp.AllowUnexported(merged{})); diff != "" {
-		t.Errorf("mergeInserts (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, mergeRows(stmts), cmp.AllowUnexported(merged{})); diff != "" {
+		t.Errorf("mergeRows (-want +got):\n%s", diff)
 	}
 }
 

@@ -99,7 +99,7 @@ func execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statemen
 		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
 	}
 	var b pgx.Batch
-	sent := mergeInserts(stmts) // mergebatch.go
+	sent := mergeRows(stmts) // mergebatch.go
 	for _, m := range sent {
 		b.Queue(m.query, m.args...)
 	}
