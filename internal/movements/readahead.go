@@ -60,9 +60,9 @@ func (s *Service) readAhead(ctx context.Context, tx store.Tx, own int64) error {
 }
 
 // storedTags is what readAhead reads of a stored transfer's content (its
-// normalised model): the species and the devices' tag numbers. Reading
-// the whole transfer (decodeTransfer) cost twice as much, and its job
-// reads it again; a tag missed here costs only the read it would save.
+// normalised model): the species and the devices' tag numbers, not the
+// whole transfer, which its job decodes anyway. A tag missed here costs
+// only the read it would have saved.
 type storedTags struct {
 	Species        string `json:"species"`
 	MovementGroups []struct {

@@ -14,9 +14,8 @@ import (
 // TestRequestUpdatesStayOnTheirPage stores requests of a transfer's size,
 // then gives each its outcome, as their jobs do: an update that finds
 // room on the row's page is HOT (no index touched), and the room is what
-// migration 00021 leaves on each page. Without it almost none of these
-// updates is HOT (19 % under bench/movements' load, 55 % with it), and
-// each of the others writes into every index of the table.
+// migration 00021 leaves on each page. Without it none of these updates
+// is HOT, and each writes into every index of the table.
 // The counts are in pg_stat_user_tables once the store's backends exit.
 func TestRequestUpdatesStayOnTheirPage(t *testing.T) {
 	t.Parallel()

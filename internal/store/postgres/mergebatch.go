@@ -10,8 +10,8 @@ import (
 // Multi-row writes. A group's deferred writes arrive as one statement a
 // row (a submission's request, holdings, job and reply; a job's request
 // update and completion), and PostgreSQL starts and ends each statement
-// on its own: 64 single-row INSERTs into requests cost 23–28 µs a row in
-// one pipeline, one INSERT of the 64 rows 17–19 µs. So runs of the same
+// on its own, which for a row of a few columns costs about as much as
+// writing it (docs/performance.md has the figures). So runs of the same
 // statement whose arguments are one VALUES list (INSERT … VALUES, or
 // UPDATE … FROM (VALUES …)) are sent as one statement of their rows, in
 // the order they came (which the ranks of sqldb's deferred.go chose), in
