@@ -103,15 +103,14 @@ func renumber(q *strings.Builder, rows string, by int) {
 
 // splitValues splits an INSERT … VALUES (…)[, (…)] … statement, or an
 // UPDATE … FROM (VALUES (…)) …, into what comes before its rows, the rows,
-// and what follows them, when only the rows hold placeholders and nothing
-// in the statement quotes text; ok is false for any other statement.
+// and what follows them, when only the rows hold placeholders and quote
+// no text; ok is false for any other statement.
 func splitValues(query string) (head, rows, tail string, ok bool) {
-	if !strings.HasPrefix(query, "INSERT INTO ") && !strings.HasPrefix(query, "UPDATE ") ||
-		strings.ContainsAny(query, `'"`) || strings.Contains(query, "--") {
+	if !strings.HasPrefix(query, "INSERT INTO ") && !strings.HasPrefix(query, "UPDATE ") || strings.Contains(query, "--") {
 		return "", "", "", false
 	}
-	at := strings.Index(query, "VALUES (")
-	if at < 0 || strings.Contains(query[:at], "$") {
+	at := valuesAt(query)
+	if at < 0 {
 		return "", "", "", false
 	}
 	start := at + len("VALUES ")
@@ -147,8 +146,30 @@ func splitValues(query string) (head, rows, tail string, ok bool) {
 		}
 		i = j
 	}
-	if end == start || strings.Contains(query[end:], "$") {
+	if end == start || strings.ContainsAny(query[start:end], `'"`) || strings.Contains(query[end:], "$") {
 		return "", "", "", false
 	}
 	return query[:start], query[start:end], query[end:], true
+}
+
+// valuesAt is where the first "VALUES (" outside quoted text starts in
+// query, or -1 when there is none or a placeholder comes before it.
+func valuesAt(query string) int {
+	var quote byte // the quote open at i, if any
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0 // a doubled quote closes and opens again
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '$':
+			return -1
+		case strings.HasPrefix(query[i:], "VALUES ("):
+			return i
+		}
+	}
+	return -1
 }

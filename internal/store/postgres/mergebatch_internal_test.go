@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,6 +53,7 @@ func TestSplitValues(t *testing.T) {
 		"INSERT INTO t SELECT $1",
 		"INSERT INTO t (a) VALUES ($1) RETURNING $2",
 		"INSERT INTO t (a) VALUES ('$1')",
+		"UPDATE t SET a = $1 FROM (VALUES ($2)) AS v (b)",
 		"INSERT INTO t (a) VALUES ($1) -- $2",
 		"INSERT INTO t (a) VALUES ($1, $x)",
 		"INSERT INTO t (a) VALUES (($1)",
@@ -68,6 +70,12 @@ func TestSplitValues(t *testing.T) {
 			"INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES ", "($1, now()), ($2, $3)", " ON CONFLICT DO NOTHING"},
 		{"UPDATE t SET a = v.a FROM (VALUES ($1::bigint, $2::text)) AS v (id, a) WHERE t.id = v.id",
 			"UPDATE t SET a = v.a FROM (VALUES ", "($1::bigint, $2::text)", ") AS v (id, a) WHERE t.id = v.id"},
+		{"UPDATE t SET a = 'VALUES ($9)' FROM (VALUES ($1)) AS v (b)", "UPDATE t SET a = 'VALUES ($9)' FROM (VALUES ", "($1)", ") AS v (b)"},
+		{finishJob, finishJob[:strings.Index(finishJob, "(VALUES ")+len("(VALUES ")], "($1::bigint, $2::timestamptz)",
+			finishJob[strings.Index(finishJob, ")) AS")+1:]},
+		{updateRequest, updateRequest[:strings.Index(updateRequest, "(VALUES ")+len("(VALUES ")],
+			updateRequest[strings.Index(updateRequest, "($1::bigint") : strings.Index(updateRequest, ")) AS")+1],
+			updateRequest[strings.Index(updateRequest, ")) AS")+1:]},
 	} {
 		head, rows, tail, ok := splitValues(tc.query)
 		if !ok || head != tc.head || rows != tc.rows || tail != tc.tail {
