@@ -62,9 +62,7 @@ func TestGroupsForm(t *testing.T) {
 		}
 		// Wait for the callers to queue, but not for ever: a queue that
 		// cannot take them all must fail the test below, not hang it.
-		for wait := time.Now(); sqldb.SharedQueued(s) < n && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, n)
 		close(free)
 		for range k {
 			if err := <-holders; err != nil {
@@ -206,9 +204,7 @@ func TestGroupWritesBatched(t *testing.T) {
 				}
 			})
 		}
-		for wait := time.Now(); sqldb.SharedQueued(s) < n && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, n)
 		releases[0]()
 		wg.Wait()
 		for _, release := range releases[1:] {
@@ -225,4 +221,14 @@ func TestGroupWritesBatched(t *testing.T) {
 			t.Errorf("%d groups ran again; want none", got)
 		}
 	})
+}
+
+// waitQueued waits until n calls are queued for s's committers (for at
+// most 30 s): a test that holds them then knows the calls will share a
+// group.
+func waitQueued(t testing.TB, s *sqldb.Store, n int) {
+	t.Helper()
+	for wait := time.Now(); sqldb.SharedQueued(s) < n && time.Since(wait) < 30*time.Second; {
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/drover-registry/drover/internal/store"
-	"github.com/drover-registry/drover/internal/store/sqldb"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
@@ -53,9 +51,7 @@ func TestGroupRunsAgainWithSavepoints(t *testing.T) {
 					})
 				})
 			}
-			for wait := time.Now(); sqldb.SharedQueued(s) < n && time.Since(wait) < 30*time.Second; {
-				time.Sleep(time.Millisecond)
-			}
+			waitQueued(t, s, n)
 			for _, release := range releases {
 				release()
 			}

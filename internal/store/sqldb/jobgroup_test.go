@@ -63,9 +63,7 @@ func TestJobsShareCommits(t *testing.T) {
 				})
 			})
 		}
-		for wait := time.Now(); sqldb.SharedQueued(s) < runs+submissions && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, runs+submissions)
 		releases[0]() // one committer takes the whole queue; the others stay held until it is done
 		wg.Wait()
 		// The holder's, then the group's; with several committers the
@@ -190,9 +188,7 @@ func TestJobsYieldToRequests(t *testing.T) {
 				}
 			})
 		}
-		for wait := time.Now(); sqldb.SharedQueued(s) < runs && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, runs)
 		for range submissions { // queued after the jobs: they still go first
 			wg.Go(func() {
 				if err := s.InSharedTx(ctx, func(context.Context, store.Tx) error {
@@ -203,9 +199,7 @@ func TestJobsYieldToRequests(t *testing.T) {
 				}
 			})
 		}
-		for wait := time.Now(); sqldb.SharedQueued(s) < runs+submissions && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, runs+submissions)
 		releases[0]() // one committer takes the queues; the others stay held
 		wg.Wait()
 		commits := sqldb.SharedCommits(s) - before
@@ -285,9 +279,7 @@ func TestJobsKeepPace(t *testing.T) {
 						}
 					})
 				}
-				for wait := time.Now(); sqldb.SharedQueued(s) < runs && time.Since(wait) < 30*time.Second; {
-					time.Sleep(time.Millisecond)
-				}
+				waitQueued(t, s, runs)
 				for range submissions {
 					wg.Go(func() {
 						if err := s.InSharedTx(ctx, func(context.Context, store.Tx) error {
@@ -298,9 +290,7 @@ func TestJobsKeepPace(t *testing.T) {
 						}
 					})
 				}
-				for wait := time.Now(); sqldb.SharedQueued(s) < runs+submissions && time.Since(wait) < 30*time.Second; {
-					time.Sleep(time.Millisecond)
-				}
+				waitQueued(t, s, runs+submissions)
 				releases[0]()
 				wg.Wait()
 				for _, release := range releases[1:] {

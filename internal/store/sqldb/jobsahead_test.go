@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/store"
-	"github.com/drover-registry/drover/internal/store/sqldb"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
@@ -42,9 +41,7 @@ func TestJobsAhead(t *testing.T) {
 				}
 			})
 		}
-		for wait := time.Now(); sqldb.SharedQueued(s) < len(ids) && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, len(ids))
 		for _, release := range releases {
 			release()
 		}

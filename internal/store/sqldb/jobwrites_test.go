@@ -71,9 +71,7 @@ func TestJobPassWritesTogether(t *testing.T) {
 				}
 			})
 		}
-		for wait := time.Now(); sqldb.SharedQueued(s) < n && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, n)
 		for _, release := range releases {
 			release()
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
-	"github.com/drover-registry/drover/internal/store/sqldb"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
@@ -81,9 +80,7 @@ func TestLockRequests(t *testing.T) {
 			})
 		}()
 		go func() { pass <- s.InSharedTx(ctx, func(context.Context, store.Tx) error { return nil }) }()
-		for wait := time.Now(); sqldb.SharedQueued(s) < 2 && time.Since(wait) < 30*time.Second; {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, s, 2)
 		releases[0]() // one committer takes both calls: a pass without savepoints
 		<-locked
 		seen := make(chan int64, len(ids))
