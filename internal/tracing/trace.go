@@ -135,6 +135,10 @@ type entry struct {
 // relax runs one direction of q from origins.
 func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Stay) ([]Reached, int, error) {
 	fwd := d == Forward
+	// The species asked for, read once; one the store never spells
+	// matches no movement.
+	species, err := store.ParseSpecies(q.Species)
+	speciesKnown := err == nil
 	better := func(a, b time.Time) bool { // a is a better day than b
 		if fwd {
 			return a.Before(b)
@@ -169,7 +173,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		next := map[livestock.CPH]int{}
 		for k := range moves {
 			m := &moves[k]
-			if q.Species != "" && store.SpeciesName(m.Species) != q.Species {
+			if q.Species != "" && (!speciesKnown || m.Species != species) {
 				continue
 			}
 			at, to, day := m.Source, m.Destination, Arrival(*m)
