@@ -86,14 +86,7 @@ func run(ctx context.Context, o options, args []string, out io.Writer) (err erro
 		}
 	}
 	serve := []string{"--database", db.DSN, "--max-page", "100"}
-	off, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover-off.log"), append(serve, benchserver.LimitsOff...)...)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "server with every limit off %s\n", off)
-	err = measureOff(ctx, o, db, off, &rep, out)
-	off.Stop()
-	if err != nil {
+	if err := measurePosts(ctx, o, db, bin, serve, &rep, out); err != nil {
 		return err
 	}
 	srv, err := benchserver.Start(ctx, bin, filepath.Join(db.Dir, "drover.log"), append(serve, benchserver.AtDefaults...)...)
@@ -101,8 +94,8 @@ func run(ctx context.Context, o options, args []string, out io.Writer) (err erro
 		return err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(out, "server at its defaults %s\n", srv)
-	if err := measure(ctx, o, srv, &rep, out); err != nil {
+	fmt.Fprintf(out, "server at its defaults for the reads %s\n", srv)
+	if err := measureReads(ctx, o, srv, &rep, out); err != nil {
 		return err
 	}
 	rep.print(out)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/drover-registry/drover/bench/internal/baseline"
 	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/cpu"
 	"github.com/drover-registry/drover/bench/internal/database"
 	"github.com/drover-registry/drover/bench/internal/load"
 )
@@ -27,72 +30,141 @@ const (
 	pageDepth      = 1000
 )
 
-// measureOff runs the baseline's POSTs, then Drover's to off, the server
-// with every limit off (benchserver.LimitsOff), and waits for the jobs
-// those queued: the rate the defaults are held to, beside the naive one.
-func measureOff(ctx context.Context, o options, db *database.Target, off *benchserver.Server, rep *results, out io.Writer) error {
-	token, err := off.Token(ctx, "keeper1", "keeper1")
-	if err != nil {
-		return err
-	}
-	base, err := baseline.Start(ctx, db)
-	if err != nil {
-		return err
-	}
-	defer base.Close()
+// A setup is one of the three servers the POST loads compare.
+type setup int
+
+const (
+	naive     setup = iota // the baseline: one INSERT a request
+	limitsOff              // Drover with every limit off
+	defaults               // Drover at its defaults
+)
+
+// postRounds is the order of the POST loads: each server twice, in turns,
+// the second round the first reversed, so that the registry's growth over
+// the run and whatever else the machine does fall on each alike.
+var postRounds = [][]setup{{naive, limitsOff, defaults}, {defaults, limitsOff, naive}}
+
+// posts is what the POST loads of one setup did over its turns: the
+// answers, the processor time spent over each load and the drain of its
+// jobs, and for Drover the group commit and the drains.
+type posts struct {
+	load.Stats
+	CPU       cpu.Reading
+	Group     benchserver.GroupCommit
+	Jobs      int           // the most jobs seen queued after a load
+	Longest   time.Duration // the longest a drain took
+	Draining  time.Duration // the drains, summed
+	Generator time.Duration // of CPU.Generator, what the load generator used during Drover's loads
+	RSS       int64         // the server's peak resident memory
+}
+
+// measurePosts runs the POST loads of postRounds, starting a server for
+// each of Drover's turns and stopping it after, so that no idle server's
+// workers take another's jobs.
+func measurePosts(ctx context.Context, o options, db *database.Target, bin string, serve []string, rep *results, out io.Writer) error {
 	run := strconv.FormatInt(time.Now().Unix(), 36)
 	body, _ := transfer(run)(1)
 	rep.BodySize = len(body)
-	fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
-	rep.Baseline = load.Closed(targets(http.MethodPost, token, fixed(base.URL), transfer(run+"b")),
-		o.Connections, o.Duration, http.StatusCreated)
-	base.Close()
-	fmt.Fprintf(out, "POST /v1/TransferRequests with every limit off, %d connections for %s…\n", o.Connections, o.Duration)
-	rep.PostOff = load.Closed(targets(http.MethodPost, token, fixed(off.URL+"/v1/TransferRequests"), transfer(run+"o")),
-		o.Connections, o.Duration, http.StatusCreated)
-	fmt.Fprintln(out, "waiting for the jobs those POSTs queued…")
-	_, err = drain(ctx, off, 10*time.Minute)
-	return err
+	for round, order := range postRounds {
+		for _, s := range order {
+			tag := fmt.Sprintf("%s%d%d", run, round, s)
+			var p posts
+			var err error
+			if s == naive {
+				fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
+				p, err = postNaive(ctx, o, db, transfer(tag))
+			} else {
+				args, name := append(slices.Clone(serve), benchserver.AtDefaults...), "at its defaults"
+				if s == limitsOff {
+					args, name = append(slices.Clone(serve), benchserver.LimitsOff...), "with every limit off"
+				}
+				log := filepath.Join(db.Dir, fmt.Sprintf("drover-%d-%d.log", round+1, s))
+				p, err = postDrover(ctx, o, bin, log, args, name, transfer(tag), out)
+			}
+			if err != nil {
+				return err
+			}
+			rep.Posts[s] = rep.Posts[s].add(p)
+		}
+	}
+	return nil
 }
 
-// measure runs the loads in turn at the defaults: Drover's POSTs, then
-// (once the jobs those queued have run) the reads, then the memory.
-func measure(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
-	var tokens [3]string
-	for i, u := range []string{"keeper1", benchUser, "inspector"} {
+// postNaive is one turn of the naive server.
+func postNaive(ctx context.Context, o options, db *database.Target, body func(int64) ([]byte, string)) (posts, error) {
+	base, err := baseline.Start(ctx, db)
+	if err != nil {
+		return posts{}, err
+	}
+	defer base.Close()
+	var p posts
+	before := cpu.Read(nil)
+	p.Stats = load.Closed(targets(http.MethodPost, "-", fixed(base.URL), body), o.Connections, o.Duration, http.StatusCreated)
+	p.CPU = cpu.Read(nil).Since(before) // before the pool closes and its backends take their time with them
+	return p, nil
+}
+
+// postDrover is one turn of a Drover server started with args: the load,
+// then the drain of the jobs it queued.
+func postDrover(ctx context.Context, o options, bin, log string, args []string, name string, body func(int64) ([]byte, string),
+	out io.Writer) (p posts, err error) {
+	srv, err := benchserver.Start(ctx, bin, log, args...)
+	if err != nil {
+		return p, err
+	}
+	defer srv.Stop()
+	token, err := srv.Token(ctx, "keeper1", "keeper1")
+	if err != nil {
+		return p, err
+	}
+	fmt.Fprintf(out, "POST /v1/TransferRequests %s, %d connections for %s (server %s)…\n", name, o.Connections, o.Duration, srv)
+	metrics, err := srv.Metrics(ctx)
+	if err != nil {
+		return p, err
+	}
+	before, from := cpu.Read(srv.CPU), time.Now()
+	p.Stats = load.Closed(targets(http.MethodPost, token, fixed(srv.URL+"/v1/TransferRequests"), body),
+		o.Connections, o.Duration, http.StatusCreated)
+	p.Generator = cpu.Read(srv.CPU).Since(before).Generator
+	if p.Group, err = srv.GroupCommitSince(ctx, metrics, from); err != nil {
+		return p, err
+	}
+	fmt.Fprintln(out, "waiting for the jobs those POSTs queued…")
+	start := time.Now()
+	if p.Jobs, err = drain(ctx, srv, 10*time.Minute); err != nil {
+		return p, err
+	}
+	p.Longest = time.Since(start)
+	p.Draining = p.Longest
+	p.CPU = cpu.Read(srv.CPU).Since(before)
+	p.RSS, err = srv.PeakRSS()
+	return p, err
+}
+
+// add is two turns of one setup together.
+func (p posts) add(q posts) posts {
+	return posts{Stats: p.Stats.Add(q.Stats), CPU: p.CPU.Add(q.CPU), Group: p.Group.Add(q.Group), Jobs: max(p.Jobs, q.Jobs),
+		Longest: max(p.Longest, q.Longest), Draining: p.Draining + q.Draining, Generator: p.Generator + q.Generator,
+		RSS: max(p.RSS, q.RSS)}
+}
+
+// measureReads runs the reads at the defaults, then reads the memory.
+func measureReads(ctx context.Context, o options, srv *benchserver.Server, rep *results, out io.Writer) error {
+	var tokens [2]string
+	for i, u := range []string{benchUser, "inspector"} {
 		var err error
 		if tokens[i], err = srv.Token(ctx, u, u); err != nil {
 			return err
 		}
 	}
-	run := strconv.FormatInt(time.Now().Unix(), 36)
-	fmt.Fprintf(out, "POST /v1/TransferRequests at the defaults, %d connections for %s…\n", o.Connections, o.Duration)
-	before, err := srv.Metrics(ctx)
-	if err != nil {
-		return err
-	}
-	from := time.Now()
-	rep.Post = load.Closed(targets(http.MethodPost, tokens[0], fixed(srv.URL+"/v1/TransferRequests"), transfer(run+"d")),
-		o.Connections, o.Duration, http.StatusCreated)
-	if rep.Group, err = srv.GroupCommitSince(ctx, before, from); err != nil {
-		return err
-	}
-
-	fmt.Fprintln(out, "waiting for the jobs the POSTs queued…")
-	start := time.Now()
-	if rep.Jobs, err = drain(ctx, srv, 10*time.Minute); err != nil {
-		return err
-	}
-	rep.JobsTook = time.Since(start)
-
 	fmt.Fprintf(out, "GET a month of %s's requests, %d times (or for %s) from one connection…\n", benchUser, aloneRequests, filterLimit)
 	rep.FilterAlone = load.Run{Attacker: load.ClosedAttacker(1), Pacer: load.Count(aloneRequests), Duration: filterLimit,
-		Want: http.StatusOK}.Send(targets(http.MethodGet, tokens[1], month(srv.URL), nil))[""]
+		Want: http.StatusOK}.Send(targets(http.MethodGet, tokens[0], month(srv.URL), nil))[""]
 	fmt.Fprintf(out, "GET a month of %s's requests, %d times (or for %s) from %d connections…\n", benchUser, filterRequests, filterLimit, filterConns)
 	rep.Filter = load.Run{Attacker: load.ClosedAttacker(filterConns), Pacer: load.Count(filterRequests), Duration: filterLimit,
-		Want: http.StatusOK}.Send(targets(http.MethodGet, tokens[1], month(srv.URL), nil))[""]
+		Want: http.StatusOK}.Send(targets(http.MethodGet, tokens[0], month(srv.URL), nil))[""]
 	var page struct{ Value []any }
-	if err := get(ctx, month(srv.URL)(23), tokens[1], &page); err != nil {
+	if err := get(ctx, month(srv.URL)(23), tokens[0], &page); err != nil {
 		return err
 	}
 	rep.FilterItems = len(page.Value)
@@ -104,7 +176,7 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 		var p struct {
 			Next string `json:"@odata.nextLink"`
 		}
-		if err := get(ctx, link, tokens[2], &p); err != nil {
+		if err := get(ctx, link, tokens[1], &p); err != nil {
 			return err
 		}
 		if p.Next == "" {
@@ -125,11 +197,12 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, rep *resul
 	// Page 1 and the deep page in turn, so that whatever else the machine
 	// is doing falls on both alike.
 	pages := []string{first, link}
-	alternate := targets(http.MethodGet, tokens[2], func(i int64) string { return pages[i%2] }, nil)
+	alternate := targets(http.MethodGet, tokens[1], func(i int64) string { return pages[i%2] }, nil)
 	both := load.Run{Attacker: load.ClosedAttacker(1), Pacer: load.Count(2 * pageRepeats), Want: http.StatusOK,
 		Key: func(r *vegeta.Result) string { return r.URL }}.Send(alternate)
 	rep.Page1, rep.PageN = both[first], both[link]
-	rep.RSS, err = srv.PeakRSS()
+	rss, err := srv.PeakRSS()
+	rep.RSS = max(rss, rep.Posts[defaults].RSS)
 	return err
 }
 

@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
+	"strings"
 	"time"
 
-	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"github.com/drover-registry/drover/bench/internal/load"
 	"github.com/drover-registry/drover/bench/internal/report"
 )
@@ -15,19 +16,15 @@ type results struct {
 	report.Header
 	Options options
 
-	Build          time.Duration // zero with --skip-build
-	BodySize       int
-	Baseline, Post load.Stats
-	PostOff        load.Stats              // Drover's POSTs with every limit off
-	Group          benchserver.GroupCommit // the store's group commit during Drover's POSTs
-	Jobs           int                     // the most jobs seen queued after the POSTs
-	JobsTook       time.Duration
-	FilterAlone    load.Stats // the month from one connection
-	Filter         load.Stats // the month from filterConns connections
-	FilterItems    int        // requests on one page of the last month
-	Page1, PageN   load.Stats
-	Depth          int // the page PageN is
-	RSS            int64
+	Build        time.Duration // zero with --skip-build
+	BodySize     int
+	Posts        [3]posts   // by setup
+	FilterAlone  load.Stats // the month from one connection
+	Filter       load.Stats // the month from filterConns connections
+	FilterItems  int        // requests on one page of the last month
+	Page1, PageN load.Stats
+	Depth        int // the page PageN is
+	RSS          int64
 }
 
 // storeTargets are what issue 21 holds each store's POSTs to: SQLite, one
@@ -63,8 +60,8 @@ func (r *results) print(w io.Writer) {
 	fmt.Fprintf(w, "Load average as the run began: %s.\n\n", r.LoadAverage)
 	fmt.Fprintln(w, "| figure | value | vs baseline | target | |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
-	b, p := r.Baseline, r.Post
-	post := fmt.Sprintf("POST /v1/TransferRequests, %d conns, %s, %d-byte body", o.Connections, o.Duration, r.BodySize)
+	b, off, p := r.Posts[naive], r.Posts[limitsOff], r.Posts[defaults]
+	post := fmt.Sprintf("POST /v1/TransferRequests, %d conns, %d × %s, %d-byte body", o.Connections, len(postRounds), o.Duration, r.BodySize)
 	t := targetsOf(r.Dialect)
 	report.Row(w, p.Rate() >= t.ratio*b.Rate(), post+": throughput", report.Throughput(p.OK, p.Elapsed), ratio(p.Rate(), b.Rate()),
 		fmt.Sprintf("≥ %g× baseline", t.ratio))
@@ -75,15 +72,18 @@ func (r *results) print(w io.Writer) {
 	if f > 0 {
 		refused = float64(p.Failed()) / float64(f)
 	}
-	report.Row(w, p.Rate() >= 0.95*r.PostOff.Rate() && refused < 0.01, "… at the defaults / with every limit off: throughput; answers other than 201",
-		fmt.Sprintf("%.2f×; %.2f %%", p.Rate()/max(r.PostOff.Rate(), 1e-9), 100*refused), "", "≥ 0.95×; < 1 %")
-	report.Row(w, true, "the same POSTs with every limit off: throughput", report.Throughput(r.PostOff.OK, r.PostOff.Elapsed),
-		ratio(r.PostOff.Rate(), b.Rate()), "")
-	report.Row(w, true, "… p50 / p99", ms(r.PostOff.P50)+" / "+ms(r.PostOff.P99), "", "")
-	report.Row(w, r.JobsTook <= jobsDrain, "the POSTs' jobs: queue empty after the load", r.JobsTook.Round(time.Second).String(), "",
+	report.Row(w, p.Rate() >= 0.95*off.Rate() && refused < 0.01, "… at the defaults / with every limit off: throughput; answers other than 201",
+		fmt.Sprintf("%.2f×; %.2f %%", p.Rate()/max(off.Rate(), 1e-9), 100*refused), "", "≥ 0.95×; < 1 %")
+	report.Row(w, true, "the same POSTs with every limit off: throughput", report.Throughput(off.OK, off.Elapsed),
+		ratio(off.Rate(), b.Rate()), "")
+	report.Row(w, true, "… p50 / p99", ms(off.P50)+" / "+ms(off.P99), "", "")
+	report.Row(w, p.Longest <= jobsDrain, "the POSTs' jobs: queue empty after the load (the longer turn)", p.Longest.Round(time.Second).String(), "",
 		"≤ "+jobsDrain.String())
 	report.Row(w, true, "naive baseline (one INSERT a request): throughput", report.Throughput(b.OK, b.Elapsed), "1.00×", "")
 	report.Row(w, true, "… p50 / p99", ms(b.P50)+" / "+ms(b.P99), "", "")
+	report.Row(w, true, "CPU a POST, naive: "+cpuParts(b, true), cpuTotal(b), "", "")
+	report.Row(w, true, "CPU a POST and its job, limits off: "+cpuParts(off, false), cpuTotal(off), "", "")
+	report.Row(w, true, "CPU a POST and its job, defaults: "+cpuParts(p, false), cpuTotal(p), "", "")
 	report.Row(w, true, fmt.Sprintf("GET a month of %s's requests ($top=100), 1 conn, %s requests: p50", benchUser,
 		th(r.FilterAlone.OK)), ms(r.FilterAlone.P50), "", "")
 	report.Row(w, r.FilterAlone.P99 <= 20*time.Millisecond, "… p99", ms(r.FilterAlone.P99), "", "≤ 20 ms")
@@ -98,19 +98,69 @@ func (r *results) print(w io.Writer) {
 	// when the load ends. Over the load and the drain together, every
 	// submission was also applied: the rate the writer sustains.
 	applied := 0.0
-	if d := p.Elapsed + r.JobsTook; d > 0 {
+	if d := p.Elapsed + p.Draining; d > 0 {
 		applied = float64(p.OK) / d.Seconds()
 	}
-	fmt.Fprintf(w, "\nJobs queued by the POSTs: up to %s, all run %s after the load: the POSTs were applied at %s a second "+
-		"over the load and the drain (±0.5 s of polling). A page of the last month held %d requests.\n",
-		th(r.Jobs), r.JobsTook.Round(time.Second), th(int(applied)), r.FilterItems)
-	fmt.Fprintf(w, "During the POSTs (from /metrics): %s.\n", r.Group)
+	fmt.Fprintf(w, "\nThe POST loads ran in turns: %s. At the defaults, jobs queued by the POSTs: up to %s, all run at most %s after a load: "+
+		"the POSTs were applied at %s a second over the loads and the drains (±0.5 s of polling). A page of the last month held %d requests.\n",
+		turns(), th(p.Jobs), p.Longest.Round(time.Second), th(int(applied)), r.FilterItems)
+	fmt.Fprintf(w, "During the POSTs at the defaults (from /metrics): %s.\n", p.Group)
+	fmt.Fprintln(w, "CPU a POST is the busy processor time of the machine over the loads (and, for Drover, the drains of their jobs) "+
+		"over the answers with 201, then where it went; the bound is the rate the machine's cores would carry at that cost, all busy.")
 	for _, s := range []struct {
 		name string
 		s    load.Stats
-	}{{"baseline POST", b}, {"Drover POST, limits off", r.PostOff}, {"Drover POST", p}, {"month GET alone", r.FilterAlone}, {"month GET", r.Filter}, {"page 1", r.Page1}, {"page N", r.PageN}} {
+	}{{"baseline POST", b.Stats}, {"Drover POST, limits off", off.Stats}, {"Drover POST", p.Stats}, {"month GET alone", r.FilterAlone}, {"month GET", r.Filter}, {"page 1", r.Page1}, {"page N", r.PageN}} {
 		if n := s.s.Failed(); n > 0 {
 			fmt.Fprintf(w, "%s: %d answered %d, %d failed: %s\n", s.name, s.s.OK+n, s.s.OK, n, report.Commonest(s.s.Failures))
 		}
 	}
+}
+
+// turns says postRounds' order.
+func turns() string {
+	names := map[setup]string{naive: "naive", limitsOff: "limits off", defaults: "defaults"}
+	var rounds []string
+	for _, r := range postRounds {
+		var each []string
+		for _, s := range r {
+			each = append(each, names[s])
+		}
+		rounds = append(rounds, strings.Join(each, ", "))
+	}
+	return strings.Join(rounds, "; then ")
+}
+
+// cpuParts says where a setup's processor time a request went: the
+// server, PostgreSQL's processes (when they run here), and the load
+// generator, which holds the naive server too.
+func cpuParts(p posts, naive bool) string {
+	per := func(d time.Duration) string {
+		if p.OK == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.0f µs", float64(d.Microseconds())/float64(p.OK))
+	}
+	var parts []string
+	if !naive {
+		parts = append(parts, "server "+per(p.CPU.Server))
+	}
+	if p.CPU.Postgres > 0 {
+		parts = append(parts, "PostgreSQL "+per(p.CPU.Postgres))
+	}
+	if naive {
+		parts = append(parts, "generator and naive server "+per(p.CPU.Generator))
+	} else {
+		parts = append(parts, "generator "+per(p.Generator))
+	}
+	return strings.Join(parts, ", ") + fmt.Sprintf("; machine %.0f %% busy", 100*p.CPU.BusyShare())
+}
+
+// cpuTotal is the busy processor time of the whole machine a request.
+func cpuTotal(p posts) string {
+	if p.OK == 0 {
+		return "–"
+	}
+	per := float64(p.CPU.Busy.Microseconds()) / float64(p.OK)
+	return fmt.Sprintf("%.0f µs (bound %s/s)", per, report.Thousands(int(float64(runtime.NumCPU())*1e6/per)))
 }

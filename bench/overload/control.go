@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/cpu"
 	"github.com/drover-registry/drover/bench/internal/load"
 	"github.com/drover-registry/drover/bench/internal/report"
 )
@@ -94,7 +94,7 @@ func startNull(ctx context.Context) (*nullServer, error) {
 }
 
 // CPU is the processor time the null server has used.
-func (s *nullServer) CPU() (time.Duration, error) { return benchserver.ProcessCPU(s.cmd.Process.Pid) }
+func (s *nullServer) CPU() (time.Duration, error) { return cpu.Process(s.cmd.Process.Pid) }
 
 // Stop kills it.
 func (s *nullServer) Stop() {
@@ -107,7 +107,7 @@ type controlResults struct {
 	report.Header
 	Options                  options
 	Unloaded, Overload       stats
-	UnloadedCPU, OverloadCPU cpu
+	UnloadedCPU, OverloadCPU cpu.Reading
 }
 
 // runControl is the control: the unloaded load, then --control-offered
@@ -127,17 +127,17 @@ func runControl(ctx context.Context, o options, args []string, out io.Writer) er
 		return err
 	}
 	fmt.Fprintf(out, "unloaded: %d requests a second for %s…\n", o.LightRate, o.Phase)
-	before := readCPU(srv)
+	before := cpu.Read(srv.CPU)
 	if rep.Unloaded, err = g.openLoop(next, o.LightRate, o.Outstanding, o.Phase); err != nil {
 		return err
 	}
-	rep.UnloadedCPU = readCPU(srv).Since(before)
+	rep.UnloadedCPU = cpu.Read(srv.CPU).Since(before)
 	fmt.Fprintf(out, "overload: %d requests a second, up to %d outstanding, for %s…\n", o.ControlOffered, o.Outstanding, o.Duration)
-	before = readCPU(srv)
+	before = cpu.Read(srv.CPU)
 	if rep.Overload, err = g.openLoop(next, o.ControlOffered, o.Outstanding, o.Duration); err != nil {
 		return err
 	}
-	rep.OverloadCPU = readCPU(srv).Since(before)
+	rep.OverloadCPU = cpu.Read(srv.CPU).Since(before)
 	if srv.cmd.ProcessState != nil {
 		return errors.New("null server: exited during the loads")
 	}
@@ -166,7 +166,7 @@ func (r *controlResults) print(w io.Writer) {
 	for _, l := range []struct {
 		name string
 		s    stats
-		c    cpu
+		c    cpu.Reading
 	}{{"unloaded", u, r.UnloadedCPU}, {"overload", v, r.OverloadCPU}} {
 		report.Row(w, true, "CPU during the "+l.name+": null server / load generator / machine busy",
 			fmt.Sprintf("%.2f / %.2f cores / %.0f %%", ratio(float64(l.c.Server), float64(l.s.Elapsed)),

@@ -13,6 +13,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/drover-registry/drover/bench/internal/benchserver"
+	"github.com/drover-registry/drover/bench/internal/cpu"
 	"github.com/drover-registry/drover/bench/internal/database"
 	"github.com/drover-registry/drover/bench/internal/report"
 )
@@ -151,12 +152,12 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, off *offSe
 		return err
 	}
 	fmt.Fprintf(out, "unloaded: %d requests a second for %s…\n", o.LightRate, o.Phase)
-	from, before, rtBefore := srv.LogSize(), readCPU(srv), readRuntime(ctx, srv)
+	from, before, rtBefore := srv.LogSize(), cpu.Read(srv.CPU), readRuntime(ctx, srv)
 	if rep.Unloaded, err = g.openLoop(next, o.LightRate, o.Outstanding, o.Phase); err != nil {
 		return err
 	}
 	until := srv.LogSize()
-	rep.UnloadedCPU, rep.UnloadedRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
+	rep.UnloadedCPU, rep.UnloadedRuntime = cpu.Read(srv.CPU).Since(before), readRuntime(ctx, srv).since(rtBefore)
 	// The two servers' capacity loads in turns, capacityTurns of each, so
 	// that whatever else the machine does falls on both alike.
 	fmt.Fprintf(out, "capacity: %d connections for %s, with the limits off and at the defaults in turns…\n", o.Connections, o.Phase)
@@ -167,11 +168,11 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, off *offSe
 			return err
 		}
 		rep.OffCapacity = rep.OffCapacity.add(s)
-		before := readCPU(srv)
+		before := cpu.Read(srv.CPU)
 		if s, err = g.closedLoop(next, o.Connections, turn); err != nil {
 			return err
 		}
-		rep.CapacityCPU = rep.CapacityCPU.add(readCPU(srv).Since(before))
+		rep.CapacityCPU = rep.CapacityCPU.Add(cpu.Read(srv.CPU).Since(before))
 		rep.Capacity = rep.Capacity.add(s)
 	}
 	off.stop() // its jobs would take the CPU from the overload
@@ -181,11 +182,11 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, off *offSe
 	rep.Offered = int(o.Factor*rep.OffCapacity.AdmittedRate() + 0.5)
 	fmt.Fprintf(out, "overload: %d requests a second (%.1f× capacity), up to %d outstanding, for %s…\n",
 		rep.Offered, o.Factor, o.Outstanding, o.Duration)
-	overloadFrom, before, rtBefore := srv.LogSize(), readCPU(srv), readRuntime(ctx, srv)
+	overloadFrom, before, rtBefore := srv.LogSize(), cpu.Read(srv.CPU), readRuntime(ctx, srv)
 	if rep.Overload, err = g.openLoop(next, rep.Offered, o.Outstanding, o.Duration); err != nil {
 		return err
 	}
-	rep.OverloadCPU, rep.OverloadRuntime = readCPU(srv).Since(before), readRuntime(ctx, srv).since(rtBefore)
+	rep.OverloadCPU, rep.OverloadRuntime = cpu.Read(srv.CPU).Since(before), readRuntime(ctx, srv).since(rtBefore)
 	rep.RSS, rep.RSSErr = srv.PeakRSS()
 	rep.Up = healthy(ctx, srv.URL)
 	rep.Refusals = scrapeRefusals(ctx, srv)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/drover-registry/drover/bench/internal/cpu"
 	"github.com/drover-registry/drover/bench/internal/load"
 	"github.com/drover-registry/drover/bench/internal/report"
 )
@@ -33,7 +34,7 @@ type results struct {
 
 	// Processor time used during the unloaded load, the capacity load and
 	// the overload.
-	UnloadedCPU, CapacityCPU, OverloadCPU cpu
+	UnloadedCPU, CapacityCPU, OverloadCPU cpu.Reading
 
 	// Durations of the 2xx answers inside the server (its access log), of
 	// the unloaded load and of the overload.
@@ -85,7 +86,7 @@ func (r *results) print(w io.Writer) {
 	for _, l := range []struct {
 		name string
 		s    stats
-		c    cpu
+		c    cpu.Reading
 	}{{"unloaded", u, r.UnloadedCPU}, {"capacity", c, r.CapacityCPU}, {"overload", v, r.OverloadCPU}} {
 		report.Row(w, true, "CPU during the "+l.name+": server / load generator / machine busy",
 			fmt.Sprintf("%.2f / %.2f cores / %.0f %%", ratio(float64(l.c.Server), float64(l.s.Elapsed)),

@@ -68,6 +68,24 @@ type GroupCommit struct {
 	Elapsed time.Duration // between the readings
 }
 
+// Add is g and h together, as if one span: counts and times summed, the
+// slowest the slower of the two.
+func (g GroupCommit) Add(h GroupCommit) GroupCommit {
+	sum := GroupCommit{Commits: g.Commits + h.Commits, Calls: g.Calls + h.Calls, CommitTime: g.CommitTime + h.CommitTime,
+		SlowCommits: g.SlowCommits + h.SlowCommits, Elapsed: g.Elapsed + h.Elapsed, Slowest: g.Slowest}
+	// A negative Slowest is past the last bound: slower than any bound.
+	rank := func(d time.Duration) time.Duration {
+		if d < 0 {
+			return 1<<62 - d
+		}
+		return d
+	}
+	if rank(h.Slowest) > rank(g.Slowest) {
+		sum.Slowest = h.Slowest
+	}
+	return sum
+}
+
 // slowCommit is the bucket of the commit histogram that SlowCommits counts
 // past.
 const slowCommit = `drover_store_group_commit_duration_seconds_bucket{le="0.01"}`

@@ -52,3 +52,25 @@ func TestGroupCommit(t *testing.T) {
 		t.Errorf("the zero GroupCommit says %q", got)
 	}
 }
+
+func TestGroupCommitAdd(t *testing.T) {
+	t.Parallel()
+	a := GroupCommit{Commits: 10, Calls: 100, CommitTime: time.Second, SlowCommits: 1, Slowest: 25 * time.Millisecond, Elapsed: time.Second}
+	b := GroupCommit{Commits: 30, Calls: 200, CommitTime: 3 * time.Second, SlowCommits: 2, Slowest: 250 * time.Millisecond, Elapsed: 3 * time.Second}
+	want := GroupCommit{Commits: 40, Calls: 300, CommitTime: 4 * time.Second, SlowCommits: 3, Slowest: 250 * time.Millisecond, Elapsed: 4 * time.Second}
+	if got := a.Add(b); got != want {
+		t.Errorf("a.Add(b) = %+v; want %+v", got, want)
+	}
+	if got := b.Add(a); got != want {
+		t.Errorf("b.Add(a) = %+v; want %+v", got, want)
+	}
+	over := GroupCommit{Slowest: -2500 * time.Millisecond}
+	for _, g := range []GroupCommit{a.Add(over), over.Add(a), (GroupCommit{}).Add(over)} {
+		if g.Slowest != over.Slowest {
+			t.Errorf("past the last bound is the slowest: got %v", g.Slowest)
+		}
+	}
+	if got := (GroupCommit{}).Add(GroupCommit{}).Slowest; got != 0 {
+		t.Errorf("no commits: slowest %v", got)
+	}
+}

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/drover-registry/drover/bench/internal/cpu"
 )
 
 // Server is the real drover binary, running as a child process.
@@ -160,34 +162,4 @@ func (s *Server) String() string {
 
 // CPU is the processor time the server has used so far, user and system,
 // all threads.
-func (s *Server) CPU() (time.Duration, error) { return ProcessCPU(s.cmd.Process.Pid) }
-
-// ProcessCPU is the processor time process pid has used, user and system.
-func ProcessCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	return cpuOf(string(b))
-}
-
-// cpuOf is utime + stime of a /proc/<pid>/stat line, in clock ticks of
-// 10 ms (USER_HZ is 100 on Linux).
-func cpuOf(stat string) (time.Duration, error) {
-	// The command name, field 2, is in parentheses and may hold spaces
-	// and parentheses: count the fields from the last ')'.
-	i := strings.LastIndexByte(stat, ')')
-	f := strings.Fields(stat[i+1:])
-	if i < 0 || len(f) < 13 {
-		return 0, errors.New("unexpected /proc/<pid>/stat")
-	}
-	var ticks int64
-	for _, field := range f[11:13] { // utime and stime, fields 14 and 15
-		n, err := strconv.ParseInt(field, 10, 64)
-		if err != nil {
-			return 0, err
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond, nil
-}
+func (s *Server) CPU() (time.Duration, error) { return cpu.Process(s.cmd.Process.Pid) }

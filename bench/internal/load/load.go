@@ -23,6 +23,23 @@ type Stats struct {
 	Failures map[string]int
 	Elapsed  time.Duration
 	P50, P99 time.Duration
+
+	latencies []time.Duration // sorted: what Add needs to put two loads' quantiles together
+}
+
+// Add is s and t as one load: their answers counted together, their
+// elapsed times summed, their quantiles those of all their latencies.
+func (s Stats) Add(t Stats) Stats {
+	sum := Stats{OK: s.OK + t.OK, Failures: map[string]int{}, Elapsed: s.Elapsed + t.Elapsed}
+	for _, f := range []map[string]int{s.Failures, t.Failures} {
+		for k, n := range f {
+			sum.Failures[k] += n
+		}
+	}
+	sum.latencies = append(slices.Clone(s.latencies), t.latencies...)
+	slices.Sort(sum.latencies)
+	sum.P50, sum.P99 = Quantile(sum.latencies, 0.50), Quantile(sum.latencies, 0.99)
+	return sum
 }
 
 // Rate is wanted answers per second.
@@ -96,7 +113,7 @@ func (r Run) Send(next vegeta.Targeter) map[string]Stats {
 	for k, s := range all {
 		s.Elapsed = elapsed
 		slices.Sort(lat[k])
-		s.P50, s.P99 = Quantile(lat[k], 0.50), Quantile(lat[k], 0.99)
+		s.P50, s.P99, s.latencies = Quantile(lat[k], 0.50), Quantile(lat[k], 0.99), lat[k]
 		all[k] = s
 	}
 	return all

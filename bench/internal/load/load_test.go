@@ -51,6 +51,33 @@ func TestStats(t *testing.T) {
 	}
 }
 
+// TestAdd puts two loads together: the quantiles are those of both
+// loads' latencies, not a mean of each load's.
+func TestAdd(t *testing.T) {
+	t.Parallel()
+	ms := func(ns ...int) (d []time.Duration) {
+		for _, n := range ns {
+			d = append(d, time.Duration(n)*time.Millisecond)
+		}
+		return d
+	}
+	a := Stats{OK: 3, Elapsed: time.Second, Failures: map[string]int{"x": 1}, latencies: ms(1, 2, 3)}
+	b := Stats{OK: 1, Elapsed: 3 * time.Second, Failures: map[string]int{"x": 2, "y": 1}, latencies: ms(100)}
+	got := a.Add(b)
+	if got.OK != 4 || got.Elapsed != 4*time.Second || got.Rate() != 1 || got.Failed() != 4 {
+		t.Errorf("OK, Elapsed, Rate, Failed = %d, %v, %v, %d; want 4, 4s, 1, 4", got.OK, got.Elapsed, got.Rate(), got.Failed())
+	}
+	if got.P50 != 2*time.Millisecond || got.P99 != 100*time.Millisecond {
+		t.Errorf("P50, P99 = %v, %v; want 2ms, 100ms", got.P50, got.P99)
+	}
+	if zero := (Stats{}).Add(a); zero.P99 != 3*time.Millisecond || zero.OK != 3 {
+		t.Errorf("the zero Stats and a: %+v", zero)
+	}
+	if len(a.latencies) != 3 {
+		t.Errorf("Add changed its receiver's latencies: %v", a.latencies)
+	}
+}
+
 // TestSend sends a counted load to a local server that answers odd
 // requests 201 and even ones 500, and checks the tally (not the times).
 func TestSend(t *testing.T) {
