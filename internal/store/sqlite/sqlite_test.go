@@ -144,6 +144,14 @@ func TestStoredSpecies(t *testing.T) {
 	storetest.StoredSpecies(t, open(t, path), behind(path))
 }
 
+// TestRegistrySpecies checks that flocks, tags and animals keep their
+// species' stored spelling.
+func TestRegistrySpecies(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.RegistrySpecies(t, open(t, path), behind(path))
+}
+
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()
