@@ -7,6 +7,7 @@ import (
 
 	"github.com/drover-registry/drover/internal/auth"
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 )
 
 // historyBody is an animal's life (GET /v1/animals/{identifier}/history),
@@ -44,7 +45,7 @@ func (s *Server) animalHistory(w http.ResponseWriter, r *http.Request) error {
 	}
 	body := historyBody{Batch: h.Batch, Stays: []stayBody{}, Movements: []traceMovementBody{}}
 	if a := h.Animal; a.Identifier != "" {
-		body.Identifier, body.Species, body.Sex, body.State = a.Identifier, a.Species, a.Sex, a.State
+		body.Identifier, body.Species, body.Sex, body.State = a.Identifier, store.SpeciesName(a.Species), a.Sex, a.State
 		body.BirthDate, body.DeathDate = day(a.BirthDate), day(a.DeathDate)
 		if u.CanRead(a.CPH) {
 			body.Holding = a.CPH.String()

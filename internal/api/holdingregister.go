@@ -12,6 +12,7 @@ import (
 
 	"github.com/drover-registry/drover/internal/auth"
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 )
 
 // maxRegisterDays bounds the window of a holding's movements: a year, the
@@ -76,7 +77,7 @@ func (s *Server) holdingAnimals(w http.ResponseWriter, r *http.Request) error {
 	}
 	body := registerBody{Holding: c.String(), Date: day(on), Animals: []registerAnimal{}, Batches: []registerBatchSum{}}
 	for _, a := range reg.Animals {
-		body.Animals = append(body.Animals, registerAnimal{Identifier: a.Animal.Identifier, Species: a.Animal.Species,
+		body.Animals = append(body.Animals, registerAnimal{Identifier: a.Animal.Identifier, Species: store.SpeciesName(a.Animal.Species),
 			Since: day(a.Stay.From), Until: day(a.Stay.To)})
 	}
 	for _, sp := range slices.Sorted(maps.Keys(reg.Batches)) {

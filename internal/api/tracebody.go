@@ -13,8 +13,13 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/tracing"
 )
+
+// traceSpecies are the species a trace may be narrowed to, spelled in its
+// body as the store spells them (Sheep, Goats, Deer, Cattle).
+var traceSpecies = []livestock.Species{livestock.SpeciesSheep, livestock.SpeciesGoats, livestock.SpeciesDeer, livestock.SpeciesCattle}
 
 // readTrace decodes and checks a trace's body; every fault is a 400 naming
 // the member and the rule.
@@ -79,10 +84,11 @@ func readTrace(body io.Reader) (tracing.Query, error) {
 	}
 	q.Hops = *req.Hops
 	if req.Species != nil {
-		if !slices.Contains([]string{"Sheep", "Goats", "Deer", "Cattle"}, *req.Species) {
+		sp, err := store.ParseSpecies(*req.Species)
+		if err != nil || !slices.Contains(traceSpecies, sp) {
 			return bad(livestock.CodeBadEnum, "species", *req.Species, "must be Sheep, Goats, Deer or Cattle")
 		}
-		q.Species = *req.Species
+		q.Species = sp
 	}
 	return q, nil
 }
@@ -103,7 +109,7 @@ func checkWindow(from, to time.Time, fromAt, toAt string, max int) error {
 
 func newTraceBody(q tracing.Query, res tracing.Result) traceBody {
 	b := traceBody{Query: traceQueryBody{Holding: q.Holding.String(), Animal: q.Animal, From: day(q.From), To: day(q.To),
-		Direction: string(q.Direction), Hops: q.Hops, Species: q.Species},
+		Direction: string(q.Direction), Hops: q.Hops, Species: store.SpeciesName(q.Species)},
 		Origins: []stayBody{}, Holdings: []reachedBody{}, Animals: []contactBody{}, MovementsRead: res.Read}
 	for _, o := range res.Origins {
 		b.Origins = append(b.Origins, newStay(o))
@@ -125,7 +131,7 @@ func newTraceBody(q tracing.Query, res tracing.Result) traceBody {
 		b.Holdings = append(b.Holdings, rb)
 	}
 	for _, c := range res.Animals {
-		cb := contactBody{Identifier: c.Animal.Identifier, Species: c.Animal.Species, State: c.Animal.State,
+		cb := contactBody{Identifier: c.Animal.Identifier, Species: store.SpeciesName(c.Animal.Species), State: c.Animal.State,
 			SharedHolding: c.Stay.Holding.String(), From: day(c.Stay.From), To: day(c.Stay.To), MovementID: c.Stay.Movement}
 		if !c.Animal.CPH.IsZero() {
 			cb.Holding = c.Animal.CPH.String()

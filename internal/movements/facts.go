@@ -44,7 +44,7 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 	}
 	tags = tags[:0]
 	for tag, a := range animals {
-		f.Animals[tag] = livestock.AnimalRecord{Species: speciesOf(a.Species), Holding: a.CPH,
+		f.Animals[tag] = livestock.AnimalRecord{Species: a.Species, Holding: a.CPH,
 			OnSince: livestock.DateOf(a.OnSince), Born: livestock.DateOf(a.BirthDate), State: a.State}
 		tags = append(tags, tag)
 	}
@@ -66,7 +66,7 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 		}
 		mark := b.Value.Number.String()[2:]
 		if fl, err := tx.Flock(ctx, mark); err == nil {
-			f.FlockSpecies[mark] = speciesOf(fl.Species)
+			f.FlockSpecies[mark] = fl.Species
 		} else if !livestock.IsNotFound(err) {
 			return f, err
 		}

@@ -47,8 +47,8 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 			why = "no animal wears it"
 		case a.State != "registered":
 			why = "the animal is recorded " + a.State
-		case speciesOf(a.Species) != m.Species:
-			why = "the animal is of species " + a.Species
+		case a.Species != m.Species:
+			why = "the animal is of species " + store.SpeciesName(a.Species)
 		case moving[d.Identifier] != 0 && moving[d.Identifier] != m.ID:
 			why = fmt.Sprintf("the animal is in movement %d, which awaits review", moving[d.Identifier])
 		case a.CPH != m.Source || livestock.DateOf(a.OnSince).After(on):

@@ -59,6 +59,3 @@ func (s *Service) Register(r *jobs.Runner) {
 
 // dateOf is the UK calendar date of an instant.
 func (s *Service) dateOf(t time.Time) livestock.Date { return livestock.UKDate(t) }
-
-// speciesOf reads a species as the store spells it.
-func speciesOf(s string) livestock.Species { return livestock.SpeciesNamed(s) }

@@ -29,7 +29,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	}
 	record, _ := json.Marshal(w)
 	a := store.Animal{
-		Identifier: r.Tag.String(), Species: store.SpeciesName(r.Species), Sex: r.Sex, BirthDate: r.BirthDate.Time(),
+		Identifier: r.Tag.String(), Species: r.Species, Sex: r.Sex, BirthDate: r.BirthDate.Time(),
 		CPH: r.RegistrationSite, OnSince: r.RegistrationDate.Time(), State: "registered",
 		Name: r.Name, ProductionType: r.ProductionType, Breed: r.Breed, BirthDam: r.BirthDam, GeneticDam: r.GeneticDam,
 		Sire: r.Sire, OriginalIdentifier: r.OriginalIdentifier, IdentificationDate: r.IdentificationDate.Time(),
@@ -68,7 +68,7 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registrati
 	f.Registered = l.Registered
 	if l.Tag != nil {
 		cph := l.Flock.CPH
-		f.IssuedTo, f.IssuedFor = &cph, speciesOf(l.Tag.Species)
+		f.IssuedTo, f.IssuedFor = &cph, l.Tag.Species
 	}
 	if l.Dam, l.Sire, err = ownParents(ctx, tx, user, r.RegistrationSite, l.Dam, l.Sire); err != nil {
 		return f, err
@@ -96,7 +96,7 @@ func parentRecord(a *store.Animal) *livestock.AnimalRecord {
 	if a == nil {
 		return nil
 	}
-	return &livestock.AnimalRecord{Species: speciesOf(a.Species), Holding: a.CPH, State: a.State, Sex: a.Sex,
+	return &livestock.AnimalRecord{Species: a.Species, Holding: a.CPH, State: a.State, Sex: a.Sex,
 		Born: livestock.DateOf(a.BirthDate), OnSince: livestock.DateOf(a.OnSince)}
 }
 

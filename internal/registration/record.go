@@ -140,7 +140,7 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 		return recordSite{Type: siteType{typ, siteTypes[typ]}, Identifiers: ids}
 	}
 	holding := []siteID{{Identifier: a.CPH.String(), Type: livestock.SiteHolding}}
-	species := strings.ToLower(a.Species)
+	species := a.Species.RegistrationName()
 	rec := Record{
 		Animal: recordAnimal{Identifier: a.Identifier, Species: species, Name: a.Name, Sex: a.Sex,
 			OriginalIdentifier: a.OriginalIdentifier, ProductionType: a.ProductionType, State: a.State},

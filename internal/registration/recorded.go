@@ -44,7 +44,7 @@ func (s *Service) issuedTo(ctx context.Context, a store.Animal) livestock.CPH {
 // markOf is the herd or flock mark of the animal's identifier; "" when its
 // species has no tag of that form or the identifier does not read as one.
 func markOf(a store.Animal) string {
-	sp := speciesOf(a.Species)
+	sp := a.Species
 	switch {
 	case sp == livestock.SpeciesSheep:
 		if t, err := livestock.ParseSheepTag(a.Identifier); err == nil {

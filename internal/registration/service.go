@@ -82,6 +82,3 @@ func (s *Service) breedKnown(sp livestock.Species, code string) bool {
 	_, ok := s.breeds[sp.RegistrationName()][code]
 	return ok
 }
-
-// speciesOf reads a species as the store spells it.
-func speciesOf(s string) livestock.Species { return livestock.SpeciesNamed(s) }

@@ -12,9 +12,9 @@ import (
 func (k Keeper) addFlocks(s *store.Seed) error {
 	cph := k.ProducerCPH()
 	for _, f := range []struct {
-		species string
+		species livestock.Species
 		marks   []string
-	}{{"Sheep", k.SheepMarks}, {"Goats", k.GoatMarks}} {
+	}{{livestock.SpeciesSheep, k.SheepMarks}, {livestock.SpeciesGoats, k.GoatMarks}} {
 		for _, mark := range f.marks {
 			s.Flocks = append(s.Flocks, store.Flock{Mark: mark, Species: f.species, CPH: cph})
 			for n := 1; n <= tagsPerFlock; n++ {
@@ -28,30 +28,30 @@ func (k Keeper) addFlocks(s *store.Seed) error {
 			}
 		}
 	}
-	s.Flocks = append(s.Flocks, store.Flock{Mark: k.DeerMark, Species: "Deer", CPH: cph})
+	s.Flocks = append(s.Flocks, store.Flock{Mark: k.DeerMark, Species: livestock.SpeciesDeer, CPH: cph})
 	return k.addMarketLot(s)
 }
 
 // addMarketLot adds the sheep of the keeper's MarketMark flock, registered
 // on the producer holding, that are at the sale yard.
 func (k Keeper) addMarketLot(s *store.Seed) error {
-	s.Flocks = append(s.Flocks, store.Flock{Mark: k.MarketMark, Species: "Sheep", CPH: k.ProducerCPH()})
+	s.Flocks = append(s.Flocks, store.Flock{Mark: k.MarketMark, Species: livestock.SpeciesSheep, CPH: k.ProducerCPH()})
 	for n := 1; n <= MarketLot; n++ {
-		id, err := flockTag("Sheep", k.MarketMark, n)
+		id, err := flockTag(livestock.SpeciesSheep, k.MarketMark, n)
 		if err != nil {
 			return err
 		}
-		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.MarketMark, Species: "Sheep", IssuedOn: Since})
-		s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: "Sheep", Sex: sexOf(n),
+		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.MarketMark, Species: livestock.SpeciesSheep, IssuedOn: Since})
+		s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesSheep, Sex: sexOf(n),
 			BirthDate: Since, CPH: k.SaleYardCPH(), OnSince: Since, State: "registered"})
 	}
 	return nil
 }
 
 // flockTag is the printed form of tag n of a flock: UK0130181 00001.
-func flockTag(species, mark string, n int) (string, error) {
+func flockTag(species livestock.Species, mark string, n int) (string, error) {
 	raw := fmt.Sprintf("UK0%s %05d", mark, n)
-	if species == "Goats" {
+	if species == livestock.SpeciesGoats {
 		t, err := livestock.ParseGoatTag(raw)
 		return t.String(), err
 	}
@@ -63,7 +63,7 @@ func flockTag(species, mark string, n int) (string, error) {
 // usable as dams, numbers 00101–00150 issued to the herd for calves.
 func (k Keeper) addHerd(s *store.Seed) error {
 	cph := k.ProducerCPH()
-	s.Flocks = append(s.Flocks, store.Flock{Mark: k.HerdMark, Species: "Cattle", CPH: cph})
+	s.Flocks = append(s.Flocks, store.Flock{Mark: k.HerdMark, Species: livestock.SpeciesCattle, CPH: cph})
 	born := Since.AddDate(-4, 0, 0)
 	for n := 1; n <= lastIssued; n++ {
 		if n > cowsPerHerd && n < firstIssued {
@@ -75,12 +75,12 @@ func (k Keeper) addHerd(s *store.Seed) error {
 		}
 		id := tag.String()
 		if n <= cowsPerHerd {
-			s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: "Cattle", IssuedOn: born})
-			s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: "Cattle", Sex: "female",
+			s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: livestock.SpeciesCattle, IssuedOn: born})
+			s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesCattle, Sex: "female",
 				BirthDate: born, CPH: cph, OnSince: born, State: "registered"})
 			continue
 		}
-		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: "Cattle", IssuedOn: Since})
+		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: livestock.SpeciesCattle, IssuedOn: Since})
 	}
 	return nil
 }

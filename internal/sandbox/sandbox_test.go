@@ -52,7 +52,7 @@ func TestDataShape(t *testing.T) {
 
 	perMark := map[string]int{}
 	for _, a := range seed.Animals {
-		perMark[a.Species+" "+a.Identifier[:9]]++
+		perMark[store.SpeciesName(a.Species)+" "+a.Identifier[:9]]++
 		if a.BirthDate.After(sandbox.Since) || a.OnSince.After(sandbox.Since) {
 			t.Errorf("animal %s born %v on since %v, want by %v", a.Identifier, a.BirthDate, a.OnSince, sandbox.Since)
 		}
@@ -74,7 +74,7 @@ func TestDataShape(t *testing.T) {
 	}
 	cows := 0
 	for _, a := range seed.Animals {
-		if a.Species == "Cattle" && a.Sex == "female" && a.State == "registered" {
+		if a.Species == livestock.SpeciesCattle && a.Sex == "female" && a.State == "registered" {
 			cows++
 		}
 	}
@@ -97,7 +97,7 @@ func TestDataShape(t *testing.T) {
 	// Cattle: 5 cows and 50 issued numbers per herd, every one with a valid check digit.
 	cattle := 0
 	for id, tag := range tags {
-		if tag.Species != "Cattle" {
+		if tag.Species != livestock.SpeciesCattle {
 			continue
 		}
 		cattle++

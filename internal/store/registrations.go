@@ -79,7 +79,7 @@ type RegistrationLookup struct {
 // Flock is a flock or herd: a mark issued to a holding for one species.
 type Flock struct {
 	Mark    string // 6 digits
-	Species string // "Sheep", "Goats", "Deer", "Cattle"
+	Species livestock.Species
 	CPH     livestock.CPH
 }
 
@@ -88,14 +88,14 @@ type Flock struct {
 type IssuedTag struct {
 	Identifier string // printed form: "UK0130181 00001", "UK442501300001"
 	Mark       string
-	Species    string
+	Species    livestock.Species
 	IssuedOn   time.Time // a date
 }
 
 // Animal is a registered animal, where it is and since when.
 type Animal struct {
 	Identifier string
-	Species    string
+	Species    livestock.Species
 	Sex        string // "male" or "female"
 	BirthDate  time.Time
 	CPH        livestock.CPH // the holding it is on

@@ -26,7 +26,7 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 			return nil, err
 		}
 		for _, r := range rs {
-			if r.Animal.Identifier == q.Animal || (q.Species != "" && r.Animal.Species != q.Species) {
+			if r.Animal.Identifier == q.Animal || (!q.Species.IsZero() && r.Animal.Species != q.Species) {
 				continue
 			}
 			out = append(out, Contact{Animal: r.Animal, Stay: r.Stay})

@@ -58,7 +58,7 @@ func TestTraceProperty(t *testing.T) {
 				q := tracing.Query{Holding: holdings[pick(0, 4)], From: from,
 					To:        from.AddDate(0, 0, pick(2, 12)),
 					Direction: sample(rnd, []tracing.Direction{tracing.Forward, tracing.Backward, tracing.Both}),
-					Hops:      pick(0, 4), Species: sample(rnd, []string{"", "Sheep"})}
+					Hops:      pick(0, 4), Species: sample(rnd, []livestock.Species{0, livestock.SpeciesSheep})}
 				res, err := svc.Trace(context.Background(), q)
 				if err != nil {
 					rt.Fatalf("Trace(%+v): %v", q, err)
@@ -91,7 +91,7 @@ func bruteForce(q tracing.Query, moves []store.Movement) map[string]best {
 	out := map[string]best{}
 	standing := func(m store.Movement) bool {
 		return (m.State == store.MovementCompleted || m.State == store.MovementAccepted || m.State == store.MovementPendingReview) &&
-			(q.Species == "" || store.SpeciesName(m.Species) == q.Species)
+			(q.Species.IsZero() || m.Species == q.Species)
 	}
 	keep := func(dir tracing.Direction, h livestock.CPH, hops int, day time.Time, earlier bool) {
 		if h == q.Holding {

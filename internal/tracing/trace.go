@@ -30,7 +30,7 @@ type Query struct {
 	From, To  time.Time
 	Direction Direction
 	Hops      int
-	Species   string // only movements of this species; "" for all
+	Species   livestock.Species // only movements of this species; zero for all
 }
 
 // Result is a trace's answer.
@@ -135,10 +135,6 @@ type entry struct {
 // relax runs one direction of q from origins.
 func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Stay) ([]Reached, int, error) {
 	fwd := d == Forward
-	// The species asked for, read once; one the store never spells
-	// matches no movement.
-	species, err := store.ParseSpecies(q.Species)
-	speciesKnown := err == nil
 	better := func(a, b time.Time) bool { // a is a better day than b
 		if fwd {
 			return a.Before(b)
@@ -173,7 +169,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		next := map[livestock.CPH]int{}
 		for k := range moves {
 			m := &moves[k]
-			if q.Species != "" && (!speciesKnown || m.Species != species) {
+			if !q.Species.IsZero() && m.Species != q.Species {
 				continue
 			}
 			at, to, day := m.Source, m.Destination, Arrival(*m)

@@ -103,7 +103,7 @@ func TestTraceKnown(t *testing.T) {
 					"f " + M.String():  {tracing.Forward, 1, ymd(3, 5), []int{1}},
 					"f " + F2.String(): {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},
 				}},
-			{"species: the goats' movement is not followed", march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 3, Species: "Sheep"}),
+			{"species: the goats' movement is not followed", march(tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 3, Species: livestock.SpeciesSheep}),
 				map[string]reached{
 					"f " + M.String():  {tracing.Forward, 1, ymd(3, 5), []int{1}},
 					"f " + F2.String(): {tracing.Forward, 2, ymd(3, 6), []int{1, 2}},

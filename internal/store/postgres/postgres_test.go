@@ -133,6 +133,14 @@ func TestStoredSpecies(t *testing.T) {
 	storetest.StoredSpecies(t, open(t, u), behind(u))
 }
 
+// TestRegistrySpecies checks that flocks, tags and animals keep their
+// species' stored spelling.
+func TestRegistrySpecies(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	storetest.RegistrySpecies(t, open(t, u), behind(u))
+}
+
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()

@@ -46,7 +46,7 @@ const (
 func (t *tx) RegisterAnimal(ctx context.Context, a store.Animal) (err error) {
 	defer t.s.wrap(&err, "RegisterAnimal")
 	t.animalsWritten(a.Identifier)
-	res, err := t.tx.ExecContext(ctx, registerAnimalSQL, a.Identifier, a.Species, a.Sex, date(a.BirthDate),
+	res, err := t.tx.ExecContext(ctx, registerAnimalSQL, a.Identifier, store.SpeciesName(a.Species), a.Sex, date(a.BirthDate),
 		a.CPH.String(), date(a.OnSince), a.State,
 		nullString(a.Name), nullString(a.ProductionType), nullString(a.Breed), nullString(a.BirthSite),
 		nullString(a.BirthDam), nullString(a.GeneticDam), nullString(a.Sire), nullString(a.OriginalIdentifier),
@@ -69,8 +69,8 @@ func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire strin
 	var tag store.IssuedTag
 	var flockCPH string
 	var parents [2]place
-	dest := []any{&l.Registered, text{&tag.Identifier}, text{&tag.Mark}, text{&tag.Species}, day{&tag.IssuedOn},
-		text{&l.Flock.Species}, text{&flockCPH}}
+	dest := []any{&l.Registered, text{&tag.Identifier}, text{&tag.Mark}, speciesCol{&tag.Species}, day{&tag.IssuedOn},
+		speciesCol{&l.Flock.Species}, text{&flockCPH}}
 	for i := range parents {
 		dest = append(dest, parents[i].dest()...)
 	}
@@ -98,7 +98,7 @@ type place struct {
 }
 
 func (p *place) dest() []any {
-	return []any{text{&p.a.Identifier}, text{&p.a.Species}, text{&p.a.Sex}, day{&p.a.BirthDate},
+	return []any{text{&p.a.Identifier}, speciesCol{&p.a.Species}, text{&p.a.Sex}, day{&p.a.BirthDate},
 		text{&p.cph}, day{&p.a.OnSince}, text{&p.a.State}}
 }
 
@@ -116,7 +116,7 @@ func (p *place) animal() (*store.Animal, error) {
 func scanAnimal(row interface{ Scan(...any) error }) (store.Animal, error) {
 	var a store.Animal
 	var cph string
-	err := row.Scan(&a.Identifier, &a.Species, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State,
+	err := row.Scan(&a.Identifier, speciesCol{&a.Species}, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State,
 		text{&a.Name}, text{&a.ProductionType}, text{&a.Breed}, text{&a.BirthSite}, text{&a.BirthDam},
 		text{&a.GeneticDam}, text{&a.Sire}, text{&a.OriginalIdentifier},
 		day{&a.IdentificationDate}, day{&a.RegistrationDate}, instant{&a.ReceivedDate}, day{&a.DeathDate},

@@ -171,7 +171,7 @@ func animal(ctx context.Context, q querier, identifier string) (store.Animal, er
 func flock(ctx context.Context, q querier, mark string) (store.Flock, error) {
 	var f store.Flock
 	var cph string
-	err := q.QueryRowContext(ctx, flockSQL, mark).Scan(&f.Mark, &f.Species, &cph)
+	err := q.QueryRowContext(ctx, flockSQL, mark).Scan(&f.Mark, speciesCol{&f.Species}, &cph)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Flock{}, notFound(notFoundFlock, mark)
 	}

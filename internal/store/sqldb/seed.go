@@ -94,21 +94,21 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	}
 	err = s.insertMany(ctx, tx, seedFlocksSQL, onConflictNothing, 3, len(sd.Flocks), func(i int) []any {
 		f := sd.Flocks[i]
-		return []any{f.Mark, f.Species, f.CPH.String()}
+		return []any{f.Mark, store.SpeciesName(f.Species), f.CPH.String()}
 	})
 	if err != nil {
 		return false, err
 	}
 	err = s.insertMany(ctx, tx, seedTagsSQL, onConflictNothing, 4, len(sd.Tags), func(i int) []any {
 		g := sd.Tags[i]
-		return []any{g.Identifier, g.Mark, g.Species, date(g.IssuedOn)}
+		return []any{g.Identifier, g.Mark, store.SpeciesName(g.Species), date(g.IssuedOn)}
 	})
 	if err != nil {
 		return false, err
 	}
 	err = s.insertMany(ctx, tx, seedAnimalsSQL, onConflictNothing, 7, len(sd.Animals), func(i int) []any {
 		a := sd.Animals[i]
-		return []any{a.Identifier, a.Species, a.Sex, date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State}
+		return []any{a.Identifier, store.SpeciesName(a.Species), a.Sex, date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State}
 	})
 	if err != nil {
 		return false, err

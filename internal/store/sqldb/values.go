@@ -170,14 +170,16 @@ func (h cphCol) Scan(src any) error {
 }
 
 // speciesCol scans a species column, spelled as store.SpeciesName spells
-// one ("" for none). Only Drover writes the column, so a spelling that
-// does not parse is the store's fault, and is refused rather than read as
-// a near match that would be written back spelled otherwise.
+// one ("" for none; NULL, as a LEFT JOIN gives for a missing row, is none
+// too). Only Drover writes the column, so a spelling that does not parse
+// is the store's fault, and is refused rather than read as a near match
+// that would be written back spelled otherwise.
 type speciesCol struct{ sp *livestock.Species }
 
 func (c speciesCol) Scan(src any) error {
 	var s string
 	switch v := src.(type) {
+	case nil:
 	case string:
 		s = v
 	case []byte:

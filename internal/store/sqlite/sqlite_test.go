@@ -101,8 +101,8 @@ func TestStoredForms(t *testing.T) {
 	cph := livestock.MustCPH("01/100/0001")
 	_, err := s.Seed(ctx, store.Seed{
 		Holdings: []livestock.Holding{{CPH: cph, Type: livestock.HoldingProducer}},
-		Flocks:   []store.Flock{{Mark: "100001", Species: "Sheep", CPH: cph}},
-		Tags: []store.IssuedTag{{Identifier: "UK0100001 00001", Mark: "100001", Species: "Sheep",
+		Flocks:   []store.Flock{{Mark: "100001", Species: livestock.SpeciesSheep, CPH: cph}},
+		Tags: []store.IssuedTag{{Identifier: "UK0100001 00001", Mark: "100001", Species: livestock.SpeciesSheep,
 			IssuedOn: time.Date(2024, 4, 1, 0, 0, 0, 0, bst)}},
 	})
 	if err != nil {
@@ -142,6 +142,14 @@ func TestStoredSpecies(t *testing.T) {
 	t.Parallel()
 	path := storetest.SQLitePath(t)
 	storetest.StoredSpecies(t, open(t, path), behind(path))
+}
+
+// TestRegistrySpecies checks that flocks, tags and animals keep their
+// species' stored spelling.
+func TestRegistrySpecies(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.RegistrySpecies(t, open(t, path), behind(path))
 }
 
 // TestModeMigration checks migration 00014 (the database's mode).

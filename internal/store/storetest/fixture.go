@@ -51,16 +51,16 @@ func fixture() store.Seed {
 			{Name: "inspector", Role: livestock.RoleInspector},
 		},
 		Flocks: []store.Flock{
-			{Mark: "100001", Species: "Sheep", CPH: farmA},
-			{Mark: "100002", Species: "Cattle", CPH: farmB},
+			{Mark: "100001", Species: livestock.SpeciesSheep, CPH: farmA},
+			{Mark: "100002", Species: livestock.SpeciesCattle, CPH: farmB},
 		},
 		Tags: []store.IssuedTag{
-			{Identifier: "UK0100001 00001", Mark: "100001", Species: "Sheep", IssuedOn: day},
-			{Identifier: "UK0100001 00002", Mark: "100001", Species: "Sheep", IssuedOn: day},
-			{Identifier: "UK100002000017", Mark: "100002", Species: "Cattle", IssuedOn: day},
+			{Identifier: "UK0100001 00001", Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
+			{Identifier: "UK0100001 00002", Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
+			{Identifier: "UK100002000017", Mark: "100002", Species: livestock.SpeciesCattle, IssuedOn: day},
 		},
 		Animals: []store.Animal{
-			{Identifier: "UK0100001 00001", Species: "Sheep", Sex: "female", BirthDate: day,
+			{Identifier: "UK0100001 00001", Species: livestock.SpeciesSheep, Sex: "female", BirthDate: day,
 				CPH: farmA, OnSince: day, State: "registered"},
 		},
 	}
@@ -72,9 +72,9 @@ func largeSeed(n int) store.Seed {
 	day := time.Date(2024, 4, 1, 0, 0, 0, 0, time.FixedZone("BST", 3600))
 	for i := range n {
 		id := fmt.Sprintf("UK0100001 %05d", 100+i)
-		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: id, Mark: "100001", Species: "Sheep", IssuedOn: day})
+		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: id, Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day})
 		if i%2 == 0 {
-			sd.Animals = append(sd.Animals, store.Animal{Identifier: id, Species: "Sheep", Sex: "male",
+			sd.Animals = append(sd.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesSheep, Sex: "male",
 				BirthDate: day, CPH: farmA, OnSince: day.AddDate(0, 0, 1), State: "registered"})
 		}
 	}

@@ -141,7 +141,7 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 	}
 	byID, err := s.AnimalsByID(ctx(t), []string{"UK0100001 00001", "UK0999999 00001"})
 	must(t, "AnimalsByID", err)
-	if len(byID) != 1 || byID["UK0100001 00001"].Species != "Sheep" {
+	if len(byID) != 1 || byID["UK0100001 00001"].Species != livestock.SpeciesSheep {
 		t.Errorf("AnimalsByID = %+v, want the one registered sheep", byID)
 	}
 
