@@ -19,10 +19,7 @@ import (
 // movements (StoredSpecies).
 func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 	day := ymd(2024, 3, 1)
-	species := map[livestock.Species]string{
-		livestock.SpeciesSheep: "Sheep", livestock.SpeciesGoats: "Goats", livestock.SpeciesDeer: "Deer",
-		livestock.SpeciesCattle: "Cattle", livestock.SpeciesBison: "Bison", livestock.SpeciesBuffalo: "Buffalo",
-	}
+	species := storedSpellings
 	// Per species a flock, a seeded animal (S) and one registered (R), both
 	// wearing tags issued to the flock. A mark's last digit is its species.
 	mark := func(sp livestock.Species) string { return fmt.Sprintf("2000%02d", sp) }

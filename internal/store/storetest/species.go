@@ -2,11 +2,27 @@ package storetest
 
 import (
 	"context"
+	"maps"
 	"testing"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
+
+// storedSpellings are the species columns' spellings, written out here
+// rather than taken from store.SpeciesName so that a change to that table
+// shows as a failure of what is already stored.
+var storedSpellings = map[livestock.Species]string{
+	livestock.SpeciesSheep: "Sheep", livestock.SpeciesGoats: "Goats", livestock.SpeciesDeer: "Deer",
+	livestock.SpeciesCattle: "Cattle", livestock.SpeciesBison: "Bison", livestock.SpeciesBuffalo: "Buffalo",
+}
+
+// withNone is spellings and the zero Species, spelled "".
+func withNone(spellings map[livestock.Species]string) map[livestock.Species]string {
+	m := maps.Clone(spellings)
+	m[0] = ""
+	return m
+}
 
 // StoredSpecies checks how s keeps the species of requests and movements,
 // which its records hold as a livestock.Species: each is stored with the
@@ -18,10 +34,7 @@ import (
 // would then write back spelled otherwise.
 func StoredSpecies(t *testing.T, s store.Store, b Behind) {
 	day := ymd(2026, 3, 1)
-	for sp, want := range map[livestock.Species]string{
-		0: "", livestock.SpeciesSheep: "Sheep", livestock.SpeciesGoats: "Goats", livestock.SpeciesDeer: "Deer",
-		livestock.SpeciesCattle: "Cattle", livestock.SpeciesBison: "Bison", livestock.SpeciesBuffalo: "Buffalo",
-	} {
+	for sp, want := range withNone(storedSpellings) {
 		r := transfer("keeper1", farmA, farmB)
 		r.Species = sp
 		m := pending(farmB, sp, day)
