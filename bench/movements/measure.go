@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -66,16 +67,23 @@ type posts struct {
 // workers take another's jobs.
 func measurePosts(ctx context.Context, o options, db *database.Target, bin string, serve []string, rep *results, out io.Writer) error {
 	run := strconv.FormatInt(time.Now().Unix(), 36)
-	body, _ := transfer(run)(1)
+	tagOf := func(round int, s setup) string { return fmt.Sprintf("%s%d%d", run, round, s) }
+	body, _ := transfer(tagOf(0, naive))(1)
 	rep.BodySize = len(body)
+	// The naive server reads no token, but is sent one of a real token's
+	// length, so that its requests are the same size as Drover's.
+	token, err := tokenOnce(ctx, bin, filepath.Join(db.Dir, "drover-token.log"), serve)
+	if err != nil {
+		return err
+	}
 	for round, order := range postRounds {
 		for _, s := range order {
-			tag := fmt.Sprintf("%s%d%d", run, round, s)
+			tag := tagOf(round, s)
 			var p posts
 			var err error
 			if s == naive {
 				fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
-				p, err = postNaive(ctx, o, db, transfer(tag))
+				p, err = postNaive(ctx, o, db, strings.Repeat("x", len(token)), transfer(tag))
 			} else {
 				args, name := append(slices.Clone(serve), benchserver.AtDefaults...), "at its defaults"
 				if s == limitsOff {
@@ -93,8 +101,18 @@ func measurePosts(ctx context.Context, o options, db *database.Target, bin strin
 	return nil
 }
 
+// tokenOnce starts a server only to sign keeper1 in.
+func tokenOnce(ctx context.Context, bin, log string, serve []string) (string, error) {
+	srv, err := benchserver.Start(ctx, bin, log, append(slices.Clone(serve), benchserver.AtDefaults...)...)
+	if err != nil {
+		return "", err
+	}
+	defer srv.Stop()
+	return srv.Token(ctx, "keeper1", "keeper1")
+}
+
 // postNaive is one turn of the naive server.
-func postNaive(ctx context.Context, o options, db *database.Target, body func(int64) ([]byte, string)) (posts, error) {
+func postNaive(ctx context.Context, o options, db *database.Target, token string, body func(int64) ([]byte, string)) (posts, error) {
 	base, err := baseline.Start(ctx, db)
 	if err != nil {
 		return posts{}, err
@@ -102,7 +120,7 @@ func postNaive(ctx context.Context, o options, db *database.Target, body func(in
 	defer base.Close()
 	var p posts
 	before := cpu.Read(nil)
-	p.Stats = load.Closed(targets(http.MethodPost, "-", fixed(base.URL), body), o.Connections, o.Duration, http.StatusCreated)
+	p.Stats = load.Closed(targets(http.MethodPost, token, fixed(base.URL), body), o.Connections, o.Duration, http.StatusCreated)
 	p.CPU = cpu.Read(nil).Since(before) // before the pool closes and its backends take their time with them
 	return p, nil
 }

@@ -81,9 +81,10 @@ func (r *results) print(w io.Writer) {
 		"≤ "+jobsDrain.String())
 	report.Row(w, true, "naive baseline (one INSERT a request): throughput", report.Throughput(b.OK, b.Elapsed), "1.00×", "")
 	report.Row(w, true, "… p50 / p99", ms(b.P50)+" / "+ms(b.P99), "", "")
-	report.Row(w, true, "CPU a POST, naive: "+cpuParts(b, true), cpuTotal(b), "", "")
-	report.Row(w, true, "CPU a POST and its job, limits off: "+cpuParts(off, false), cpuTotal(off), "", "")
-	report.Row(w, true, "CPU a POST and its job, defaults: "+cpuParts(p, false), cpuTotal(p), "", "")
+	pg := r.Dialect == "PostgreSQL"
+	report.Row(w, true, "CPU a POST, naive: "+cpuParts(b, true, pg), cpuTotal(b), "", "")
+	report.Row(w, true, "CPU a POST and its job, limits off: "+cpuParts(off, false, pg), cpuTotal(off), "", "")
+	report.Row(w, true, "CPU a POST and its job, defaults: "+cpuParts(p, false, pg), cpuTotal(p), "", "")
 	report.Row(w, true, fmt.Sprintf("GET a month of %s's requests ($top=100), 1 conn, %s requests: p50", benchUser,
 		th(r.FilterAlone.OK)), ms(r.FilterAlone.P50), "", "")
 	report.Row(w, r.FilterAlone.P99 <= 20*time.Millisecond, "… p99", ms(r.FilterAlone.P99), "", "≤ 20 ms")
@@ -106,7 +107,8 @@ func (r *results) print(w io.Writer) {
 		turns(), th(p.Jobs), p.Longest.Round(time.Second), th(int(applied)), r.FilterItems)
 	fmt.Fprintf(w, "During the POSTs at the defaults (from /metrics): %s.\n", p.Group)
 	fmt.Fprintln(w, "CPU a POST is the busy processor time of the machine over the loads (and, for Drover, the drains of their jobs) "+
-		"over the answers with 201, then where it went; the bound is the rate the machine's cores would carry at that cost, all busy.")
+		"over the answers with 201, then where it went; the bound is the rate the machine's cores would carry at that cost, all busy. "+
+		"The parts need not sum to the whole: the machine's time holds every other process, and each figure is read to the 10 ms tick.")
 	for _, s := range []struct {
 		name string
 		s    load.Stats
@@ -132,9 +134,10 @@ func turns() string {
 }
 
 // cpuParts says where a setup's processor time a request went: the
-// server, PostgreSQL's processes (when they run here), and the load
-// generator, which holds the naive server too.
-func cpuParts(p posts, naive bool) string {
+// server, PostgreSQL's processes (pg: the database is PostgreSQL, whose
+// processes are read when they run here), and the load generator, which
+// holds the naive server too.
+func cpuParts(p posts, naive, pg bool) string {
 	per := func(d time.Duration) string {
 		if p.OK == 0 {
 			return "–"
@@ -145,7 +148,7 @@ func cpuParts(p posts, naive bool) string {
 	if !naive {
 		parts = append(parts, "server "+per(p.CPU.Server))
 	}
-	if p.CPU.Postgres > 0 {
+	if pg && p.CPU.Postgres > 0 {
 		parts = append(parts, "PostgreSQL "+per(p.CPU.Postgres))
 	}
 	if naive {
@@ -162,5 +165,8 @@ func cpuTotal(p posts) string {
 		return "–"
 	}
 	per := float64(p.CPU.Busy.Microseconds()) / float64(p.OK)
+	if per <= 0 {
+		return "–" // no /proc/stat
+	}
 	return fmt.Sprintf("%.0f µs (bound %s/s)", per, report.Thousands(int(float64(runtime.NumCPU())*1e6/per)))
 }

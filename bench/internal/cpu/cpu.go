@@ -66,9 +66,11 @@ func Process(pid int) (time.Duration, error) {
 	return ofStat(string(b))
 }
 
-// Named is the processor time used by the live processes whose command
-// name is name. A process that exits takes its time with it: read before
-// the processes of interest (a pool's backends) go.
+// Named is the processor time used by the processes whose command name is
+// name, with that of their children that have exited and been waited for:
+// PostgreSQL's postmaster waits for its backends and autovacuum workers,
+// so their time stays counted after they go. A process that exits before
+// its parent has waited for it is missed until then.
 func Named(name string) time.Duration {
 	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var sum time.Duration
@@ -85,13 +87,24 @@ func Named(name string) time.Duration {
 		if d, err := ofStat(s); err == nil {
 			sum += d
 		}
+		if d, err := childrenOf(s); err == nil {
+			sum += d
+		}
 	}
 	return sum
 }
 
 // ofStat is utime + stime of a /proc/<pid>/stat line, in clock ticks of
 // 10 ms (USER_HZ is 100 on Linux).
-func ofStat(stat string) (time.Duration, error) {
+func ofStat(stat string) (time.Duration, error) { return ticks(stat, 11) }
+
+// childrenOf is cutime + cstime of a /proc/<pid>/stat line: the time of
+// the children it has waited for.
+func childrenOf(stat string) (time.Duration, error) { return ticks(stat, 13) }
+
+// ticks sums two fields of a /proc/<pid>/stat line, from the at-th after
+// the command name.
+func ticks(stat string, at int) (time.Duration, error) {
 	// The command name, field 2, is in parentheses and may hold spaces
 	// and parentheses: count the fields from the last ')'.
 	i := strings.LastIndexByte(stat, ')')
@@ -99,18 +112,18 @@ func ofStat(stat string) (time.Duration, error) {
 		return 0, errors.New("unexpected /proc/<pid>/stat")
 	}
 	f := strings.Fields(stat[i+1:])
-	if len(f) < 13 {
+	if len(f) < at+2 {
 		return 0, errors.New("unexpected /proc/<pid>/stat")
 	}
-	var ticks int64
-	for _, field := range f[11:13] { // utime and stime, fields 14 and 15
+	var sum int64
+	for _, field := range f[at : at+2] { // from 11: utime and stime, fields 14 and 15; from 13: cutime and cstime
 		n, err := strconv.ParseInt(field, 10, 64)
 		if err != nil {
 			return 0, err
 		}
-		ticks += n
+		sum += n
 	}
-	return time.Duration(ticks) * 10 * time.Millisecond, nil
+	return time.Duration(sum) * 10 * time.Millisecond, nil
 }
 
 // machine is the busy and the total processor time of every core since

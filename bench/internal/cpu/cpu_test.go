@@ -19,8 +19,18 @@ func TestOfStat(t *testing.T) {
 			t.Errorf("ofStat(%q): no error", bad)
 		}
 	}
-	if _, err := Process(os.Getpid()); err != nil {
+	if got, err := childrenOf(line); err != nil || got != 0 {
+		t.Errorf("childrenOf = %v, %v; want 0", got, err)
+	}
+	const parent = "1 (postgres) S 0 1 1 0 -1 4194560 3110 0 0 0 10 20 300 400 20 0 1 0 1714 1297068032 28190\n"
+	if got, err := childrenOf(parent); err != nil || got != 7*time.Second {
+		t.Errorf("childrenOf(parent) = %v, %v; want 7s", got, err)
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("no /proc:", err)
+	}
+	if _, err := Process(os.Getpid()); err != nil {
+		t.Errorf("Process(self): %v", err)
 	}
 }
 

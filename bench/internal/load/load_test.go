@@ -112,4 +112,9 @@ func TestSend(t *testing.T) {
 	if seen != 5 {
 		t.Errorf("Each saw %d answers; want 5", seen)
 	}
+	// Send keeps the latencies, so that a load added to another keeps its
+	// quantiles.
+	if one := got["1"]; one.Add(Stats{}).P99 != one.P99 || one.P99 <= 0 {
+		t.Errorf("p99 %v, and added to nothing %v: the latencies were not kept", one.P99, one.Add(Stats{}).P99)
+	}
 }
