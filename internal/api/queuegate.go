@@ -22,10 +22,16 @@ import (
 // drained, rather than waiting minutes for an outcome. The queue is the
 // store's, so replicas on one PostgreSQL see the same length.
 //
-// The length is read from the store (JobBacklog) at most once every
-// queueRead, in the background, by the first submission that finds it
-// stale; submissions meanwhile use the last reading. A reading that fails
-// is not an answer: the last one stands.
+// The length is read from the store (JobBacklog) in the background, by
+// the first submission that finds the last reading due for renewal;
+// submissions meanwhile use the last reading. A reading counts the queued
+// jobs' index entries, tens of thousands under a bulk upload, so it is
+// taken only as often as the answer could change: at most once every
+// queueRead, and then only once this replica has checked as many
+// submissions as the queue had room for under its bound, or the reading
+// is queueReadLongest old. Near or over the bound that is every
+// queueRead; far below it, seldom. A reading that fails is not an
+// answer: the last one stands.
 type queueGate struct {
 	max   int
 	store interface {
@@ -35,11 +41,16 @@ type queueGate struct {
 	mu      sync.Mutex
 	queued  int
 	readAt  time.Time
+	checked int // submissions checked since the last reading
 	reading bool
 }
 
-// queueRead is how old a reading of the queue's length may be.
-const queueRead = time.Second
+// queueRead is the soonest a reading follows the last, and
+// queueReadLongest the longest one stands.
+const (
+	queueRead        = time.Second
+	queueReadLongest = 10 * time.Second
+)
 
 // queueRetryAfter is the wait a refused submission is asked for: a full
 // queue takes seconds to drain, not the second a concurrency limit does.
@@ -85,7 +96,8 @@ func (g *queueGate) check(now time.Time) error {
 	}
 	g.mu.Lock()
 	queued := g.queued
-	stale := !g.reading && now.Sub(g.readAt) >= queueRead
+	g.checked++
+	stale := g.due(now)
 	if stale {
 		g.reading = true
 	}
@@ -102,6 +114,12 @@ func (g *queueGate) check(now time.Time) error {
 			Message: fmt.Sprintf("%d jobs are queued, over the limit of %d", queued, g.max)}}}
 }
 
+// due reports whether a new reading should start; g.mu is held.
+func (g *queueGate) due(now time.Time) bool {
+	age := now.Sub(g.readAt)
+	return !g.reading && age >= queueRead && (g.checked >= g.max-g.queued || age >= queueReadLongest)
+}
+
 // read refreshes the queue's length from the store.
 func (g *queueGate) read() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -111,6 +129,6 @@ func (g *queueGate) read() {
 	defer g.mu.Unlock()
 	g.reading, g.readAt = false, time.Now()
 	if err == nil {
-		g.queued = counts[store.JobAvailable]
+		g.queued, g.checked = counts[store.JobAvailable], 0
 	}
 }
