@@ -10,14 +10,16 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
+// ms is milliseconds as durations.
+func ms(ns ...int) (d []time.Duration) {
+	for _, n := range ns {
+		d = append(d, time.Duration(n)*time.Millisecond)
+	}
+	return d
+}
+
 func TestQuantile(t *testing.T) {
 	t.Parallel()
-	ms := func(ns ...int) (d []time.Duration) {
-		for _, n := range ns {
-			d = append(d, time.Duration(n)*time.Millisecond)
-		}
-		return d
-	}
 	hundred := make([]int, 100)
 	for i := range hundred {
 		hundred[i] = i + 1
@@ -55,12 +57,6 @@ func TestStats(t *testing.T) {
 // loads' latencies, not a mean of each load's.
 func TestAdd(t *testing.T) {
 	t.Parallel()
-	ms := func(ns ...int) (d []time.Duration) {
-		for _, n := range ns {
-			d = append(d, time.Duration(n)*time.Millisecond)
-		}
-		return d
-	}
 	a := Stats{OK: 3, Elapsed: time.Second, Failures: map[string]int{"x": 1}, latencies: ms(1, 2, 3)}
 	b := Stats{OK: 1, Elapsed: 3 * time.Second, Failures: map[string]int{"x": 2, "y": 1}, latencies: ms(100)}
 	got := a.Add(b)
