@@ -14,9 +14,10 @@ import (
 // writing it (docs/performance.md has the figures). So runs of the same
 // statement whose arguments are one VALUES list (INSERT … VALUES, or
 // UPDATE … FROM (VALUES …)) are sent as one statement of their rows, in
-// the order they came (which the ranks of sqldb's deferred.go chose), in
-// runs of a power of two rows, so that the connection's cache of
-// prepared statements holds a few shapes of each.
+// the order they came (which the ranks of sqldb's deferred.go chose):
+// over unnest where it can (unnest.go); else as one VALUES list, in runs
+// of a power of two rows, so that the connection's cache of prepared
+// statements holds a few shapes of each.
 
 // maxMergedParams is PostgreSQL's limit on a statement's parameters.
 const maxMergedParams = 65535
@@ -28,29 +29,46 @@ type merged struct {
 	from, to int
 }
 
-// mergeRows groups the runs of stmts that are the same statement of
-// one VALUES list into multi-row statements; every other statement, and
-// a write that may change any number of rows, is sent as it is.
-func mergeRows(stmts []groupcommit.Statement) []merged {
+// mergeRows groups the runs of stmts that are the same write of one
+// VALUES list into one statement each: over unnest (unnest.go) when its
+// rows are placeholders of known types, else as multi-row statements of
+// the run's rows. Every other statement, and a write that may change any
+// number of rows, is sent as it is.
+func mergeRows(stmts []groupcommit.Statement, types columnTypes) []merged {
 	out := make([]merged, 0, len(stmts))
 	for i := 0; i < len(stmts); {
-		run := 1
 		head, rows, tail, ok := splitValues(stmts[i].Query)
-		for ok && stmts[i].Want >= 0 && i+run < len(stmts) && stmts[i+run].Query == stmts[i].Query && stmts[i+run].Want >= 0 {
+		run, same := 1, 1 // the run of the write, and of its exact text
+		for ok && stmts[i].Want >= 0 && i+run < len(stmts) && stmts[i+run].Want >= 0 && sameWrite(stmts[i+run].Query, head, tail) {
+			if same == run && stmts[i+run].Query == stmts[i].Query {
+				same++
+			}
 			run++
 		}
-		if !ok || run == 1 {
+		if ok && run > 1 {
+			if m, ok := types.unnestRun(head, tail, stmts[i:i+run], i); ok {
+				out = append(out, m)
+				i += run
+				continue
+			}
+		}
+		if !ok || same == 1 {
 			out = append(out, merged{query: stmts[i].Query, args: stmts[i].Args, from: i, to: i + 1})
 			i++
 			continue
 		}
-		for run > 0 {
-			n := chunk(run, len(stmts[i].Args))
+		for same > 0 {
+			n := chunk(same, len(stmts[i].Args))
 			out = append(out, mergeRun(head, rows, tail, stmts[i:i+n], i))
-			i, run = i+n, run-n
+			i, same = i+n, same-n
 		}
 	}
 	return out
+}
+
+// sameWrite reports whether query is head, rows, then tail.
+func sameWrite(query, head, tail string) bool {
+	return len(query) > len(head)+len(tail) && strings.HasPrefix(query, head) && strings.HasSuffix(query, tail)
 }
 
 // chunk is the largest power of two at most run whose rows keep under

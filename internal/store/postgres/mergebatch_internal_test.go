@@ -9,10 +9,10 @@ import (
 	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
-// TestMergeRows: runs of one insert of literal rows become one
-// statement with the parameters renumbered, in runs of a power of two;
-// anything else, or a write that may change any number of rows, goes as
-// it came.
+// TestMergeRows: without the columns' types, runs of one insert of
+// literal rows become one statement with the parameters renumbered, in
+// runs of a power of two; anything else, or a write that may change any
+// number of rows, goes as it came.
 func TestMergeRows(t *testing.T) {
 	t.Parallel()
 	const (
@@ -39,7 +39,7 @@ func TestMergeRows(t *testing.T) {
 		{query: ins, args: []any{"a4", 4}, from: 7, to: 8},
 		{query: ins, args: []any{"a5", 5}, from: 8, to: 9},
 	}
-	if diff := cmp.Diff(want, mergeRows(stmts), cmp.AllowUnexported(merged{})); diff != "" {
+	if diff := cmp.Diff(want, mergeRows(stmts, nil), cmp.AllowUnexported(merged{})); diff != "" {
 		t.Errorf("mergeRows (-want +got):\n%s", diff)
 	}
 }
@@ -96,5 +96,57 @@ func TestShare(t *testing.T) {
 	share(stmts, 2) // a trackingId used before: one row not inserted
 	if stmts[0].Affected == 1 || stmts[1].Affected == 2 {
 		t.Errorf("shared 2 as %d, %d; want counts neither wanted", stmts[0].Affected, stmts[1].Affected)
+	}
+}
+
+// TestMergeRowsUnnest: with the columns' types, a run of one write goes
+// as one statement over unnest whatever its length, its rows' values in
+// column arrays; the holdings' rows, which share placeholders, each give
+// a row of their own.
+func TestMergeRowsUnnest(t *testing.T) {
+	t.Parallel()
+	types := columnTypes{"t": {"a": "text", "b": "integer"}, "h": {"r": "bigint", "c": "text", "k": "text"}}
+	const (
+		ins   = "INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE VALUES ($1, $2)\n\t\tON CONFLICT (a) DO NOTHING"
+		two   = "INSERT INTO h (r, c, k) VALUES ($1, $3, $2), ($1, $4, $2)"
+		three = "INSERT INTO h (r, c, k) VALUES ($1, $3, $2), ($1, $4, $2), ($1, $5, $2)"
+		upd   = "UPDATE t SET b = v.b FROM (VALUES ($1::text, $2::integer)) AS v (a, b) WHERE t.a = v.a"
+		other = "INSERT INTO t (a, b) VALUES ($1, now())"
+	)
+	st := func(q string, want int64, args ...any) groupcommit.Statement {
+		return groupcommit.Statement{Query: q, Args: args, Want: want}
+	}
+	stmts := []groupcommit.Statement{
+		st(ins, 1, "a1", 1), st(ins, 1, "a2", 2), st(ins, 1, "a3", 3),
+		st(two, 2, 7, "T", "c1", "c2"), st(three, 3, 8, "U", "c3", "c4", "c5"),
+		st(upd, 1, "a1", 9), st(upd, 1, "a2", nil),
+		st(other, 1, "x"), st(other, 1, "y"),
+	}
+	want := []merged{
+		{query: "INSERT INTO t (a, b) OVERRIDING SYSTEM VALUE SELECT * FROM unnest($1::text[], $2::integer[])\n\t\tON CONFLICT (a) DO NOTHING",
+			args: []any{[]any{"a1", "a2", "a3"}, []any{1, 2, 3}}, from: 0, to: 3},
+		{query: "INSERT INTO h (r, c, k) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])",
+			args: []any{[]any{7, 7, 8, 8, 8}, []any{"c1", "c2", "c3", "c4", "c5"}, []any{"T", "T", "U", "U", "U"}}, from: 3, to: 5},
+		{query: "UPDATE t SET b = v.b FROM (SELECT * FROM unnest($1::text[], $2::integer[])) AS v (a, b) WHERE t.a = v.a",
+			args: []any{[]any{"a1", "a2"}, []any{9, nil}}, from: 5, to: 7},
+		{query: "INSERT INTO t (a, b) VALUES ($1, now()), ($2, now())", args: []any{"x", "y"}, from: 7, to: 9},
+	}
+	if diff := cmp.Diff(want, mergeRows(stmts, types), cmp.AllowUnexported(merged{})); diff != "" {
+		t.Errorf("mergeRows (-want +got):\n%s", diff)
+	}
+}
+
+// TestParseRows refuses a VALUES list with anything but placeholders.
+func TestParseRows(t *testing.T) {
+	t.Parallel()
+	for _, rows := range []string{"", "($1, now())", "($1, 'x')", "($1::numeric(3))", "($0)", "($1) ($2)", "($1", "($x)", "($1::Text)"} {
+		if got, ok := parseRows(rows); ok {
+			t.Errorf("parseRows(%q) = %v; want refused", rows, got)
+		}
+	}
+	got, ok := parseRows(" ($1, $2::timestamp with time zone) , ($3,$4) ")
+	want := [][]slot{{{1, ""}, {2, "timestamp with time zone"}}, {{3, ""}, {4, ""}}}
+	if !ok || !cmp.Equal(got, want, cmp.AllowUnexported(slot{})) {
+		t.Errorf("parseRows = %v, %v; want %v", got, ok, want)
 	}
 }

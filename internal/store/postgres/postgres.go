@@ -38,9 +38,15 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
+	types, err := readColumnTypes(ctx, db)
+	if err != nil {
+		_ = db.Close()
+		pool.Close()
+		return nil, wrapOpen("read the column types", err)
+	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,
-		Tuning:  tuning(int(pool.Config().MaxConns)),
+		Tuning:  tuning(int(pool.Config().MaxConns), types),
 		Writer:  db,
 		Reader:  db,
 		Pending: p.HasPending,

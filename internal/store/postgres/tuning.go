@@ -17,7 +17,7 @@ import (
 // server or network must not hold callers past their deadlines.
 // KeepStatements and LastInsertID are left unset: pgx prepares and keeps
 // its own statements, and INSERT … RETURNING id costs nothing more there.
-func tuning(maxConns int) sqldb.Tuning {
+func tuning(maxConns int, types columnTypes) sqldb.Tuning {
 	return sqldb.Tuning{
 		// Shared transactions, the jobs' among them, commit side by side
 		// on half the pool: one committer runs its fns one statement at a
@@ -39,7 +39,7 @@ func tuning(maxConns int) sqldb.Tuning {
 		// A group's writes go in one round trip (sqldb's deferred.go): a
 		// group of 64 submissions otherwise made 256 round trips, one
 		// after another on its committer.
-		ExecBatch: execBatch,
+		ExecBatch: types.execBatch,
 		NextIDs:   nextIDs,
 		// A pass's completions and request updates, one statement each
 		// (mergebatch.go).
@@ -93,13 +93,13 @@ const nextIDs = `SELECT nextval(pg_get_serial_sequence('requests', 'id')), nextv
 
 // execBatch sends stmts as one pgx batch: one write to the socket, the
 // server runs them in turn, one read of the answers.
-func execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error {
+func (types columnTypes) execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error {
 	c, ok := driverConn.(*stdlib.Conn)
 	if !ok {
 		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
 	}
 	var b pgx.Batch
-	sent := mergeRows(stmts) // mergebatch.go
+	sent := mergeRows(stmts, types) // mergebatch.go
 	for _, m := range sent {
 		b.Queue(m.query, m.args...)
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -296,3 +299,87 @@ func testJobGroupClaimKinds(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// testGroupWritesWhole inserts, in one group, requests that differ in
+// every value a submission sets, each with its job and reply, then updates
+// each in another group: every value read back is its own call's. On
+// PostgreSQL a group's writes of one kind go as one statement
+// (package postgres, unnest.go), which must give no row another's values.
+func testGroupWritesWhole(t *testing.T, s store.Store) {
+	c := ctx(t)
+	const n = 8
+	holdings := [][]livestock.CPH{{farmA, market}, {farmB, abattoir, market}}
+	want := make([]store.Request, n)
+	for i := range want {
+		r := transfer(fmt.Sprintf("keeper%d", 1+i%2), holdings[i%2]...)
+		r.Species = []livestock.Species{livestock.SpeciesSheep, livestock.SpeciesGoats}[i%2]
+		r.RequestDate = base.Add(time.Duration(i) * time.Minute)
+		r.UpdatedDate = r.RequestDate
+		if i%3 > 0 {
+			r.MovementDate = base.AddDate(0, 0, -i)
+		}
+		if i%2 == 0 {
+			r.TrackingID = fmt.Sprintf("whole-%d", i)
+		}
+		r.CorrelationID = fmt.Sprintf("whole-corr-%d", i)
+		r.Content = fmt.Appendf(nil, `{"n":%d}`, i)
+		want[i] = r
+	}
+	jobs := make([]int64, n)
+	fns := make([]txFunc, n)
+	for i := range fns {
+		fns[i] = func(c context.Context, tx store.Tx) (err error) {
+			r := want[i]
+			if want[i].ID, err = tx.InsertRequest(c, r); err != nil {
+				return err
+			}
+			if jobs[i], err = tx.EnqueueJob(c, store.NewJob{Kind: "group-whole", Payload: []byte(r.CorrelationID),
+				MaxAttempts: 2 + i, RunAt: r.RequestDate}); err != nil {
+				return err
+			}
+			return tx.SaveReply(c, store.Reply{UserName: r.UserName, CorrelationID: r.CorrelationID, RequestHash: fmt.Sprint("h", i),
+				Status: 200 + i, Body: fmt.Appendf(nil, "body %d", i), CreatedAt: r.RequestDate, RequestID: fmt.Sprint(want[i].ID)})
+		}
+	}
+	for i, err := range released(t, s, fns) {
+		must(t, fmt.Sprintf("call %d", i), err)
+	}
+	for i := range fns {
+		fns[i] = func(c context.Context, tx store.Tx) error {
+			r := &want[i]
+			r.Status = []store.RequestStatus{store.StatusSuccess, store.StatusFail, store.StatusCompletedWarning}[i%3]
+			r.UpdatedDate = r.RequestDate.Add(time.Hour)
+			r.Errors = []livestock.FieldError{{Code: livestock.CodeInternal, Message: fmt.Sprint("error ", i)}}
+			r.Warnings = []livestock.FieldError{{Code: livestock.CodeStandstill, Message: fmt.Sprint("warning ", i)}}
+			r.UndoSupported, r.IsFullUndone = i%2 == 0, i%3 == 0
+			r.DocumentRef = fmt.Sprint("DOC-", i)
+			return tx.UpdateRequest(c, *r)
+		}
+	}
+	for i, err := range released(t, s, fns) {
+		must(t, fmt.Sprintf("update %d", i), err)
+	}
+	for i, w := range want {
+		got, err := s.Request(c, w.ID)
+		if err != nil {
+			t.Errorf("call %d: Request(%d): %v", i, w.ID, err)
+			continue
+		}
+		if diff := cmp.Diff(w, got, cmpopts.EquateEmpty(), cmpopts.EquateApproxTime(time.Millisecond)); diff != "" {
+			t.Errorf("call %d: request (-want +got):\n%s", i, diff)
+		}
+		j, err := Inspect(s).Job(c, jobs[i])
+		if err != nil || j.Kind != "group-whole" || string(j.Payload) != w.CorrelationID || j.MaxAttempts != 2+i || !near(j.RunAt, w.RequestDate) {
+			t.Errorf("call %d: Job(%d) = %+v, %v; want the job of %s", i, jobs[i], j, err, w.CorrelationID)
+		}
+		rep, err := s.Reply(c, w.UserName, w.CorrelationID)
+		if err != nil || rep.Status != 200+i || string(rep.Body) != fmt.Sprint("body ", i) || rep.RequestHash != fmt.Sprint("h", i) ||
+			rep.RequestID != fmt.Sprint(w.ID) || !near(rep.CreatedAt, w.RequestDate) {
+			t.Errorf("call %d: Reply = %+v, %v", i, rep, err)
+		}
+	}
+}
+
+// near reports whether a and b are the same instant to the millisecond:
+// a store keeps instants to the microsecond or to the millisecond.
+func near(a, b time.Time) bool { return a.Sub(b).Abs() < time.Millisecond }

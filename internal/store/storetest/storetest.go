@@ -50,6 +50,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SharedTxClose", testSharedTxClose},
 		{"GroupTrackingIDs", testGroupTrackingIDs},
 		{"GroupWriteChecks", testGroupWriteChecks},
+		{"GroupWritesWhole", testGroupWritesWhole},
 		{"JobGroupClaim", testJobGroupClaim},
 		{"JobGroupClaimKinds", testJobGroupClaimKinds},
 		{"GroupReads", testGroupReads},
