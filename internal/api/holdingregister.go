@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/csv"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -80,9 +79,10 @@ func (s *Server) holdingAnimals(w http.ResponseWriter, r *http.Request) error {
 		body.Animals = append(body.Animals, registerAnimal{Identifier: a.Animal.Identifier, Species: store.SpeciesName(a.Animal.Species),
 			Since: day(a.Stay.From), Until: day(a.Stay.To)})
 	}
-	for _, sp := range slices.Sorted(maps.Keys(reg.Batches)) {
-		body.Batches = append(body.Batches, registerBatchSum{Species: sp, Count: reg.Batches[sp]})
+	for sp, n := range reg.Batches {
+		body.Batches = append(body.Batches, registerBatchSum{Species: store.SpeciesName(sp), Count: n})
 	}
+	slices.SortFunc(body.Batches, func(a, b registerBatchSum) int { return strings.Compare(a.Species, b.Species) })
 	if accepts(r, mediaCSV) != mediaCSV {
 		return writeJSON(w, http.StatusOK, body)
 	}

@@ -45,7 +45,7 @@ type TraceStore interface {
 	// accepted on or before day (arrival date for In, transfer date for
 	// Out): batch animals have no identity, so a holding's batch stock is
 	// known only as what its movements brought and took.
-	BatchBalance(ctx context.Context, cph livestock.CPH, day time.Time) (map[string]BatchFlow, error)
+	BatchBalance(ctx context.Context, cph livestock.CPH, day time.Time) (map[livestock.Species]BatchFlow, error)
 	// PickAnimal returns a tagged animal some movement carried: the first
 	// at or after the fraction r (0 ≤ r < 1) of the span of movement ids,
 	// for a traceability exercise on a random animal. KindNotFound when no

@@ -121,7 +121,7 @@ type Register struct {
 	// brought on less those they took off, by Day, never below zero: batch
 	// animals have no identity, and those born there and never moved are
 	// in no record.
-	Batches map[string]int
+	Batches map[livestock.Species]int
 }
 
 // RegisterOn answers a holding's register on day.
@@ -134,7 +134,7 @@ func (s *Service) RegisterOn(ctx context.Context, holding livestock.CPH, day tim
 	if err != nil {
 		return Register{}, err
 	}
-	r := Register{Holding: holding, Day: day, Animals: animals, Batches: map[string]int{}}
+	r := Register{Holding: holding, Day: day, Animals: animals, Batches: map[livestock.Species]int{}}
 	for species, f := range flows {
 		if n := f.In - f.Out; n > 0 {
 			r.Batches[species] = n

@@ -32,17 +32,17 @@ func TestRegisterKnown(t *testing.T) {
 			holding livestock.CPH
 			day     time.Time
 			animals []string
-			batches map[string]int
+			batches map[livestock.Species]int
 		}{
-			{F2, ymd(3, 5), []string{"c2", "c3"}, map[string]int{}},
-			{F2, ymd(3, 7), []string{"c1", "c2", "c3"}, map[string]int{"Sheep": 5}},
-			{F2, ymd(3, 12), []string{"c1", "c2", "c3"}, map[string]int{"Sheep": 5}}, // c3 left that day
-			{F2, ymd(3, 13), []string{"c1", "c2"}, map[string]int{"Sheep": 5}},
-			{M, ymd(3, 5), []string{"c1"}, map[string]int{"Sheep": 5}},
-			{M, ymd(3, 7), nil, map[string]int{}},
-			{F1, ymd(3, 5), []string{"c1", "c4"}, map[string]int{}},
-			{F1, ymd(3, 6), []string{"c4"}, map[string]int{}},
-			{F4, ymd(3, 13), []string{"c3"}, map[string]int{}},
+			{F2, ymd(3, 5), []string{"c2", "c3"}, map[livestock.Species]int{}},
+			{F2, ymd(3, 7), []string{"c1", "c2", "c3"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
+			{F2, ymd(3, 12), []string{"c1", "c2", "c3"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}}, // c3 left that day
+			{F2, ymd(3, 13), []string{"c1", "c2"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
+			{M, ymd(3, 5), []string{"c1"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
+			{M, ymd(3, 7), nil, map[livestock.Species]int{}},
+			{F1, ymd(3, 5), []string{"c1", "c4"}, map[livestock.Species]int{}},
+			{F1, ymd(3, 6), []string{"c4"}, map[livestock.Species]int{}},
+			{F4, ymd(3, 13), []string{"c3"}, map[livestock.Species]int{}},
 		} {
 			reg, err := svc.RegisterOn(context.Background(), tc.holding, tc.day)
 			if err != nil {

@@ -40,18 +40,18 @@ func (s *Store) AnimalsOn(ctx context.Context, cph livestock.CPH) (list []store.
 }
 
 // BatchBalance sums the batch animals moved onto cph and off it by day.
-func (s *Store) BatchBalance(ctx context.Context, cph livestock.CPH, on time.Time) (flows map[string]store.BatchFlow, err error) {
+func (s *Store) BatchBalance(ctx context.Context, cph livestock.CPH, on time.Time) (flows map[livestock.Species]store.BatchFlow, err error) {
 	defer s.wrap(&err, "BatchBalance")
-	flows = map[string]store.BatchFlow{}
+	flows = map[livestock.Species]store.BatchFlow{}
 	for i, query := range []string{batchesInSQL, batchesOutSQL} {
 		rows, err := s.r.QueryContext(ctx, query, cph.String(), date(on))
 		if err != nil {
 			return nil, err
 		}
 		for rows.Next() {
-			var species string
+			var species livestock.Species
 			var n int64
-			if err := rows.Scan(&species, &n); err != nil {
+			if err := rows.Scan(speciesCol{&species}, &n); err != nil {
 				rows.Close()
 				return nil, err
 			}

@@ -148,16 +148,16 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 	for _, tc := range []struct {
 		holding livestock.CPH
 		day     time.Time
-		want    map[string]store.BatchFlow
+		want    map[livestock.Species]store.BatchFlow
 	}{
-		{market, ymd(2025, 1, 9), map[string]store.BatchFlow{}},
-		{market, ymd(2025, 1, 10), map[string]store.BatchFlow{"Sheep": {In: 5}}},
-		{market, ymd(2025, 1, 11), map[string]store.BatchFlow{"Sheep": {In: 5, Out: 3}}},
+		{market, ymd(2025, 1, 9), map[livestock.Species]store.BatchFlow{}},
+		{market, ymd(2025, 1, 10), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {In: 5}}},
+		{market, ymd(2025, 1, 11), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {In: 5, Out: 3}}},
 		// The pending movement's batch of 4 has not arrived; the accepted
 		// one's 3 have, on the review's date.
-		{farmB, ymd(2025, 1, 11), map[string]store.BatchFlow{}},
-		{farmB, ymd(2025, 12, 31), map[string]store.BatchFlow{"Sheep": {In: 3}}},
-		{farmA, ymd(2025, 12, 31), map[string]store.BatchFlow{"Sheep": {Out: 5}}},
+		{farmB, ymd(2025, 1, 11), map[livestock.Species]store.BatchFlow{}},
+		{farmB, ymd(2025, 12, 31), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {In: 3}}},
+		{farmA, ymd(2025, 12, 31), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {Out: 5}}},
 	} {
 		got, err := s.BatchBalance(ctx(t), tc.holding, tc.day)
 		must(t, "BatchBalance", err)
