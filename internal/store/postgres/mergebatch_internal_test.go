@@ -1,10 +1,12 @@
 package postgres
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
@@ -149,4 +151,64 @@ func TestParseRows(t *testing.T) {
 	if !ok || !cmp.Equal(got, want, cmp.AllowUnexported(slot{})) {
 		t.Errorf("parseRows = %v, %v; want %v", got, ok, want)
 	}
+}
+
+// TestMergeRowsKeepsEveryRow: for any run of inserts whose rows name
+// their placeholders in any order and number, the statements sent hold
+// every row's values in its columns, in the order the rows came, and
+// each statement covers the writes it was merged from.
+func TestMergeRowsKeepsEveryRow(t *testing.T) {
+	t.Parallel()
+	types := columnTypes{"t": {"a": "bigint", "b": "text", "c": "boolean"}}
+	rapid.Check(t, func(t *rapid.T) {
+		var stmts []groupcommit.Statement
+		var want [][]any // each row's (a, b, c)
+		for range rapid.IntRange(1, 12).Draw(t, "writes") {
+			rows := rapid.IntRange(1, 4).Draw(t, "rows")
+			var args []any
+			var tuples []string
+			for range rows {
+				row := []any{rapid.Int64().Draw(t, "a"), rapid.StringMatching(`[a-z]{0,3}`).Draw(t, "b"), rapid.Bool().Draw(t, "c")}
+				want = append(want, row)
+				// The columns' placeholders in a drawn order, numbered as they are appended.
+				at := make([]int, 3)
+				for _, col := range rapid.Permutation([]int{0, 1, 2}).Draw(t, "order") {
+					args = append(args, row[col])
+					at[col] = len(args)
+				}
+				tuples = append(tuples, fmt.Sprintf("($%d, $%d, $%d)", at[0], at[1], at[2]))
+			}
+			stmts = append(stmts, groupcommit.Statement{Query: "INSERT INTO t (a, b, c) VALUES " + strings.Join(tuples, ", "),
+				Args: args, Want: int64(rows)})
+		}
+		sent := mergeRows(stmts, types)
+		var got [][]any
+		next := 0
+		for _, m := range sent {
+			if m.from != next || m.to <= m.from {
+				t.Fatalf("statement covers writes [%d, %d), want from %d", m.from, m.to, next)
+			}
+			next = m.to
+			if !strings.Contains(m.query, "unnest(") {
+				if m.to-m.from != 1 {
+					t.Fatalf("%d writes merged without unnest: %s", m.to-m.from, m.query)
+				}
+				tuples, _ := parseRows(strings.TrimPrefix(m.query, "INSERT INTO t (a, b, c) VALUES "))
+				for _, tu := range tuples {
+					got = append(got, []any{m.args[tu[0].param-1], m.args[tu[1].param-1], m.args[tu[2].param-1]})
+				}
+				continue
+			}
+			cols := m.args
+			for i := range cols[0].([]any) {
+				got = append(got, []any{cols[0].([]any)[i], cols[1].([]any)[i], cols[2].([]any)[i]})
+			}
+		}
+		if next != len(stmts) {
+			t.Fatalf("statements cover %d writes of %d", next, len(stmts))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("rows (-want +got):\n%s", diff)
+		}
+	})
 }
