@@ -11,6 +11,11 @@ import (
 	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
 )
 
+// st is a deferred write of query that wants want rows changed.
+func st(query string, want int64, args ...any) groupcommit.Statement {
+	return groupcommit.Statement{Query: query, Args: args, Want: want}
+}
+
 // TestMergeRows: without the columns' types, runs of one insert of
 // literal rows become one statement with the parameters renumbered, in
 // runs of a power of two; anything else, or a write that may change any
@@ -22,9 +27,6 @@ func TestMergeRows(t *testing.T) {
 		holdings = "INSERT INTO h (r, c, k) VALUES ($1, $3, $2), ($1, $4, $2)"
 		upd      = "UPDATE t SET b = $2 WHERE a = $1"
 	)
-	st := func(q string, want int64, args ...any) groupcommit.Statement {
-		return groupcommit.Statement{Query: q, Args: args, Want: want}
-	}
 	stmts := []groupcommit.Statement{
 		st(ins, 1, "a1", 1), st(ins, 1, "a2", 2), st(ins, 1, "a3", 3),
 		st(holdings, 2, 7, "T", "c1", "c2"), st(holdings, 2, 8, "T", "c3", "c4"),
@@ -115,9 +117,6 @@ func TestMergeRowsUnnest(t *testing.T) {
 		upd   = "UPDATE t SET b = v.b FROM (VALUES ($1::text, $2::integer)) AS v (a, b) WHERE t.a = v.a"
 		other = "INSERT INTO t (a, b) VALUES ($1, now())"
 	)
-	st := func(q string, want int64, args ...any) groupcommit.Statement {
-		return groupcommit.Statement{Query: q, Args: args, Want: want}
-	}
 	stmts := []groupcommit.Statement{
 		st(ins, 1, "a1", 1), st(ins, 1, "a2", 2), st(ins, 1, "a3", 3),
 		st(two, 2, 7, "T", "c1", "c2"), st(three, 3, 8, "U", "c3", "c4", "c5"),
