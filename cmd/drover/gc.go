@@ -18,7 +18,7 @@ import (
 // registrations a second (8,414 and 8,329 against 7,523 and 7,455) and
 // 10–13% more movements POSTs (8,615 and 9,100 against 7,602 and 8,254),
 // for a peak RSS of 152–158 MB against 126 under the movements benchmark
-// (docs/performance.md). The memory limit keeps that from costing memory
+// (docs/performance-history.md). The memory limit keeps that from costing memory
 // the machine does not have: as the Go heap and runtime near it, the
 // collector runs as often as it must to stay below, whatever GOGC says.
 // SQLite's page caches are allocated outside Go's heap and not counted.
