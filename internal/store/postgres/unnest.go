@@ -12,9 +12,9 @@ import (
 // A run of one write whose rows are bare placeholders goes as a single
 // statement over unnest, one array parameter a column: whatever the
 // run's length, one statement of one text, which a connection prepares
-// once and PostgreSQL plans once. Merged as VALUES lists (mergeRun), a
-// run of 13 went as statements of 8, 4 and 1 rows, each shape prepared
-// and planned apart, and a statement's parameters grew with its rows.
+// once and PostgreSQL plans once. As VALUES lists (mergeRun), the
+// fallback, a run of 13 goes as statements of 8, 4 and 1 rows, each shape
+// prepared and planned apart, with parameters that grow with its rows.
 
 // columnTypes are the SQL types of the store's columns, by table then
 // column: an unnest's arrays must be typed, and a VALUES list of an
