@@ -45,7 +45,7 @@ var tables = []struct {
 			}
 			var out [][]any
 			for i, d := range r.Devices {
-				out = append(out, []any{r.ID, i, d.Tag, "0", cph(d.Prior), d.PriorOnSince, outcome(r.State)})
+				out = append(out, []any{r.ID, i, d.Tag, "", cph(d.Prior), d.PriorOnSince, outcome(r.State)})
 			}
 			return out
 		}},

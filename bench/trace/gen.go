@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
 )
 
 // The synthetic registry: holdings 0 to H-1, of which the first H/500 are
@@ -71,7 +73,7 @@ func generate(s shape, move func(row), born func(animal)) {
 		var tags []string
 		if tagged {
 			for i := range 1 + rnd.IntN(6) {
-				tags = append(tags, fmt.Sprintf("UK%06d%06d", lot%1_000_000, lot/1_000_000*10+i))
+				tags = append(tags, livestock.MustCattleTag(fmt.Sprintf("%06d", lot%1_000_000), lot/1_000_000*10+i).String())
 			}
 		}
 		birth := since.AddDate(-1, 0, 0)
@@ -103,7 +105,7 @@ func generate(s shape, move func(row), born func(animal)) {
 			id++
 			r := row{ID: id, Species: "Cattle", Source: at, Destination: to, Transfer: leave, Arrival: leave, State: "Completed"}
 			if !tagged {
-				r.Species, r.Batch, r.BatchNumber = "Sheep", size, fmt.Sprintf("UK0%06d", at%1_000_000)
+				r.Species, r.Batch, r.BatchNumber = "Sheep", size, fmt.Sprintf("UK%06d", at%1_000_000)
 			}
 			for i, t := range tags {
 				r.Devices = append(r.Devices, device{Tag: t, Prior: at, PriorOnSince: priorSince[i]})

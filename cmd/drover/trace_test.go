@@ -39,7 +39,7 @@ func TestTraceExercise(t *testing.T) {
 		}
 		if err := tx.InsertMovement(ctx, store.Movement{ID: id, UserName: "keeper1", Species: livestock.SpeciesCattle, Source: src, Destination: dst,
 			TransferDate: day, ArrivalDate: day, State: store.MovementCompleted, AnimalCount: 1, ReportedBy: store.SideDeparture,
-			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
+			Devices: []store.MovementDevice{{Identifier: k1.Cow().Tag(), PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}); err != nil {
 			return err
 		}
 		return tx.MoveAnimals(ctx, []string{cow}, dst, day)

@@ -131,7 +131,7 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 		if destination && d.Outcome != "accepted" {
 			continue
 		}
-		out.Devices = append(out.Devices, approvedDevice{TagNumber: d.Identifier, RFID: optionalString(d.RFID),
+		out.Devices = append(out.Devices, approvedDevice{TagNumber: d.Identifier.String(), RFID: optionalString(d.RFID.String()),
 			Freezebrand: orNull(a.DeviceDetails[i].Freezebrand), MovementID: a.ID, RecordedBy: a.RecordedBy})
 		received += boolInt(d.Outcome == "accepted")
 	}
@@ -142,7 +142,7 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 		}
 		if total > 0 || !destination {
 			x := a.BatchDetails[i]
-			out.Batches = append(out.Batches, approvedBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber), AnimalTotal: total,
+			out.Batches = append(out.Batches, approvedBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber.String()), AnimalTotal: total,
 				IDMark: orNull(x.IDMark), StockType: orNull(x.StockType), MovementID: a.ID, RecordedBy: a.RecordedBy})
 		}
 		received += b.Accepted

@@ -94,7 +94,7 @@ func newReviewItem(m movements.ForReview) reviewItem {
 		ReviewDevices: make([]reviewTag, 0, len(m.Devices)), ReviewBatches: make([]reviewBatch, 0, len(m.Batches))}
 	for i, d := range m.Devices {
 		x := m.DeviceDetails[i]
-		item.ReviewDevices = append(item.ReviewDevices, reviewTag{TagNumber: orNull(d.Identifier), RFID: orNull(d.RFID),
+		item.ReviewDevices = append(item.ReviewDevices, reviewTag{TagNumber: orNull(d.Identifier.String()), RFID: orNull(d.RFID.String()),
 			Freezebrand: orNull(x.Freezebrand), Breed: orNull(x.Breed),
 			BeginBirthPeriod: orNull(asDateTime(x.BeginBirthPeriod)), EndBirthPeriod: orNull(asDateTime(x.EndBirthPeriod))})
 	}
@@ -105,7 +105,7 @@ func newReviewItem(m movements.ForReview) reviewItem {
 	item.AnimalTotal = len(item.ReviewDevices)
 	for i, b := range m.Batches {
 		x := m.BatchDetails[i]
-		item.ReviewBatches = append(item.ReviewBatches, reviewBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber),
+		item.ReviewBatches = append(item.ReviewBatches, reviewBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber.String()),
 			IDMark: orNull(x.IDMark), StockType: orNull(x.StockType), AnimalTotal: b.AnimalTotal})
 		item.AnimalTotal += b.AnimalTotal
 	}

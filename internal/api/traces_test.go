@@ -34,7 +34,7 @@ func traceSetup(t *testing.T, s store.Store) (*bundle, string, string, string) {
 		}
 		m := store.Movement{ID: id, UserName: "keeper1", Species: livestock.SpeciesCattle, Source: src, Destination: dst, TransferDate: day, ArrivalDate: day,
 			State: store.MovementCompleted, AnimalCount: 1, ReportedBy: store.SideDeparture,
-			Devices: []store.MovementDevice{{Identifier: cow, RFID: "0", PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}
+			Devices: []store.MovementDevice{{Identifier: sandbox.Keepers[0].Cow().Tag(), PriorCPH: src, PriorOnSince: sandbox.Since, Outcome: "accepted"}}}
 		if err := tx.InsertMovement(ctx, m); err != nil {
 			return err
 		}

@@ -62,10 +62,10 @@ func newTraceMovement(m store.Movement) traceMovementBody {
 		Source: m.Source.String(), Destination: m.Destination.String(), TransferDate: day(m.TransferDate), ArrivalDate: day(m.ArrivalDate),
 		AnimalCount: m.AnimalCount, Animals: []deviceBody{}, Batches: []batchLineBody{}}
 	for _, d := range m.Devices {
-		b.Animals = append(b.Animals, deviceBody{Identifier: d.Identifier, Outcome: d.Outcome})
+		b.Animals = append(b.Animals, deviceBody{Identifier: d.Identifier.String(), Outcome: d.Outcome})
 	}
 	for _, l := range m.Batches {
-		b.Batches = append(b.Batches, batchLineBody{BatchNumber: l.BatchNumber, AnimalTotal: l.AnimalTotal, Accepted: l.Accepted})
+		b.Batches = append(b.Batches, batchLineBody{BatchNumber: l.BatchNumber.String(), AnimalTotal: l.AnimalTotal, Accepted: l.Accepted})
 	}
 	return b
 }

@@ -70,6 +70,10 @@ func cattleCheckDigit(herd, animal int) int {
 func (c CattleTag) String() string { return c.s }
 func (c CattleTag) IsZero() bool   { return c.s == "" }
 
+// Tag is the tag as a cattle Tag, for code that handles tags of several
+// species alike.
+func (c CattleTag) Tag() Tag { return Tag{SpeciesCattle, c.s} }
+
 // HerdMark is the 6-digit herd mark, or "" for the zero tag.
 func (c CattleTag) HerdMark() string {
 	if c.s == "" {

@@ -58,11 +58,11 @@ func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Req
 		TransferDate: t.TransferDate.Time(), ReportedBy: reportedBy(t)}
 	for _, d := range t.Devices() {
 		if !d.Value.Tag.IsZero() {
-			report.Devices = append(report.Devices, store.MovementDevice{Identifier: d.Value.Tag.String()})
+			report.Devices = append(report.Devices, store.MovementDevice{Identifier: d.Value.Tag})
 		}
 	}
 	for _, b := range t.Batches() {
-		report.Batches = append(report.Batches, store.MovementBatch{BatchNumber: b.Value.Number.String(), AnimalTotal: b.Value.Total})
+		report.Batches = append(report.Batches, store.MovementBatch{BatchNumber: b.Value.Number, AnimalTotal: b.Value.Total})
 	}
 	if len(report.Devices) == 0 && len(report.Batches) == 0 {
 		return outcome{}, false, nil
@@ -112,7 +112,7 @@ func reportsAgain(report, m store.Movement) bool {
 	tags := func(m store.Movement) []string {
 		out := make([]string, len(m.Devices))
 		for i, d := range m.Devices {
-			out[i] = d.Identifier
+			out[i] = d.Identifier.String()
 		}
 		slices.Sort(out)
 		return out

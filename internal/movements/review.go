@@ -59,11 +59,10 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	}
 	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate)}
 	for _, d := range m.Devices {
-		mv.Devices = append(mv.Devices, d.Identifier)
+		mv.Devices = append(mv.Devices, d.Identifier.String())
 	}
 	for _, b := range m.Batches {
-		n, _ := livestock.ParseBatchNumber(b.BatchNumber)
-		mv.Batches = append(mv.Batches, livestock.BatchLine{Number: n, Total: b.AnimalTotal})
+		mv.Batches = append(mv.Batches, livestock.BatchLine{Number: b.BatchNumber, Total: b.AnimalTotal})
 		mv.BatchIDs = append(mv.BatchIDs, b.ID)
 	}
 	decided, errs := livestock.CheckReview(r, mv, s.dateOf(req.RequestDate))
@@ -84,9 +83,9 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	for i := range m.Devices {
 		d := &m.Devices[i]
 		d.Outcome = "rejected"
-		if decided.Accepted[d.Identifier] {
+		if decided.Accepted[d.Identifier.String()] {
 			d.Outcome = "accepted"
-			accepted = append(accepted, d.Identifier)
+			accepted = append(accepted, d.Identifier.String())
 		}
 	}
 	if err := tx.MoveAnimals(ctx, accepted, m.Destination, m.ArrivalDate); err != nil {

@@ -155,9 +155,9 @@ func detailReview(m store.Movement, req store.Request) ForReview {
 		clear(f.BatchDetails)
 	}
 	for i, d := range m.Devices {
-		if detail, ok := byTag[d.Identifier]; ok {
+		if detail, ok := byTag[d.Identifier.String()]; ok {
 			f.DeviceDetails[i] = detail
-		} else if detail, ok := byTag[d.RFID]; ok && d.RFID != "" {
+		} else if detail, ok := byTag[d.RFID.String()]; ok && !d.RFID.IsZero() {
 			f.DeviceDetails[i] = detail
 		}
 	}
@@ -215,16 +215,16 @@ func sameMove(a, b store.Movement) bool {
 	}
 	tags := map[string]bool{}
 	for _, d := range a.Devices {
-		tags[d.Identifier] = true
+		tags[d.Identifier.String()] = true
 	}
 	for _, d := range b.Devices {
-		if tags[d.Identifier] {
+		if tags[d.Identifier.String()] {
 			return true
 		}
 	}
 	for _, x := range a.Batches {
 		for _, y := range b.Batches {
-			if x.BatchNumber == y.BatchNumber && x.BatchNumber != "unknown" && x.BatchNumber != "" {
+			if x.BatchNumber == y.BatchNumber && !x.BatchNumber.IsUnknown() && !x.BatchNumber.IsZero() {
 				return true
 			}
 		}

@@ -18,8 +18,8 @@ import (
 func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Movement, accepted map[string]bool) ([]livestock.FieldError, error) {
 	var tags []string
 	for _, d := range m.Devices {
-		if accepted[d.Identifier] {
-			tags = append(tags, d.Identifier)
+		if accepted[d.Identifier.String()] {
+			tags = append(tags, d.Identifier.String())
 		}
 	}
 	if len(tags) == 0 {
@@ -37,10 +37,11 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 	var warns []livestock.FieldError
 	for i := range m.Devices {
 		d := &m.Devices[i]
-		if !accepted[d.Identifier] {
+		tag := d.Identifier.String()
+		if !accepted[tag] {
 			continue
 		}
-		a, ok := animals[d.Identifier]
+		a, ok := animals[tag]
 		why := ""
 		switch {
 		case !ok:
@@ -49,16 +50,16 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 			why = "the animal is recorded " + a.State
 		case a.Species != m.Species:
 			why = "the animal is of species " + store.SpeciesName(a.Species)
-		case moving[d.Identifier] != 0 && moving[d.Identifier] != m.ID:
-			why = fmt.Sprintf("the animal is in movement %d, which awaits review", moving[d.Identifier])
+		case moving[tag] != 0 && moving[tag] != m.ID:
+			why = fmt.Sprintf("the animal is in movement %d, which awaits review", moving[tag])
 		case a.CPH != m.Source || livestock.DateOf(a.OnSince).After(on):
 			why = fmt.Sprintf("the animal is not on %s on %s (it is on %s since %s)", m.Source, on, a.CPH, livestock.DateOf(a.OnSince))
 		case !a.BirthDate.IsZero() && on.Before(livestock.DateOf(a.BirthDate)):
 			why = fmt.Sprintf("the animal was born on %s, after the transfer date", livestock.DateOf(a.BirthDate))
 		}
 		if why != "" {
-			accepted[d.Identifier] = false
-			warns = append(warns, livestock.FieldError{Code: livestock.CodeDeviceNotOnSource, Source: "/content/reviewMovement", Value: d.Identifier,
+			accepted[tag] = false
+			warns = append(warns, livestock.FieldError{Code: livestock.CodeDeviceNotOnSource, Source: "/content/reviewMovement", Value: tag,
 				Message: fmt.Sprintf("tag %s was not moved: %s", d.Identifier, why)})
 			continue
 		}

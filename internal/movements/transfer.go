@@ -72,11 +72,11 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 			continue // a deer known by its freezebrand: the register keeps no such animal to move
 		}
 		a := f.Animals[d.Value.Tag.String()]
-		m.Devices = append(m.Devices, store.MovementDevice{Identifier: d.Value.Tag.String(), RFID: d.Value.RFID.Decimal(),
+		m.Devices = append(m.Devices, store.MovementDevice{Identifier: d.Value.Tag, RFID: d.Value.RFID,
 			PriorCPH: a.Holding, PriorOnSince: a.OnSince.Time()})
 	}
 	for _, b := range t.Batches() {
-		m.Batches = append(m.Batches, store.MovementBatch{BatchNumber: b.Value.Number.String(), AnimalTotal: b.Value.Total})
+		m.Batches = append(m.Batches, store.MovementBatch{BatchNumber: b.Value.Number, AnimalTotal: b.Value.Total})
 	}
 	if prior != nil && sameMove(*prior, m) {
 		m.Duplicates = prior.Duplicates // the reports of the move it corrects are still of this move
@@ -111,7 +111,7 @@ func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on
 	tags := make([]string, len(m.Devices))
 	for i := range m.Devices {
 		m.Devices[i].Outcome = "accepted"
-		tags[i] = m.Devices[i].Identifier
+		tags[i] = m.Devices[i].Identifier.String()
 	}
 	if err := tx.MoveAnimals(ctx, tags, m.Destination, on.Time()); err != nil {
 		return err

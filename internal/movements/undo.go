@@ -147,7 +147,7 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement) (string,
 	var tags []string
 	for _, d := range m.Devices {
 		if d.Outcome == "rejected" {
-			tags = append(tags, d.Identifier)
+			tags = append(tags, d.Identifier.String())
 		}
 	}
 	if len(tags) == 0 {
@@ -161,7 +161,7 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement) (string,
 		if d.Outcome != "rejected" {
 			continue
 		}
-		a, ok := animals[d.Identifier]
+		a, ok := animals[d.Identifier.String()]
 		if !ok {
 			return "", livestock.Errorf(livestock.KindNotFound, "no animal wears %q", d.Identifier)
 		}
@@ -186,12 +186,12 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 	back := map[prior][]string{}
 	for _, d := range m.Devices {
 		if d.Outcome == "accepted" || all {
-			tags = append(tags, d.Identifier)
+			tags = append(tags, d.Identifier.String())
 			p := prior{d.PriorCPH, d.PriorOnSince}
 			if back[p] == nil {
 				priors = append(priors, p)
 			}
-			back[p] = append(back[p], d.Identifier)
+			back[p] = append(back[p], d.Identifier.String())
 		}
 	}
 	animals, err := tx.Animals(ctx, tags)

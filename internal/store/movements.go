@@ -45,11 +45,11 @@ type Movement struct {
 
 // MovementDevice is one tagged animal of a movement.
 type MovementDevice struct {
-	Identifier   string        // printed tag: "UK0130181 00001"
-	RFID         string        // decimal form: "0826013018100001"
-	PriorCPH     livestock.CPH // where the animal was before (to put it back on undo)
-	PriorOnSince time.Time     // since when it was there
-	Outcome      string        // "" before review, "accepted" or "rejected" after
+	Identifier   livestock.Tag  // printed "UK0130181 00001"; of the movement's species
+	RFID         livestock.RFID // decimal "0826013018100001"; zero for cattle
+	PriorCPH     livestock.CPH  // where the animal was before (to put it back on undo)
+	PriorOnSince time.Time      // since when it was there
+	Outcome      string         // "" before review, "accepted" or "rejected" after
 }
 
 // MovementBatch is a batch of untagged animals of a movement.
@@ -58,7 +58,7 @@ type MovementBatch struct {
 	// kept for the line's life: the review look-up shows it and a review
 	// names the line by it. A line given with 0 is assigned one.
 	ID          int64
-	BatchNumber string // "UK130181" or "unknown"
+	BatchNumber livestock.BatchNumber // zero for a deer batch
 	AnimalTotal int
 	Accepted    int // animals accepted on review
 }

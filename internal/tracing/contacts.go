@@ -49,8 +49,8 @@ func (s *Service) carried(ctx context.Context, reached []Reached) ([]Contact, er
 				if d.Outcome == "rejected" {
 					continue
 				}
-				if id, ok := by[d.Identifier]; !ok || m.ID < id {
-					by[d.Identifier] = m.ID
+				if id, ok := by[d.Identifier.String()]; !ok || m.ID < id {
+					by[d.Identifier.String()] = m.ID
 				}
 			}
 		}

@@ -42,8 +42,8 @@ func (s *Service) Residents(ctx context.Context, holding livestock.CPH, from, to
 	var left []string
 	for _, m := range out {
 		for _, d := range m.Devices {
-			if _, ok := animals[d.Identifier]; !ok {
-				left = append(left, d.Identifier)
+			if _, ok := animals[d.Identifier.String()]; !ok {
+				left = append(left, d.Identifier.String())
 			}
 		}
 	}
@@ -103,8 +103,8 @@ func (s *Service) movesOf(ctx context.Context, ids []string) (map[string][]store
 	}
 	for _, m := range moves {
 		for _, d := range m.Devices {
-			if want[d.Identifier] {
-				by[d.Identifier] = append(by[d.Identifier], m)
+			if want[d.Identifier.String()] {
+				by[d.Identifier.String()] = append(by[d.Identifier.String()], m)
 			}
 		}
 	}

@@ -34,15 +34,15 @@ func TestRegisterKnown(t *testing.T) {
 			animals []string
 			batches map[livestock.Species]int
 		}{
-			{F2, ymd(3, 5), []string{"c2", "c3"}, map[livestock.Species]int{}},
-			{F2, ymd(3, 7), []string{"c1", "c2", "c3"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
-			{F2, ymd(3, 12), []string{"c1", "c2", "c3"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}}, // c3 left that day
-			{F2, ymd(3, 13), []string{"c1", "c2"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
-			{M, ymd(3, 5), []string{"c1"}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
+			{F2, ymd(3, 5), []string{c2, c3}, map[livestock.Species]int{}},
+			{F2, ymd(3, 7), []string{c1, c2, c3}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
+			{F2, ymd(3, 12), []string{c1, c2, c3}, map[livestock.Species]int{livestock.SpeciesSheep: 5}}, // c3 left that day
+			{F2, ymd(3, 13), []string{c1, c2}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
+			{M, ymd(3, 5), []string{c1}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
 			{M, ymd(3, 7), nil, map[livestock.Species]int{}},
-			{F1, ymd(3, 5), []string{"c1", "c4"}, map[livestock.Species]int{}},
-			{F1, ymd(3, 6), []string{"c4"}, map[livestock.Species]int{}},
-			{F4, ymd(3, 13), []string{"c3"}, map[livestock.Species]int{}},
+			{F1, ymd(3, 5), []string{c1, c4}, map[livestock.Species]int{}},
+			{F1, ymd(3, 6), []string{c4}, map[livestock.Species]int{}},
+			{F4, ymd(3, 13), []string{c3}, map[livestock.Species]int{}},
 		} {
 			reg, err := svc.RegisterOn(context.Background(), tc.holding, tc.day)
 			if err != nil {
@@ -65,7 +65,7 @@ func TestHistoryAndContacts(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		ids := known(t, s)
 		svc := tracing.New(s, nil)
-		h, err := svc.AnimalHistory(context.Background(), "c1")
+		h, err := svc.AnimalHistory(context.Background(), c1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,15 +85,15 @@ func TestHistoryAndContacts(t *testing.T) {
 		if _, ok := h.Seen(func(cph livestock.CPH) bool { return cph == A }); ok {
 			t.Error("the abattoir's keeper sees c1, which never went there")
 		}
-		b, err := svc.AnimalHistory(context.Background(), "UK0100001")
-		if err != nil || b.Batch != "UK0100001" || len(b.Movements) != 2 {
+		b, err := svc.AnimalHistory(context.Background(), "UK010001")
+		if err != nil || b.Batch != "UK010001" || len(b.Movements) != 2 {
 			t.Errorf("batch history = %+v, %v; want movements 1 and 2", b, err)
 		}
 		if _, err := svc.AnimalHistory(context.Background(), "nobody"); err == nil {
 			t.Error("history of nothing: no error")
 		}
 
-		res, err := svc.Trace(context.Background(), tracing.Query{Animal: "c1", From: ymd(3, 1), To: ymd(3, 30), Direction: tracing.Both, Hops: 0})
+		res, err := svc.Trace(context.Background(), tracing.Query{Animal: c1, From: ymd(3, 1), To: ymd(3, 30), Direction: tracing.Both, Hops: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestHistoryAndContacts(t *testing.T) {
 		for _, c := range res.Animals {
 			got = append(got, c.Animal.Identifier+" met on "+c.Stay.Holding.String()+", now on "+c.Animal.CPH.String())
 		}
-		wantContacts := []string{"c4 met on " + F1.String() + ", now on " + F1.String(), "c2 met on " + F2.String() + ", now on " + F2.String(), "c3 met on " + F2.String() + ", now on " + F4.String()}
+		wantContacts := []string{c4 + " met on " + F1.String() + ", now on " + F1.String(), c2 + " met on " + F2.String() + ", now on " + F2.String(), c3 + " met on " + F2.String() + ", now on " + F4.String()}
 		if diff := cmp.Diff(wantContacts, got); diff != "" {
 			t.Errorf("c1's contacts (-want +got):\n%s", diff)
 		}

@@ -61,11 +61,27 @@ func (r registry) move(m store.Movement) int64 {
 	return m.ID
 }
 
-// dev is a device of a movement: the animal id, from prior since since.
+// The sheep of the tests.
+const (
+	c1 = "UK0100001 00001"
+	c2 = "UK0100001 00002"
+	c3 = "UK0100001 00003"
+	c4 = "UK0100001 00004"
+)
+
+// dev is a device of a sheep movement: the animal's tag, from prior since
+// since.
 func dev(id string, prior livestock.CPH, since time.Time, outcome string) store.MovementDevice {
-	return store.MovementDevice{Identifier: id, RFID: "0", PriorCPH: prior, PriorOnSince: since, Outcome: outcome}
+	tag, err := livestock.ParseTag(livestock.SpeciesSheep, id)
+	if err != nil {
+		panic(err)
+	}
+	return store.MovementDevice{Identifier: tag, PriorCPH: prior, PriorOnSince: since, Outcome: outcome}
 }
 
+// flockBatch is the batch number of the tests' untagged sheep.
+var flockBatch, _ = livestock.ParseBatchNumber("UK010001")
+
 func batch(total, accepted int) []store.MovementBatch {
-	return []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: total, Accepted: accepted}}
+	return []store.MovementBatch{{BatchNumber: flockBatch, AnimalTotal: total, Accepted: accepted}}
 }

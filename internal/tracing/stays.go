@@ -32,7 +32,7 @@ func Moved(m store.Movement, id string) (store.MovementDevice, bool) {
 		return store.MovementDevice{}, false
 	}
 	for _, d := range m.Devices {
-		if d.Identifier == id {
+		if d.Identifier.String() == id {
 			return d, d.Outcome == "accepted"
 		}
 	}

@@ -31,19 +31,19 @@ func known(t *testing.T, s store.Store) map[int]int64 {
 	r := registry{t, s}
 	long := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	r.seed([]livestock.CPH{F1, M, F2, F3, F4, A}, map[string]store.Animal{
-		"c1": {CPH: F2, OnSince: ymd(3, 6)}, "c2": {CPH: F2, OnSince: long},
-		"c3": {CPH: F4, OnSince: ymd(3, 13)}, "c4": {CPH: F1, OnSince: long},
+		c1: {CPH: F2, OnSince: ymd(3, 6)}, c2: {CPH: F2, OnSince: long},
+		c3: {CPH: F4, OnSince: ymd(3, 13)}, c4: {CPH: F1, OnSince: long},
 	})
 	ids := map[int]int64{}
 	ids[1] = r.move(store.Movement{Source: F1, Destination: M, TransferDate: ymd(3, 5), ArrivalDate: ymd(3, 5), State: store.MovementCompleted,
-		AnimalCount: 6, Devices: []store.MovementDevice{dev("c1", F1, long, "accepted")}, Batches: batch(5, 5)})
+		AnimalCount: 6, Devices: []store.MovementDevice{dev(c1, F1, long, "accepted")}, Batches: batch(5, 5)})
 	ids[2] = r.move(store.Movement{Source: M, Destination: F2, TransferDate: ymd(3, 6), ArrivalDate: ymd(3, 6), State: store.MovementCompleted,
-		AnimalCount: 6, Devices: []store.MovementDevice{dev("c1", M, ymd(3, 5), "accepted")}, Batches: batch(5, 5)})
+		AnimalCount: 6, Devices: []store.MovementDevice{dev(c1, M, ymd(3, 5), "accepted")}, Batches: batch(5, 5)})
 	// Left M before the risk reached it.
 	ids[3] = r.move(store.Movement{Source: M, Destination: F3, TransferDate: ymd(3, 4), ArrivalDate: ymd(3, 4), State: store.MovementCompleted, AnimalCount: 1})
 	ids[4] = r.move(store.Movement{Source: F2, Destination: A, TransferDate: ymd(3, 10), ArrivalDate: ymd(3, 10), State: store.MovementUndone, AnimalCount: 1})
 	ids[5] = r.move(store.Movement{Source: F2, Destination: F4, TransferDate: ymd(3, 12), ArrivalDate: ymd(3, 13), State: store.MovementAccepted,
-		AnimalCount: 2, Devices: []store.MovementDevice{dev("c2", F2, long, "rejected"), dev("c3", F2, long, "accepted")}})
+		AnimalCount: 2, Devices: []store.MovementDevice{dev(c2, F2, long, "rejected"), dev(c3, F2, long, "accepted")}})
 	ids[6] = r.move(store.Movement{Source: F3, Destination: F1, TransferDate: ymd(3, 2), ArrivalDate: ymd(3, 2), State: store.MovementCompleted, AnimalCount: 1})
 	ids[7] = r.move(store.Movement{Source: F4, Destination: F3, TransferDate: ymd(3, 20), ArrivalDate: ymd(3, 21), State: store.MovementRejected, AnimalCount: 1})
 	ids[8] = r.move(store.Movement{Source: F2, Destination: F3, ReviewHolding: F3, TransferDate: ymd(3, 25), State: store.MovementPendingReview,
@@ -114,7 +114,7 @@ func TestTraceKnown(t *testing.T) {
 					"b " + F3.String(): {tracing.Backward, 1, ymd(3, 2), []int{6}},
 					"b " + F4.String(): {tracing.Backward, 2, ymd(3, 1), []int{9, 6}},
 				}},
-			{"an animal's trace starts from each holding it was on", march(tracing.Query{Animal: "c1", Direction: tracing.Forward, Hops: 1}),
+			{"an animal's trace starts from each holding it was on", march(tracing.Query{Animal: c1, Direction: tracing.Forward, Hops: 1}),
 				map[string]reached{
 					"f " + F4.String(): {tracing.Forward, 1, ymd(3, 13), []int{5}},
 					"f " + F3.String(): {tracing.Forward, 1, ymd(3, 25), []int{8}},
@@ -140,7 +140,7 @@ func TestTraceKnown(t *testing.T) {
 		for _, c := range both.Animals {
 			carried = append(carried, c.Animal.Identifier+" on "+c.Animal.CPH.String())
 		}
-		if diff := cmp.Diff([]string{"c1 on " + F2.String(), "c3 on " + F4.String()}, carried); diff != "" {
+		if diff := cmp.Diff([]string{c1 + " on " + F2.String(), c3 + " on " + F4.String()}, carried); diff != "" {
 			t.Errorf("animals the paths carried, where they are now (c2 was rejected) (-want +got):\n%s", diff)
 		}
 	})

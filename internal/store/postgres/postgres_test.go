@@ -133,6 +133,14 @@ func TestStoredSpecies(t *testing.T) {
 	storetest.StoredSpecies(t, open(t, u), behind(u))
 }
 
+// TestStoredIdentifiers checks that tags, RFIDs and batch numbers are
+// stored printed and read back parsed.
+func TestStoredIdentifiers(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	storetest.StoredIdentifiers(t, open(t, u), behind(u))
+}
+
 // TestRegistrySpecies checks that flocks, tags and animals keep their
 // species' stored spelling.
 func TestRegistrySpecies(t *testing.T) {

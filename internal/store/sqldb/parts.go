@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -34,7 +35,7 @@ func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
 		if !d.PriorOnSince.IsZero() {
 			since = date(d.PriorOnSince)
 		}
-		return []any{m.ID, i, d.Identifier, d.RFID, d.PriorCPH.String(), since, d.Outcome}
+		return []any{m.ID, i, d.Identifier.String(), d.RFID.String(), d.PriorCPH.String(), since, d.Outcome}
 	})
 	if err != nil {
 		return err
@@ -51,7 +52,7 @@ func (t *tx) insertParts(ctx context.Context, m store.Movement) error {
 	}
 	return t.s.insertMany(ctx, w, insertBatchesSQL, "", 6, len(m.Batches), func(i int) []any {
 		b := m.Batches[i]
-		return []any{m.ID, i, b.BatchNumber, b.AnimalTotal, b.Accepted, ids[i]}
+		return []any{m.ID, i, b.BatchNumber.String(), b.AnimalTotal, b.Accepted, ids[i]}
 	})
 }
 
@@ -73,13 +74,22 @@ func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movem
 		at[list[i].ID], ids[i] = &list[i], list[i].ID
 	}
 	err := s.eachOf(ctx, q, devicesOfSQL, ids, func(rows *sql.Rows) error {
-		var id int64
-		var d store.MovementDevice
-		err := rows.Scan(&id, &d.Identifier, &d.RFID, cphCol{&d.PriorCPH}, day{&d.PriorOnSince}, &d.Outcome)
-		if err == nil {
-			at[id].Devices = append(at[id].Devices, d)
+		var (
+			id  int64
+			tag string
+			d   store.MovementDevice
+		)
+		if err := rows.Scan(&id, &tag, rfidCol{&d.RFID}, cphCol{&d.PriorCPH}, day{&d.PriorOnSince}, &d.Outcome); err != nil {
+			return err
 		}
-		return err
+		var err error
+		m := at[id]
+		if d.Identifier, err = livestock.ParseTag(m.Species, tag); err != nil {
+			// %v, not %w: a bad stored value is our fault, not the caller's.
+			return fmt.Errorf("movement %d: stored tag %q: %v", id, tag, err)
+		}
+		m.Devices = append(m.Devices, d)
+		return nil
 	})
 	if err != nil {
 		return err
@@ -87,7 +97,7 @@ func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movem
 	return s.eachOf(ctx, q, batchesOfSQL, ids, func(rows *sql.Rows) error {
 		var id int64
 		var b store.MovementBatch
-		err := rows.Scan(&id, &b.BatchNumber, &b.AnimalTotal, &b.Accepted, &b.ID)
+		err := rows.Scan(&id, batchCol{&b.BatchNumber}, &b.AnimalTotal, &b.Accepted, &b.ID)
 		if err == nil {
 			at[id].Batches = append(at[id].Batches, b)
 		}

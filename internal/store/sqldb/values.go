@@ -138,59 +138,79 @@ func marks(first, n int) string {
 	return b.String()
 }
 
-// cphCol scans a CPH column: NULL and "" scan as the zero CPH (no
-// holding), anything else must be a CPH. Stored CPHs were parsed when they
-// arrived, so one that does not parse is the store's fault (an internal
-// error), never the caller's. In their normal form they parse without
-// allocating.
-type cphCol struct{ c *livestock.CPH }
-
-func (h cphCol) Scan(src any) error {
-	var s string
+// storedText is the text of a scanned column, "" for NULL (as a LEFT JOIN
+// gives for a missing row).
+func storedText(what string, src any) (string, error) {
 	switch v := src.(type) {
 	case nil:
+		return "", nil
 	case string:
-		s = v
+		return v, nil
 	case []byte:
-		s = string(v)
-	default:
-		return fmt.Errorf("stored CPH: unexpected %T", src)
+		return string(v), nil
 	}
-	if s == "" {
-		*h.c = livestock.CPH{}
-		return nil
-	}
-	c, err := livestock.ParseCPH(s)
+	return "", fmt.Errorf("stored %s: unexpected %T", what, src)
+}
+
+// valueCol scans a text column into a livestock value read by P: NULL and
+// "" are the zero value, anything else must parse. Only Drover writes these
+// columns, from values it parsed when they arrived, so one that does not
+// parse is the store's fault (an internal error), never the caller's, and
+// is refused rather than read as a near match that would be written back
+// spelled otherwise. It holds one pointer, so passing it to Scan as an any
+// does not allocate.
+type valueCol[T any, P textParser[T]] struct{ v *T }
+
+// textParser reads one kind of stored value; what names it in errors.
+type textParser[T any] interface {
+	parse(s string) (T, error)
+	what() string
+}
+
+func (c valueCol[T, P]) Scan(src any) error {
+	var p P
+	s, err := storedText(p.what(), src)
 	if err != nil {
-		// %v, not %w: a bad stored value is our fault, not the caller's.
-		return fmt.Errorf("stored CPH %q: %v", s, err)
+		return err
 	}
-	*h.c = c
+	var v T
+	if s != "" {
+		if v, err = p.parse(s); err != nil {
+			// %v, not %w: a bad stored value is our fault, not the caller's.
+			return fmt.Errorf("stored %s %q: %v", p.what(), s, err)
+		}
+	}
+	*c.v = v
 	return nil
 }
 
-// speciesCol scans a species column, spelled as store.SpeciesName spells
-// one ("" for none; NULL, as a LEFT JOIN gives for a missing row, is none
-// too). Only Drover writes the column, so a spelling that does not parse
-// is the store's fault, and is refused rather than read as a near match
-// that would be written back spelled otherwise.
-type speciesCol struct{ sp *livestock.Species }
+type (
+	cphText     struct{}
+	speciesText struct{}
+	batchText   struct{}
+	rfidText    struct{}
+)
 
-func (c speciesCol) Scan(src any) error {
-	var s string
-	switch v := src.(type) {
-	case nil:
-	case string:
-		s = v
-	case []byte:
-		s = string(v)
-	default:
-		return fmt.Errorf("stored species: unexpected %T", src)
-	}
-	sp, err := store.ParseSpecies(s)
-	if err != nil {
-		return fmt.Errorf("stored species: %v", err)
-	}
-	*c.sp = sp
-	return nil
+func (cphText) what() string                                  { return "CPH" }
+func (cphText) parse(s string) (livestock.CPH, error)         { return livestock.ParseCPH(s) }
+func (speciesText) what() string                              { return "species" }
+func (speciesText) parse(s string) (livestock.Species, error) { return store.ParseSpecies(s) }
+func (batchText) what() string                                { return "batch number" }
+func (batchText) parse(s string) (livestock.BatchNumber, error) {
+	return livestock.ParseBatchNumber(s)
 }
+func (rfidText) what() string                           { return "RFID" }
+func (rfidText) parse(s string) (livestock.RFID, error) { return livestock.ParseRFID(s) }
+
+type (
+	// cphCol scans a CPH column; in their normal form CPHs parse without
+	// allocating.
+	cphCol = valueCol[livestock.CPH, cphText]
+	// speciesCol scans a species column, spelled as store.SpeciesName
+	// spells one ("" for none).
+	speciesCol = valueCol[livestock.Species, speciesText]
+	// batchCol scans a batch number column ("" for a deer batch).
+	batchCol = valueCol[livestock.BatchNumber, batchText]
+	// rfidCol scans an RFID column, held in decimal form ("" for none).
+	rfidCol = valueCol[livestock.RFID, rfidText]
+)

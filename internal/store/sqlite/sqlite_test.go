@@ -144,6 +144,14 @@ func TestStoredSpecies(t *testing.T) {
 	storetest.StoredSpecies(t, open(t, path), behind(path))
 }
 
+// TestStoredIdentifiers checks that tags, RFIDs and batch numbers are
+// stored printed and read back parsed.
+func TestStoredIdentifiers(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.StoredIdentifiers(t, open(t, path), behind(path))
+}
+
 // TestRegistrySpecies checks that flocks, tags and animals keep their
 // species' stored spelling.
 func TestRegistrySpecies(t *testing.T) {

@@ -21,8 +21,8 @@ func approvedFixture(t *testing.T, s store.Store) []int64 {
 		return store.Movement{UserName: "keeper1", Species: species, Source: from, Destination: to,
 			TransferDate: ymd(2026, 3, day), State: state, ReportedBy: by, AnimalCount: 2,
 			Devices: []store.MovementDevice{
-				{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: from, Outcome: "accepted"},
-				{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: from, Outcome: "rejected"},
+				{Identifier: tag(species, "UK0100001 00001"), RFID: rfid("0826010000100001"), PriorCPH: from, Outcome: "accepted"},
+				{Identifier: tag(species, "UK0100001 00002"), RFID: rfid("0826010000100002"), PriorCPH: from, Outcome: "rejected"},
 			}}
 	}
 	var ids []int64
@@ -94,7 +94,7 @@ func testApprovedMovements(t *testing.T, s store.Store) {
 			Filter: cmpf("destinationHolding", odata.Eq, abattoir.String())}, []string{"5D"}},
 		{"id", store.ApprovedQuery{All: true, Filter: cmpf("id", odata.Eq, ids[1])}, []string{"1D", "1d"}},
 	} {
-		if diff := cmp.Diff(tt.want, approvedKeys(ids, approved(t, s, tt.q))); diff != "" {
+		if diff := cmp.Diff(tt.want, approvedKeys(ids, approved(t, s, tt.q)), cmpOpts); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
@@ -117,7 +117,7 @@ func testApprovedMovement(t *testing.T, s store.Store) {
 	got, err := s.ApprovedMovement(ctx(t), ids[1], store.SideDestination)
 	must(t, "ApprovedMovement", err)
 	want := movement(t, s, ids[1])
-	if diff := cmp.Diff(store.ApprovedMovement{Movement: want, RecordedBy: store.SideDestination}, got); diff != "" {
+	if diff := cmp.Diff(store.ApprovedMovement{Movement: want, RecordedBy: store.SideDestination}, got, cmpOpts); diff != "" {
 		t.Errorf("ApprovedMovement (-want +got):\n%s", diff)
 	}
 	for _, tt := range []struct {
@@ -151,7 +151,7 @@ func testApprovedOrder(t *testing.T, s store.Store) {
 			[]string{"4D", "2d", "1D", "1d", "0D", "5D"}}, // farm B (01/…) before the abattoir (44/…)
 	} {
 		whole := approvedKeys(ids, approved(t, s, store.ApprovedQuery{All: true, Order: tt.order}))
-		if diff := cmp.Diff(tt.want, whole); diff != "" {
+		if diff := cmp.Diff(tt.want, whole, cmpOpts); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 		// Two at a time, each page after the last record of the one before.
@@ -165,14 +165,14 @@ func testApprovedOrder(t *testing.T, s store.Store) {
 			}
 			after = page[len(page)-1].Values(tt.order)
 		}
-		if diff := cmp.Diff(tt.want, walked); diff != "" {
+		if diff := cmp.Diff(tt.want, walked, cmpOpts); diff != "" {
 			t.Errorf("%s, paged by After (-want +got):\n%s", tt.name, diff)
 		}
 	}
 	// A keeper's records, ordered, with a filter.
 	got := approvedKeys(ids, approved(t, s, store.ApprovedQuery{Holdings: []livestock.CPH{farmA},
 		Filter: cmpf("speciesId", odata.Eq, int64(1)), Order: withKey(odata.OrderItem{Field: "transferDate", Desc: true})}))
-	if diff := cmp.Diff([]string{"4D", "1D", "0D"}, got); diff != "" {
+	if diff := cmp.Diff([]string{"4D", "1D", "0D"}, got, cmpOpts); diff != "" {
 		t.Errorf("a keeper's sheep, latest first (-want +got):\n%s", diff)
 	}
 }

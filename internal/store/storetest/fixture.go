@@ -22,14 +22,24 @@ var (
 var cmpOpts = cmp.Options{
 	cmp.Comparer(func(a, b livestock.CPH) bool { return a == b }),
 	cmp.Comparer(func(a, b livestock.MHS) bool { return a == b }),
+	cmp.Comparer(func(a, b livestock.Tag) bool { return a == b }),
+	cmp.Comparer(func(a, b livestock.RFID) bool { return a == b }),
+	cmp.Comparer(func(a, b livestock.BatchNumber) bool { return a == b }),
 }
 
-func mustMHS(s string) livestock.MHS {
-	m, err := livestock.ParseMHS(s)
+// mustMHS, tag, rfid and batch parse a fixture's literal, which must be
+// valid: one that is not is a broken test.
+func mustMHS(s string) livestock.MHS { return must1(livestock.ParseMHS(s)) }
+
+func tag(sp livestock.Species, s string) livestock.Tag { return must1(livestock.ParseTag(sp, s)) }
+func rfid(s string) livestock.RFID                     { return must1(livestock.ParseRFID(s)) }
+func batch(s string) livestock.BatchNumber             { return must1(livestock.ParseBatchNumber(s)) }
+
+func must1[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
 	}
-	return m
+	return v
 }
 
 // fixture is a small sandbox: keeper1 keeps three holdings (listed out of
@@ -57,7 +67,7 @@ func fixture() store.Seed {
 		Tags: []store.IssuedTag{
 			{Identifier: "UK0100001 00001", Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
 			{Identifier: "UK0100001 00002", Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
-			{Identifier: "UK100002000017", Mark: "100002", Species: livestock.SpeciesCattle, IssuedOn: day},
+			{Identifier: "UK100002400017", Mark: "100002", Species: livestock.SpeciesCattle, IssuedOn: day},
 		},
 		Animals: []store.Animal{
 			{Identifier: "UK0100001 00001", Species: livestock.SpeciesSheep, Sex: "female", BirthDate: day,

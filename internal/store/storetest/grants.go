@@ -35,7 +35,7 @@ func testSigningKeys(t *testing.T, s store.Store) {
 	for _, k := range []*store.SigningKey{&k0, &k1, &k2} {
 		k.CreatedAt = stored(k.CreatedAt)
 	}
-	if diff := cmp.Diff([]store.SigningKey{k0, k1, k2}, got); diff != "" {
+	if diff := cmp.Diff([]store.SigningKey{k0, k1, k2}, got, cmpOpts); diff != "" {
 		t.Errorf("SigningKeys, by created_at then id (-want +got):\n%s", diff)
 	}
 }
@@ -53,7 +53,7 @@ func testAuthCodes(t *testing.T, s store.Store) {
 	got, err := s.TakeAuthCode(c, "h1", base.Add(-time.Microsecond))
 	must(t, "TakeAuthCode", err)
 	code.ExpiresAt = stored(code.ExpiresAt)
-	if diff := cmp.Diff(code, got); diff != "" {
+	if diff := cmp.Diff(code, got, cmpOpts); diff != "" {
 		t.Errorf("TakeAuthCode (-want +got):\n%s", diff)
 	}
 	_, err = s.TakeAuthCode(c, "h1", base.Add(-time.Hour))
@@ -72,7 +72,7 @@ func testRefreshTokens(t *testing.T, s store.Store) {
 	must(t, "TakeRefreshToken", err)
 	tok.ExpiresAt = stored(tok.ExpiresAt)
 	tok.Chain = "r1" // added without a chain, it starts its own
-	if diff := cmp.Diff(tok, got); diff != "" {
+	if diff := cmp.Diff(tok, got, cmpOpts); diff != "" {
 		t.Errorf("TakeRefreshToken (-want +got):\n%s", diff)
 	}
 	_, err = s.TakeRefreshToken(c, "r1", base.Add(-time.Hour))

@@ -57,7 +57,7 @@ func testGroupMoveReads(t *testing.T, s store.Store) {
 			}
 			m := pending(farmB, livestock.SpeciesSheep, day)
 			m.ReportedBy = store.SideDeparture
-			m.Devices = []store.MovementDevice{{Identifier: sheep, PriorCPH: on, PriorOnSince: day}}
+			m.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, sheep), PriorCPH: on, PriorOnSince: day}}
 			var err error
 			if m.ID, err = tx.InsertRequest(c, transfer("keeper1", farmA, farmB)); err != nil {
 				return err

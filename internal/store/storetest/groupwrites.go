@@ -365,7 +365,7 @@ func testGroupWritesWhole(t *testing.T, s store.Store) {
 			t.Errorf("call %d: Request(%d): %v", i, w.ID, err)
 			continue
 		}
-		if diff := cmp.Diff(w, got, cmpopts.EquateEmpty(), cmpopts.EquateApproxTime(time.Millisecond)); diff != "" {
+		if diff := cmp.Diff(w, got, cmpopts.EquateEmpty(), cmpopts.EquateApproxTime(time.Millisecond), cmpOpts); diff != "" {
 			t.Errorf("call %d: request (-want +got):\n%s", i, diff)
 		}
 		j, err := Inspect(s).Job(c, jobs[i])

@@ -43,7 +43,7 @@ func testJobDone(t *testing.T, s store.Store) {
 	must(t, "Job", err)
 	want := seen
 	want.State, want.FinishedAt = store.JobDone, now
-	if diff := cmp.Diff(want, j); diff != "" {
+	if diff := cmp.Diff(want, j, cmpOpts); diff != "" {
 		t.Errorf("Job after success (-want +got):\n%s", diff)
 	}
 	if got := Audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 1 {
@@ -106,7 +106,7 @@ func testJobDue(t *testing.T, s store.Store) {
 		return id
 	}
 	got := []int64{next("x"), next("x"), next("x"), next(), next("x", "y"), next("x", "y")}
-	if diff := cmp.Diff([]int64{a, b, 0, 0, y, 0}, got); diff != "" {
+	if diff := cmp.Diff([]int64{a, b, 0, 0, y, 0}, got, cmpOpts); diff != "" {
 		t.Errorf("jobs claimed (-want +got):\n%s", diff)
 	}
 	if j, err := Inspect(s).Job(c, later); err != nil || j.State != store.JobAvailable || len(j.Payload) != 0 {
@@ -151,12 +151,12 @@ func testJobCounts(t *testing.T, s store.Store) {
 	counts, err := Inspect(s).JobCounts(c)
 	must(t, "JobCounts", err)
 	zero := map[store.JobState]int{store.JobAvailable: 0, store.JobDone: 0, store.JobFailed: 0}
-	if diff := cmp.Diff(zero, counts); diff != "" {
+	if diff := cmp.Diff(zero, counts, cmpOpts); diff != "" {
 		t.Errorf("JobCounts of no jobs (-want +got):\n%s", diff)
 	}
 	backlog, err := s.JobBacklog(c)
 	must(t, "JobBacklog", err)
-	if diff := cmp.Diff(map[store.JobState]int{store.JobAvailable: 0, store.JobFailed: 0}, backlog); diff != "" {
+	if diff := cmp.Diff(map[store.JobState]int{store.JobAvailable: 0, store.JobFailed: 0}, backlog, cmpOpts); diff != "" {
 		t.Errorf("JobBacklog of no jobs (-want +got):\n%s", diff)
 	}
 	for range 4 {
@@ -170,13 +170,13 @@ func testJobCounts(t *testing.T, s store.Store) {
 	counts, err = Inspect(s).JobCounts(c)
 	must(t, "JobCounts", err)
 	want := map[store.JobState]int{store.JobAvailable: 3, store.JobDone: 1, store.JobFailed: 1}
-	if diff := cmp.Diff(want, counts); diff != "" {
+	if diff := cmp.Diff(want, counts, cmpOpts); diff != "" {
 		t.Errorf("JobCounts (-want +got):\n%s", diff)
 	}
 	backlog, err = s.JobBacklog(c)
 	must(t, "JobBacklog", err)
 	delete(want, store.JobDone)
-	if diff := cmp.Diff(want, backlog); diff != "" {
+	if diff := cmp.Diff(want, backlog, cmpOpts); diff != "" {
 		t.Errorf("JobBacklog (-want +got):\n%s", diff)
 	}
 }

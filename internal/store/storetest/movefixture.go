@@ -62,7 +62,7 @@ func addMovement(t *testing.T, s store.Store, m store.Movement) int64 {
 func pending(holding livestock.CPH, species livestock.Species, transferDate time.Time) store.Movement {
 	return store.Movement{UserName: "keeper1", Species: species, Source: farmA, Destination: holding,
 		ReviewHolding: holding, TransferDate: transferDate, State: store.MovementPendingReview, AnimalCount: 1,
-		Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 1}}}
+		Batches: []store.MovementBatch{{BatchNumber: batch("UK010001"), AnimalTotal: 1}}}
 }
 
 // ids returns the ids of requests, in their order.
@@ -95,7 +95,7 @@ func pick(ids []int64, at ...int) []int64 {
 // wantIDs fails the test when got differs from want (nil and empty alike).
 func wantIDs(t *testing.T, what string, got, want []int64) {
 	t.Helper()
-	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpOpts); diff != "" {
 		t.Errorf("%s: ids (-want +got):\n%s", what, diff)
 	}
 }

@@ -19,10 +19,10 @@ func fullMovement() store.Movement {
 		AnimalCount: 7, Flags: []string{"BTV", "TB4"}, Standstill: true, ReportedBy: store.SideDestination,
 		Duplicates: []int64{41, 7},
 		Devices: []store.MovementDevice{ // not in identifier order: they keep theirs
-			{Identifier: "UK0100001 00002", RFID: "0826010000100002", PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 1)},
-			{Identifier: "UK0100001 00001", RFID: "0826010000100001", PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 2)},
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00002"), RFID: rfid("0826010000100002"), PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 1)},
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), RFID: rfid("0826010000100001"), PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 2)},
 		},
-		Batches: []store.MovementBatch{{BatchNumber: "UK0100001", AnimalTotal: 3}, {BatchNumber: "unknown", AnimalTotal: 2}},
+		Batches: []store.MovementBatch{{BatchNumber: batch("UK010001"), AnimalTotal: 3}, {BatchNumber: batch("unknown"), AnimalTotal: 2}},
 	}
 }
 
@@ -40,14 +40,14 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 	want.RequestID = want.ID // taken as the movement's own id
 	got := movement(t, s, want.ID)
 	takeBatchIDs(t, &want, got) // the store assigns each line its id
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, cmpOpts); diff != "" {
 		t.Errorf("Movement (-want +got):\n%s", diff)
 	}
 	bare := store.Movement{UserName: "keeper2", Species: livestock.SpeciesGoats, Source: market, Destination: farmA,
 		TransferDate: ymd(2026, 3, 11), ArrivalDate: ymd(2026, 3, 11), State: store.MovementCompleted}
 	bare.ID = addMovement(t, s, bare)
 	bare.RequestID = bare.ID
-	if diff := cmp.Diff(bare, movement(t, s, bare.ID)); diff != "" {
+	if diff := cmp.Diff(bare, movement(t, s, bare.ID), cmpOpts); diff != "" {
 		t.Errorf("Movement without devices (-want +got):\n%s", diff)
 	}
 
@@ -59,18 +59,18 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 		if err != nil {
 			return err
 		}
-		if diff := cmp.Diff(want, m); diff != "" {
+		if diff := cmp.Diff(want, m, cmpOpts); diff != "" {
 			t.Errorf("LockMovement (-want +got):\n%s", diff)
 		}
 		want.RequestID, want.ReviewID, want.State = reviewID, reviewID, store.MovementAccepted
 		want.ArrivalDate, want.AnimalCount, want.Flags, want.Standstill = ymd(2026, 3, 12), 4, nil, false
-		want.Devices = []store.MovementDevice{{Identifier: "UK0100001 00001", RFID: "0826010000100001",
+		want.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), RFID: rfid("0826010000100001"),
 			PriorCPH: farmA, PriorOnSince: ymd(2024, 3, 2), Outcome: "accepted"}}
 		// The lines kept keep their ids, in their new places; the new
 		// line gets a new one.
 		kept := want.Batches
-		want.Batches = []store.MovementBatch{{ID: kept[1].ID, BatchNumber: "unknown", AnimalTotal: 2, Accepted: 1},
-			{ID: kept[0].ID, BatchNumber: "UK0100001", AnimalTotal: 3, Accepted: 2}, {BatchNumber: "UK0100009", AnimalTotal: 1}}
+		want.Batches = []store.MovementBatch{{ID: kept[1].ID, BatchNumber: batch("unknown"), AnimalTotal: 2, Accepted: 1},
+			{ID: kept[0].ID, BatchNumber: batch("UK010001"), AnimalTotal: 3, Accepted: 2}, {BatchNumber: batch("UK010009"), AnimalTotal: 1}}
 		if err := tx.UpdateMovement(c, want); err != nil {
 			return err
 		}
@@ -81,15 +81,15 @@ func testMovementRoundTrip(t *testing.T, s store.Store) {
 			}
 			want.Batches[2].ID = m.Batches[2].ID
 		}
-		if diff := cmp.Diff(want, m); err != nil || diff != "" {
+		if diff := cmp.Diff(want, m, cmpOpts); err != nil || diff != "" {
 			t.Errorf("tx.LockMovement after UpdateMovement: %v (-want +got):\n%s", err, diff)
 		}
 		return nil
 	})
-	if diff := cmp.Diff(want, movement(t, s, want.ID)); diff != "" {
+	if diff := cmp.Diff(want, movement(t, s, want.ID), cmpOpts); diff != "" {
 		t.Errorf("Movement after UpdateMovement (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(bare, movement(t, s, bare.ID)); diff != "" {
+	if diff := cmp.Diff(bare, movement(t, s, bare.ID), cmpOpts); diff != "" {
 		t.Errorf("the other movement after UpdateMovement (-want +got):\n%s", diff)
 	}
 }
@@ -115,7 +115,7 @@ func testPendingReviews(t *testing.T, s store.Store) {
 		takeBatchIDs(t, &want[i], movement(t, s, want[i].ID))
 	}
 	q := store.ReviewQuery{Holding: farmB, Species: livestock.SpeciesSheep}
-	if diff := cmp.Diff(want, reviews(t, s, q)); diff != "" {
+	if diff := cmp.Diff(want, reviews(t, s, q), cmpOpts); diff != "" {
 		t.Errorf("PendingReviews (-want +got):\n%s", diff)
 	}
 	for _, tt := range []struct {

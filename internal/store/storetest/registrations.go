@@ -50,7 +50,7 @@ func wantRegistration(t *testing.T, s store.Store, what string, want store.Regis
 	t.Helper()
 	got, err := s.Registration(ctx(t), want.ID)
 	must(t, what, err)
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, cmpOpts); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", what, diff)
 	}
 }

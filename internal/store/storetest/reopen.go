@@ -43,7 +43,7 @@ func Reopen(t *testing.T, open func(t *testing.T) store.Store) {
 	}
 	keys, err := s.SigningKeys(c)
 	must(t, "SigningKeys", err)
-	if diff := cmp.Diff([]store.SigningKey{key}, keys); diff != "" {
+	if diff := cmp.Diff([]store.SigningKey{key}, keys, cmpOpts); diff != "" {
 		t.Errorf("SigningKeys after reopening (-want +got):\n%s", diff)
 	}
 	_, err = s.TakeAuthCode(c, "h", base.Add(-time.Second))

@@ -33,7 +33,7 @@ func testReplies(t *testing.T, s store.Store) {
 	for _, want := range []store.Reply{first, second, other} {
 		want.CreatedAt = stored(want.CreatedAt)
 		got, err := s.Reply(c, want.UserName, want.CorrelationID)
-		if diff := cmp.Diff(want, got); err != nil || diff != "" {
+		if diff := cmp.Diff(want, got, cmpOpts); err != nil || diff != "" {
 			t.Errorf("Reply(%s, %s): %v (-want +got):\n%s", want.UserName, want.CorrelationID, err, diff)
 		}
 	}

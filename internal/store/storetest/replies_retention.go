@@ -64,7 +64,7 @@ func testReplyRetention(t *testing.T, s store.Store) {
 	for _, want := range kept { // a kept reply still answers a retry
 		want.CreatedAt = stored(want.CreatedAt)
 		got, err := s.Reply(c, want.UserName, want.CorrelationID)
-		if diff := cmp.Diff(want, got); err != nil || diff != "" {
+		if diff := cmp.Diff(want, got, cmpOpts); err != nil || diff != "" {
 			t.Errorf("Reply(%s) after retention: %v (-want +got):\n%s", want.CorrelationID, err, diff)
 		}
 	}

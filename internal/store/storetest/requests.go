@@ -49,7 +49,7 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	for i, id := range got {
 		r, err := s.Request(c, id)
 		must(t, "Request", err)
-		if diff := cmp.Diff(want[i], r); diff != "" {
+		if diff := cmp.Diff(want[i], r, cmpOpts); diff != "" {
 			t.Errorf("Request(%d) (-want +got):\n%s", id, diff)
 		}
 	}
@@ -77,7 +77,7 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	inTx(t, s, func(c context.Context, tx store.Tx) error { return tx.UpdateRequest(c, changed) })
 	r, err := s.Request(c, upd.ID)
 	must(t, "Request after UpdateRequest", err)
-	if diff := cmp.Diff(upd, r); diff != "" {
+	if diff := cmp.Diff(upd, r, cmpOpts); diff != "" {
 		t.Errorf("Request after UpdateRequest (-want +got):\n%s", diff)
 	}
 	// Its new holding's rows copy its type and movement date, which a

@@ -45,11 +45,11 @@ func testMovementsOnRoute(t *testing.T, s store.Store) {
 		got, err = tx.MovementsOnRoute(c, farmA, farmB, on, store.SideDestination)
 		return err
 	})
-	if diff := gocmp.Diff([]int64{first.ID, done.ID, accepted.ID}, movementIDs(got)); diff != "" {
+	if diff := gocmp.Diff([]int64{first.ID, done.ID, accepted.ID}, movementIDs(got), cmpOpts); diff != "" {
 		t.Fatalf("MovementsOnRoute ids (-want +got):\n%s", diff)
 	}
 	want := movement(t, s, first.ID)
-	if diff := gocmp.Diff(want, got[0]); diff != "" || len(got[0].Duplicates) != 2 || len(got[0].Devices) != 2 {
+	if diff := gocmp.Diff(want, got[0], cmpOpts); diff != "" || len(got[0].Duplicates) != 2 || len(got[0].Devices) != 2 {
 		t.Errorf("MovementsOnRoute's first movement (-Movement +MovementsOnRoute):\n%s", diff)
 	}
 }

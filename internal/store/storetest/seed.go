@@ -25,7 +25,7 @@ func testSeedTwice(t *testing.T, s store.Store) {
 	if err != nil || !created {
 		t.Fatalf("first Seed = %v, %v; want true, nil", created, err)
 	}
-	if diff := cmp.Diff(wantCounts(sd), counts(t, s)); diff != "" {
+	if diff := cmp.Diff(wantCounts(sd), counts(t, s), cmpOpts); diff != "" {
 		t.Errorf("rows after the first Seed (-want +got):\n%s", diff)
 	}
 	// A second Seed leaves every existing row as it is, even where the
@@ -37,7 +37,7 @@ func testSeedTwice(t *testing.T, s store.Store) {
 	if err != nil || created {
 		t.Fatalf("second Seed = %v, %v; want false, nil", created, err)
 	}
-	if diff := cmp.Diff(wantCounts(sd), counts(t, s)); diff != "" {
+	if diff := cmp.Diff(wantCounts(sd), counts(t, s), cmpOpts); diff != "" {
 		t.Errorf("rows after the second Seed (-want +got):\n%s", diff)
 	}
 	u, err := s.UserByName(c, "keeper2")
@@ -74,7 +74,7 @@ func testSeedConcurrent(t *testing.T, s store.Store) {
 	if winners != 1 {
 		t.Errorf("%d of %d concurrent Seeds reported created, want 1", winners, n)
 	}
-	if diff := cmp.Diff(wantCounts(largeSeed(300)), counts(t, s)); diff != "" {
+	if diff := cmp.Diff(wantCounts(largeSeed(300)), counts(t, s), cmpOpts); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
@@ -89,7 +89,7 @@ func testSeedLarge(t *testing.T, s store.Store) {
 			t.Fatalf("Seed #%d = %v, %v; want %v, nil", i+1, created, err, want)
 		}
 	}
-	if diff := cmp.Diff(wantCounts(sd), counts(t, s)); diff != "" {
+	if diff := cmp.Diff(wantCounts(sd), counts(t, s), cmpOpts); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
@@ -147,7 +147,7 @@ func testSeedUpdate(t *testing.T, s store.Store) {
 	want := wantCounts(sd)
 	want["users"]++
 	want["user_holdings"] = 1 // keeper1's farmA
-	if diff := cmp.Diff(want, counts(t, s)); diff != "" {
+	if diff := cmp.Diff(want, counts(t, s), cmpOpts); diff != "" {
 		t.Errorf("rows after the update (-want +got):\n%s", diff)
 	}
 }

@@ -51,23 +51,25 @@ func testInTransit(t *testing.T, s store.Store) {
 	withTags := func(state store.MovementState, tags ...string) store.Movement {
 		m := pending(farmB, livestock.SpeciesSheep, ymd(2026, 3, 1))
 		m.State = state
-		for _, tag := range tags {
-			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag, RFID: "0", PriorCPH: farmA})
+		for _, id := range tags {
+			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag(livestock.SpeciesSheep, id), PriorCPH: farmA})
 		}
 		return m
 	}
+	// The tags of five sheep, A to E, and of 600 more.
+	const tA, tB, tC, tD, tE = "UK0100001 00001", "UK0100001 00002", "UK0100001 00003", "UK0100001 00004", "UK0100001 00005"
 	var many []string
 	for i := range 600 {
 		many = append(many, fmt.Sprintf("UK0100002 %05d", i))
 	}
-	a := addMovement(t, s, withTags(store.MovementPendingReview, "A", "B"))
-	addMovement(t, s, withTags(store.MovementAccepted, "C"))
+	a := addMovement(t, s, withTags(store.MovementPendingReview, tA, tB))
+	addMovement(t, s, withTags(store.MovementAccepted, tC))
 	b := addMovement(t, s, withTags(store.MovementPendingReview, many...))
-	consent := withTags(store.MovementPendingReview, "E") // awaits its source's consent: holds nothing
+	consent := withTags(store.MovementPendingReview, tE) // awaits its source's consent: holds nothing
 	consent.ReviewHolding = consent.Source
 	addMovement(t, s, consent)
-	want := map[string]int64{"A": a}
-	asked := []string{"A", "C", "D", "E"}
+	want := map[string]int64{tA: a}
+	asked := []string{tA, tC, tD, tE}
 	for i, tag := range many {
 		if i%2 == 0 {
 			want[tag] = b
@@ -76,7 +78,7 @@ func testInTransit(t *testing.T, s store.Store) {
 	}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		got, err := tx.InTransit(c, asked)
-		if diff := cmp.Diff(want, got); err != nil || diff != "" {
+		if diff := cmp.Diff(want, got, cmpOpts); err != nil || diff != "" {
 			t.Errorf("InTransit: %v (-want +got):\n%s", err, diff)
 		}
 		if got, err := tx.InTransit(c, nil); err != nil || len(got) != 0 {
@@ -129,7 +131,7 @@ func testArrivalsOn(t *testing.T, s store.Store) {
 		}
 		inTx(t, s, func(c context.Context, tx store.Tx) error {
 			list, err := tx.ArrivalsOn(c, b, ymd(2026, 3, tt.from), ymd(2026, 3, tt.to))
-			if diff := cmp.Diff(want, list); err != nil || diff != "" {
+			if diff := cmp.Diff(want, list, cmpOpts); err != nil || diff != "" {
 				t.Errorf("ArrivalsOn(%d…%d March): %v (-want +got):\n%s", tt.from, tt.to, err, diff)
 			}
 			return nil

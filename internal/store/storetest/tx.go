@@ -112,7 +112,7 @@ func testTimes(t *testing.T, s store.Store) {
 	for i := range want {
 		want[i].At = stored(want[i].At)
 	}
-	if diff := cmp.Diff(want, Audit(t, s, "t")); diff != "" {
+	if diff := cmp.Diff(want, Audit(t, s, "t"), cmpOpts); diff != "" {
 		t.Errorf("AuditEntries (-want +got):\n%s", diff)
 	}
 

@@ -1,0 +1,77 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
+)
+
+// StoredIdentifiers checks how s keeps a movement's tags, RFIDs and batch
+// numbers, which its records hold as livestock values: each is stored in
+// its printed form (the decimal form for an RFID, lower-case unknown, ""
+// for none) and read back parsed, by the rules of the movement's species
+// for a tag. A stored value that does not parse is refused when read: it
+// can only come from outside Drover, and read as text it would reach a
+// keeper's listing unchecked.
+func StoredIdentifiers(t *testing.T, s store.Store, b Behind) {
+	day := ymd(2026, 3, 1)
+	sheep := pending(farmB, livestock.SpeciesSheep, day)
+	sheep.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), RFID: rfid("8200ce82dfdae801"),
+		PriorCPH: farmA, PriorOnSince: day}}
+	sheep.Batches = []store.MovementBatch{{BatchNumber: batch("UK010001"), AnimalTotal: 2}, {BatchNumber: batch("UNKNOWN"), AnimalTotal: 1}}
+	cattle := pending(farmB, livestock.SpeciesCattle, day)
+	cattle.Batches = nil
+	cattle.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesCattle, "UK 100002 4 00017"), PriorCPH: farmA, PriorOnSince: day}}
+	deer := pending(farmB, livestock.SpeciesDeer, day)
+	deer.Batches = []store.MovementBatch{{AnimalTotal: 3}}
+
+	for _, tt := range []struct {
+		m                  store.Movement
+		tag, rfid, batches string // as stored
+	}{
+		{sheep, "UK0100001 00001", "0826012345600001", "UK010001,unknown"},
+		{cattle, "UK100002400017", "", ""},
+		{deer, "", "", ""},
+	} {
+		id := addMovement(t, s, tt.m)
+		if tt.tag != "" {
+			got := b.Text(t, "SELECT identifier || '|' || COALESCE(rfid, '') FROM movement_devices WHERE movement_id = $1", id)
+			if want := tt.tag + "|" + tt.rfid; got != want {
+				t.Errorf("%s: stored device %q, want %q", store.SpeciesName(tt.m.Species), got, want)
+			}
+		}
+		got := b.Text(t, "SELECT COALESCE(string_agg(batch_number, ',' ORDER BY position), '') FROM movement_batches WHERE movement_id = $1", id)
+		if got != tt.batches {
+			t.Errorf("%s: stored batch numbers %q, want %q", store.SpeciesName(tt.m.Species), got, tt.batches)
+		}
+		m := movement(t, s, id)
+		if len(m.Devices) != len(tt.m.Devices) || len(m.Batches) != len(tt.m.Batches) {
+			t.Fatalf("%s: read back %d devices and %d batches, want %d and %d", store.SpeciesName(tt.m.Species),
+				len(m.Devices), len(m.Batches), len(tt.m.Devices), len(tt.m.Batches))
+		}
+		for i, d := range m.Devices {
+			if w := tt.m.Devices[i]; d.Identifier != w.Identifier || d.Identifier.Species() != tt.m.Species || d.RFID != w.RFID {
+				t.Errorf("%s: device read back as %q (%s), RFID %q; want %q, %q", store.SpeciesName(tt.m.Species),
+					d.Identifier, store.SpeciesName(d.Identifier.Species()), d.RFID, w.Identifier, w.RFID)
+			}
+		}
+		for i, l := range m.Batches {
+			if w := tt.m.Batches[i].BatchNumber; l.BatchNumber != w {
+				t.Errorf("%s: batch %d read back as %q, want %q", store.SpeciesName(tt.m.Species), i, l.BatchNumber, w)
+			}
+		}
+	}
+
+	for _, bad := range []struct{ what, stmt string }{
+		{"a tag that is not a sheep tag", "UPDATE movement_devices SET identifier = 'UK100002 00017' WHERE movement_id = $1"},
+		{"an RFID that is not one", "UPDATE movement_devices SET rfid = '0' WHERE movement_id = $1"},
+		{"a batch number that is not one", "UPDATE movement_batches SET batch_number = 'UK0100001' WHERE movement_id = $1"},
+	} {
+		id := addMovement(t, s, sheep)
+		b.Exec(t, bad.stmt, id)
+		if _, err := s.Movement(ctx(t), id); err == nil || livestock.IsNotFound(err) {
+			t.Errorf("Movement with %s stored: %v, want an error", bad.what, err)
+		}
+	}
+}
