@@ -44,8 +44,8 @@ func (s *Server) animalHistory(w http.ResponseWriter, r *http.Request) error {
 		return livestock.Errorf(livestock.KindNotFound, "no animal or batch %q", id)
 	}
 	body := historyBody{Batch: h.Batch, Stays: []stayBody{}, Movements: []traceMovementBody{}}
-	if a := h.Animal; a.Identifier != "" {
-		body.Identifier, body.Species, body.Sex, body.State = a.Identifier, store.SpeciesName(a.Species), a.Sex, a.State
+	if a := h.Animal; !a.Identifier.IsZero() {
+		body.Identifier, body.Species, body.Sex, body.State = a.Identifier.String(), store.SpeciesName(a.Species), a.Sex, a.State
 		body.BirthDate, body.DeathDate = day(a.BirthDate), day(a.DeathDate)
 		if u.CanRead(a.CPH) {
 			body.Holding = a.CPH.String()

@@ -76,7 +76,7 @@ func (s *Server) holdingAnimals(w http.ResponseWriter, r *http.Request) error {
 	}
 	body := registerBody{Holding: c.String(), Date: day(on), Animals: []registerAnimal{}, Batches: []registerBatchSum{}}
 	for _, a := range reg.Animals {
-		body.Animals = append(body.Animals, registerAnimal{Identifier: a.Animal.Identifier, Species: store.SpeciesName(a.Animal.Species),
+		body.Animals = append(body.Animals, registerAnimal{Identifier: a.Animal.Identifier.String(), Species: store.SpeciesName(a.Animal.Species),
 			Since: day(a.Stay.From), Until: day(a.Stay.To)})
 	}
 	for sp, n := range reg.Batches {

@@ -42,6 +42,20 @@ func ParseTag(species Species, s string) (Tag, error) {
 	return Tag{species, printed}, nil
 }
 
+// MustTag is ParseTag for a tag known to be valid: it panics on any other.
+// For tests and fixed data, as MustCPH.
+func MustTag(species Species, s string) Tag {
+	t, err := ParseTag(species, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Equal reports whether t and u are the same tag of the same species, as
+// == does; go-cmp uses it to compare the unexported fields.
+func (t Tag) Equal(u Tag) bool { return t == u }
+
 func (t Tag) String() string   { return t.s }
 func (t Tag) IsZero() bool     { return t.s == "" }
 func (t Tag) Species() Species { return t.species }
@@ -53,6 +67,20 @@ func (t Tag) RFID() (RFID, bool) {
 		return RFID{}, false
 	}
 	return flockRFID(t.s), true
+}
+
+// Mark is the flock mark of a sheep or goat tag, the herd mark of a
+// cattle tag: the 6 digits that name the flock or herd it was issued to.
+func (t Tag) Mark() string {
+	switch {
+	case t.species == SpeciesSheep:
+		return SheepTag{t.s}.FlockMark()
+	case t.species == SpeciesGoats:
+		return GoatTag{t.s}.FlockMark()
+	case t.species.Bovine():
+		return CattleTag{t.s}.HerdMark()
+	}
+	return ""
 }
 
 func (t Tag) MarshalText() ([]byte, error) { return []byte(t.s), nil }

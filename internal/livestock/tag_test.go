@@ -13,21 +13,22 @@ func TestParseTag(t *testing.T) {
 		Species Species
 		RFID    string
 		HasRFID bool
+		Mark    string
 	}
 	tests := []struct {
 		species Species
 		in      string
 		want    parts
 	}{
-		{SpeciesSheep, "UK0130181 00001", parts{"UK0130181 00001", SpeciesSheep, "0826013018100001", true}},
-		{SpeciesSheep, "UK013018100001", parts{"UK0130181 00001", SpeciesSheep, "0826013018100001", true}},
-		{SpeciesGoats, "UK0130183 00001", parts{"UK0130183 00001", SpeciesGoats, "0826013018300001", true}},
-		{SpeciesGoats, "UK130183 00001", parts{"UK0130183 00001", SpeciesGoats, "0826013018300001", true}},
-		{SpeciesCattle, "UK 123450 6 00001", parts{"UK123450600001", SpeciesCattle, "", false}},
-		{SpeciesBison, "UK123450600001", parts{"UK123450600001", SpeciesBison, "", false}},
-		{SpeciesBuffalo, "UK123450600001", parts{"UK123450600001", SpeciesBuffalo, "", false}},
+		{SpeciesSheep, "UK0130181 00001", parts{"UK0130181 00001", SpeciesSheep, "0826013018100001", true, "130181"}},
+		{SpeciesSheep, "UK013018100001", parts{"UK0130181 00001", SpeciesSheep, "0826013018100001", true, "130181"}},
+		{SpeciesGoats, "UK0130183 00001", parts{"UK0130183 00001", SpeciesGoats, "0826013018300001", true, "130183"}},
+		{SpeciesGoats, "UK130183 00001", parts{"UK0130183 00001", SpeciesGoats, "0826013018300001", true, "130183"}},
+		{SpeciesCattle, "UK 123450 6 00001", parts{"UK123450600001", SpeciesCattle, "", false, "123450"}},
+		{SpeciesBison, "UK123450600001", parts{"UK123450600001", SpeciesBison, "", false, "123450"}},
+		{SpeciesBuffalo, "UK123450600001", parts{"UK123450600001", SpeciesBuffalo, "", false, "123450"}},
 		// The same text read as a sheep tag: the species decides.
-		{SpeciesSheep, "UK123450600001", parts{"UK1234506 00001", SpeciesSheep, "0826123450600001", true}},
+		{SpeciesSheep, "UK123450600001", parts{"UK1234506 00001", SpeciesSheep, "0826123450600001", true, "234506"}},
 	}
 	for _, tt := range tests {
 		tag, err := ParseTag(tt.species, tt.in)
@@ -36,7 +37,7 @@ func TestParseTag(t *testing.T) {
 			continue
 		}
 		r, ok := tag.RFID()
-		got := parts{tag.String(), tag.Species(), r.String(), ok}
+		got := parts{tag.String(), tag.Species(), r.String(), ok, tag.Mark()}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("ParseTag(%v, %q) (-want +got):\n%s", tt.species, tt.in, diff)
 		}

@@ -29,7 +29,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	}
 	record, _ := json.Marshal(w)
 	a := store.Animal{
-		Identifier: r.Tag.String(), Species: r.Species, Sex: r.Sex, BirthDate: r.BirthDate.Time(),
+		Identifier: r.Tag, Species: r.Species, Sex: r.Sex, BirthDate: r.BirthDate.Time(),
 		CPH: r.RegistrationSite, OnSince: r.RegistrationDate.Time(), State: "registered",
 		Name: r.Name, ProductionType: r.ProductionType, Breed: r.Breed, BirthDam: r.BirthDam, GeneticDam: r.GeneticDam,
 		Sire: r.Sire, OriginalIdentifier: r.OriginalIdentifier, IdentificationDate: r.IdentificationDate.Time(),
@@ -47,8 +47,8 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	}
 	if err := tx.RegisterAnimal(ctx, a); err != nil {
 		if livestock.ErrorKind(err) == livestock.KindConflict {
-			return []livestock.FieldError{{Code: livestock.CodeRegistered, Source: "/animal/identifier", Value: a.Identifier,
-				Message: a.Identifier + " is registered already"}}, nil, nil
+			return []livestock.FieldError{{Code: livestock.CodeRegistered, Source: "/animal/identifier", Value: a.Identifier.String(),
+				Message: a.Identifier.String() + " is registered already"}}, nil, nil
 		}
 		return nil, nil, err
 	}

@@ -114,7 +114,7 @@ func TestAnimal(t *testing.T) {
 			if err == nil {
 				kind = livestock.KindInternal
 			}
-			if kind != tc.kind || (err == nil && a.Identifier == "") {
+			if kind != tc.kind || (err == nil && a.Identifier.IsZero()) {
 				t.Errorf("%s: Animal(%q) = %q, %v; want kind %v", tc.name, tc.identifier, a.Identifier, err, tc.kind)
 			}
 		}

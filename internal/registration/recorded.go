@@ -33,31 +33,10 @@ func (s *Service) recordedRegistration(ctx context.Context, a store.Animal, site
 // identifier carries: the holding its tag was issued to; zero when the
 // mark names none on the register.
 func (s *Service) issuedTo(ctx context.Context, a store.Animal) livestock.CPH {
-	if mark := markOf(a); mark != "" {
+	if mark := a.Identifier.Mark(); mark != "" {
 		if f, err := s.store.Flock(ctx, mark); err == nil {
 			return f.CPH
 		}
 	}
 	return livestock.CPH{}
-}
-
-// markOf is the herd or flock mark of the animal's identifier; "" when its
-// species has no tag of that form or the identifier does not read as one.
-func markOf(a store.Animal) string {
-	sp := a.Species
-	switch {
-	case sp == livestock.SpeciesSheep:
-		if t, err := livestock.ParseSheepTag(a.Identifier); err == nil {
-			return t.FlockMark()
-		}
-	case sp == livestock.SpeciesGoats:
-		if t, err := livestock.ParseGoatTag(a.Identifier); err == nil {
-			return t.FlockMark()
-		}
-	case sp.Bovine():
-		if t, err := livestock.ParseCattleTag(a.Identifier); err == nil {
-			return t.HerdMark()
-		}
-	}
-	return ""
 }

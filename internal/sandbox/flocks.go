@@ -48,15 +48,9 @@ func (k Keeper) addMarketLot(s *store.Seed) error {
 	return nil
 }
 
-// flockTag is the printed form of tag n of a flock: UK0130181 00001.
-func flockTag(species livestock.Species, mark string, n int) (string, error) {
-	raw := fmt.Sprintf("UK0%s %05d", mark, n)
-	if species == livestock.SpeciesGoats {
-		t, err := livestock.ParseGoatTag(raw)
-		return t.String(), err
-	}
-	t, err := livestock.ParseSheepTag(raw)
-	return t.String(), err
+// flockTag is tag n of a flock: UK0130181 00001.
+func flockTag(species livestock.Species, mark string, n int) (livestock.Tag, error) {
+	return livestock.ParseTag(species, fmt.Sprintf("UK0%s %05d", mark, n))
 }
 
 // addHerd adds the keeper's cattle herd: cows 00001–00005 registered and
@@ -73,7 +67,7 @@ func (k Keeper) addHerd(s *store.Seed) error {
 		if err != nil {
 			return err
 		}
-		id := tag.String()
+		id := tag.Tag()
 		if n <= cowsPerHerd {
 			s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: livestock.SpeciesCattle, IssuedOn: born})
 			s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesCattle, Sex: "female",

@@ -52,7 +52,7 @@ func TestDataShape(t *testing.T) {
 
 	perMark := map[string]int{}
 	for _, a := range seed.Animals {
-		perMark[store.SpeciesName(a.Species)+" "+a.Identifier[:9]]++
+		perMark[store.SpeciesName(a.Species)+" "+a.Identifier.String()[:9]]++
 		if a.BirthDate.After(sandbox.Since) || a.OnSince.After(sandbox.Since) {
 			t.Errorf("animal %s born %v on since %v, want by %v", a.Identifier, a.BirthDate, a.OnSince, sandbox.Since)
 		}
@@ -63,7 +63,7 @@ func TestDataShape(t *testing.T) {
 		"Sheep UK0130191": 10, "Sheep UK0130192": 10,
 	}
 	for _, a := range seed.Animals {
-		if yard := a.CPH.String(); (a.Identifier[:9] == "UK0130191" || a.Identifier[:9] == "UK0130192") != (yard == "01/100/0258" || yard == "01/100/0265") {
+		if yard := a.CPH.String(); (a.Identifier.String()[:9] == "UK0130191" || a.Identifier.String()[:9] == "UK0130192") != (yard == "01/100/0258" || yard == "01/100/0265") {
 			t.Errorf("animal %s is on %s: the market lots, and only they, are on the sale yards", a.Identifier, yard)
 		}
 	}
@@ -84,7 +84,7 @@ func TestDataShape(t *testing.T) {
 
 	tags := map[string]store.IssuedTag{}
 	for _, tag := range seed.Tags {
-		tags[tag.Identifier] = tag
+		tags[tag.Identifier.String()] = tag
 	}
 	for _, id := range []string{"UK0130181 00001", "UK0130181 00025", "UK0130183 00001", "UK0130189 00025", "UK442501300001"} {
 		if _, ok := tags[id]; !ok {

@@ -86,7 +86,7 @@ type Flock struct {
 // IssuedTag is an identifier issued to a flock or herd, whether or not an
 // animal wears it yet.
 type IssuedTag struct {
-	Identifier string // printed form: "UK0130181 00001", "UK442501300001"
+	Identifier livestock.Tag // printed "UK0130181 00001", "UK442501300001"
 	Mark       string
 	Species    livestock.Species
 	IssuedOn   time.Time // a date
@@ -94,7 +94,7 @@ type IssuedTag struct {
 
 // Animal is a registered animal, where it is and since when.
 type Animal struct {
-	Identifier string
+	Identifier livestock.Tag
 	Species    livestock.Species
 	Sex        string // "male" or "female"
 	BirthDate  time.Time

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -26,7 +27,7 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 			return nil, err
 		}
 		for _, r := range rs {
-			if r.Animal.Identifier == q.Animal || (!q.Species.IsZero() && r.Animal.Species != q.Species) {
+			if r.Animal.Identifier.String() == q.Animal || (!q.Species.IsZero() && r.Animal.Species != q.Species) {
 				continue
 			}
 			out = append(out, Contact{Animal: r.Animal, Stay: r.Stay})
@@ -42,15 +43,16 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 // (by the first path movement, in id order, that carried it), with where
 // they are now. An animal a review rejected did not travel.
 func (s *Service) carried(ctx context.Context, reached []Reached) ([]Contact, error) {
-	by := map[string]int64{}
+	by, tags := map[string]int64{}, map[string]livestock.Tag{}
 	for _, r := range reached {
 		for _, m := range r.Path {
 			for _, d := range m.Devices {
 				if d.Outcome == "rejected" {
 					continue
 				}
-				if id, ok := by[d.Identifier.String()]; !ok || m.ID < id {
-					by[d.Identifier.String()] = m.ID
+				id := d.Identifier.String()
+				if first, ok := by[id]; !ok || m.ID < first {
+					by[id], tags[id] = m.ID, d.Identifier
 				}
 			}
 		}
@@ -71,10 +73,12 @@ func (s *Service) carried(ctx context.Context, reached []Reached) ([]Contact, er
 	for _, id := range ids {
 		a, ok := animals[id]
 		if !ok {
-			a = store.Animal{Identifier: id}
+			a = store.Animal{Identifier: tags[id]}
 		}
 		out = append(out, Contact{Animal: a, Stay: Stay{Movement: by[id]}})
 	}
-	slices.SortFunc(out, func(a, b Contact) int { return strings.Compare(a.Animal.Identifier, b.Animal.Identifier) })
+	slices.SortFunc(out, func(a, b Contact) int {
+		return strings.Compare(a.Animal.Identifier.String(), b.Animal.Identifier.String())
+	})
 	return out, nil
 }

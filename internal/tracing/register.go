@@ -30,7 +30,7 @@ func (s *Service) Residents(ctx context.Context, holding livestock.CPH, from, to
 	}
 	animals := make(map[string]store.Animal, len(on))
 	for _, a := range on {
-		animals[a.Identifier] = a
+		animals[a.Identifier.String()] = a
 	}
 	out, err := s.st.MovementsFrom(ctx, []livestock.CPH{holding}, from, never)
 	if err != nil {
@@ -79,7 +79,7 @@ func (s *Service) residents(ctx context.Context, animals map[string]store.Animal
 		}
 	}
 	slices.SortFunc(list, func(a, b Resident) int {
-		if c := strings.Compare(a.Animal.Identifier, b.Animal.Identifier); c != 0 {
+		if c := strings.Compare(a.Animal.Identifier.String(), b.Animal.Identifier.String()); c != 0 {
 			return c
 		}
 		return a.Stay.From.Compare(b.Stay.From)

@@ -16,7 +16,7 @@ import (
 func residents(rs []tracing.Resident) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, r.Animal.Identifier)
+		out = append(out, r.Animal.Identifier.String())
 	}
 	return out
 }
@@ -99,7 +99,7 @@ func TestHistoryAndContacts(t *testing.T) {
 		}
 		var got []string
 		for _, c := range res.Animals {
-			got = append(got, c.Animal.Identifier+" met on "+c.Stay.Holding.String()+", now on "+c.Animal.CPH.String())
+			got = append(got, c.Animal.Identifier.String()+" met on "+c.Stay.Holding.String()+", now on "+c.Animal.CPH.String())
 		}
 		wantContacts := []string{c4 + " met on " + F1.String() + ", now on " + F1.String(), c2 + " met on " + F2.String() + ", now on " + F2.String(), c3 + " met on " + F2.String() + ", now on " + F4.String()}
 		if diff := cmp.Diff(wantContacts, got); diff != "" {

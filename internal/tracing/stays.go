@@ -59,7 +59,7 @@ func Stays(a store.Animal, moves []store.Movement) []Stay {
 	}
 	var steps []step
 	for _, m := range moves {
-		if d, ok := Moved(m, a.Identifier); ok {
+		if d, ok := Moved(m, a.Identifier.String()); ok {
 			steps = append(steps, step{m, d})
 		}
 	}

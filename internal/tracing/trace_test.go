@@ -138,7 +138,7 @@ func TestTraceKnown(t *testing.T) {
 		}
 		var carried []string
 		for _, c := range both.Animals {
-			carried = append(carried, c.Animal.Identifier+" on "+c.Animal.CPH.String())
+			carried = append(carried, c.Animal.Identifier.String()+" on "+c.Animal.CPH.String())
 		}
 		if diff := cmp.Diff([]string{c1 + " on " + F2.String(), c3 + " on " + F4.String()}, carried); diff != "" {
 			t.Errorf("animals the paths carried, where they are now (c2 was rejected) (-want +got):\n%s", diff)

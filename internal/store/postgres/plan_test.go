@@ -28,7 +28,7 @@ func TestListPlannedEachTime(t *testing.T) {
 	seed := func(from, n int) {
 		sd := store.Seed{Holdings: []livestock.Holding{{CPH: farm, Type: livestock.HoldingProducer}}}
 		for i := from; i < from+n; i++ {
-			sd.Animals = append(sd.Animals, store.Animal{Identifier: fmt.Sprintf("UK0100001 %05d", i), Species: livestock.SpeciesSheep,
+			sd.Animals = append(sd.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, fmt.Sprintf("UK0100001 %05d", i)), Species: livestock.SpeciesSheep,
 				Sex: "female", BirthDate: day, CPH: farm, OnSince: day, State: "registered"})
 		}
 		if _, err := s.Seed(ctx, sd); err != nil {

@@ -45,8 +45,8 @@ const (
 // left as it was.
 func (t *tx) RegisterAnimal(ctx context.Context, a store.Animal) (err error) {
 	defer t.s.wrap(&err, "RegisterAnimal")
-	t.animalsWritten(a.Identifier)
-	res, err := t.tx.ExecContext(ctx, registerAnimalSQL, a.Identifier, store.SpeciesName(a.Species), a.Sex, date(a.BirthDate),
+	t.animalsWritten(a.Identifier.String())
+	res, err := t.tx.ExecContext(ctx, registerAnimalSQL, a.Identifier.String(), store.SpeciesName(a.Species), a.Sex, date(a.BirthDate),
 		a.CPH.String(), date(a.OnSince), a.State,
 		nullString(a.Name), nullString(a.ProductionType), nullString(a.Breed), nullString(a.BirthSite),
 		nullString(a.BirthDam), nullString(a.GeneticDam), nullString(a.Sire), nullString(a.OriginalIdentifier),
@@ -67,9 +67,9 @@ func (t *tx) RegisterAnimal(ctx context.Context, a store.Animal) (err error) {
 func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire string) (l store.RegistrationLookup, err error) {
 	defer t.s.wrap(&err, "LookUpRegistration")
 	var tag store.IssuedTag
-	var flockCPH string
+	var tagID, flockCPH string
 	var parents [2]place
-	dest := []any{&l.Registered, text{&tag.Identifier}, text{&tag.Mark}, speciesCol{&tag.Species}, day{&tag.IssuedOn},
+	dest := []any{&l.Registered, text{&tagID}, text{&tag.Mark}, speciesCol{&tag.Species}, day{&tag.IssuedOn},
 		speciesCol{&l.Flock.Species}, text{&flockCPH}}
 	for i := range parents {
 		dest = append(dest, parents[i].dest()...)
@@ -77,7 +77,10 @@ func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire strin
 	if err := t.tx.QueryRowContext(ctx, lookUpRegistrationSQL, identifier, dam, sire).Scan(dest...); err != nil {
 		return store.RegistrationLookup{}, err
 	}
-	if tag.Identifier != "" {
+	if tagID != "" {
+		if tag.Identifier, err = storedTag(tag.Species, tagID); err != nil {
+			return store.RegistrationLookup{}, err
+		}
 		l.Tag, l.Flock.Mark = &tag, tag.Mark
 		if l.Flock.CPH, err = storedCPH(flockCPH); err != nil {
 			return store.RegistrationLookup{}, err
@@ -93,21 +96,24 @@ func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire strin
 // place is the first columns of an animal (identifier to state), as a
 // LEFT JOIN gives them: all NULL when there is no such animal.
 type place struct {
-	a   store.Animal
-	cph string
+	a       store.Animal
+	id, cph string
 }
 
 func (p *place) dest() []any {
-	return []any{text{&p.a.Identifier}, speciesCol{&p.a.Species}, text{&p.a.Sex}, day{&p.a.BirthDate},
+	return []any{text{&p.id}, speciesCol{&p.a.Species}, text{&p.a.Sex}, day{&p.a.BirthDate},
 		text{&p.cph}, day{&p.a.OnSince}, text{&p.a.State}}
 }
 
 // animal is the animal read, nil when there was none.
 func (p *place) animal() (*store.Animal, error) {
-	if p.a.Identifier == "" {
+	if p.id == "" {
 		return nil, nil
 	}
 	var err error
+	if p.a.Identifier, err = storedTag(p.a.Species, p.id); err != nil {
+		return nil, err
+	}
 	p.a.CPH, err = storedCPH(p.cph)
 	return &p.a, err
 }
@@ -115,8 +121,8 @@ func (p *place) animal() (*store.Animal, error) {
 // scanAnimal reads one row of animalColumns.
 func scanAnimal(row interface{ Scan(...any) error }) (store.Animal, error) {
 	var a store.Animal
-	var cph string
-	err := row.Scan(&a.Identifier, speciesCol{&a.Species}, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State,
+	var id, cph string
+	err := row.Scan(&id, speciesCol{&a.Species}, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State,
 		text{&a.Name}, text{&a.ProductionType}, text{&a.Breed}, text{&a.BirthSite}, text{&a.BirthDam},
 		text{&a.GeneticDam}, text{&a.Sire}, text{&a.OriginalIdentifier},
 		day{&a.IdentificationDate}, day{&a.RegistrationDate}, instant{&a.ReceivedDate}, day{&a.DeathDate},
@@ -126,6 +132,9 @@ func scanAnimal(row interface{ Scan(...any) error }) (store.Animal, error) {
 	}
 	if len(a.Record) == 0 {
 		a.Record = nil
+	}
+	if a.Identifier, err = storedTag(a.Species, id); err != nil {
+		return store.Animal{}, err
 	}
 	a.CPH, err = storedCPH(cph)
 	return a, err

@@ -81,7 +81,7 @@ func (t *tx) Animals(ctx context.Context, identifiers []string) (found map[strin
 	err = t.s.eachOf(ctx, t.tx, animalsSQL, ask, func(rows *sql.Rows) error {
 		a, err := scanAnimal(rows)
 		if err == nil {
-			found[a.Identifier] = a
+			found[a.Identifier.String()] = a
 			t.keepAnimal(a)
 		}
 		return err
@@ -198,4 +198,18 @@ func storedCPH(s string) (livestock.CPH, error) {
 		return livestock.CPH{}, fmt.Errorf("stored CPH %q: %v", s, err)
 	}
 	return cph, nil
+}
+
+// storedTag reads a stored tag by the rules of the species' tags; "" is
+// no tag.
+func storedTag(sp livestock.Species, s string) (livestock.Tag, error) {
+	if s == "" {
+		return livestock.Tag{}, nil
+	}
+	t, err := livestock.ParseTag(sp, s)
+	if err != nil {
+		// %v, not %w: a bad stored value is our fault, not the caller's.
+		return livestock.Tag{}, fmt.Errorf("stored tag %q: %v", s, err)
+	}
+	return t, nil
 }

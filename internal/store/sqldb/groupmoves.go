@@ -140,7 +140,7 @@ func (t *tx) keptAnimals(ids []any, found map[string]store.Animal) []any {
 	rest := ids[:0:0]
 	for _, id := range ids {
 		if a, ok := t.cache.moves.animals[id.(string)]; ok {
-			found[a.Identifier] = cloneAnimal(a)
+			found[a.Identifier.String()] = cloneAnimal(a)
 		} else {
 			rest = append(rest, id)
 		}
@@ -156,7 +156,7 @@ func (t *tx) keepAnimal(a store.Animal) {
 	if c.animals == nil {
 		c.animals = map[string]store.Animal{}
 	}
-	c.animals[a.Identifier] = cloneAnimal(a)
+	c.animals[a.Identifier.String()] = cloneAnimal(a)
 }
 
 func cloneMovements(list []store.Movement) []store.Movement {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -84,9 +83,8 @@ func (s *Store) fillMovements(ctx context.Context, q querier, list []store.Movem
 		}
 		var err error
 		m := at[id]
-		if d.Identifier, err = livestock.ParseTag(m.Species, tag); err != nil {
-			// %v, not %w: a bad stored value is our fault, not the caller's.
-			return fmt.Errorf("movement %d: stored tag %q: %v", id, tag, err)
+		if d.Identifier, err = storedTag(m.Species, tag); err != nil {
+			return fmt.Errorf("movement %d: %w", id, err)
 		}
 		m.Devices = append(m.Devices, d)
 		return nil

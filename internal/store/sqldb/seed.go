@@ -101,14 +101,14 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	}
 	err = s.insertMany(ctx, tx, seedTagsSQL, onConflictNothing, 4, len(sd.Tags), func(i int) []any {
 		g := sd.Tags[i]
-		return []any{g.Identifier, g.Mark, store.SpeciesName(g.Species), date(g.IssuedOn)}
+		return []any{g.Identifier.String(), g.Mark, store.SpeciesName(g.Species), date(g.IssuedOn)}
 	})
 	if err != nil {
 		return false, err
 	}
 	err = s.insertMany(ctx, tx, seedAnimalsSQL, onConflictNothing, 7, len(sd.Animals), func(i int) []any {
 		a := sd.Animals[i]
-		return []any{a.Identifier, store.SpeciesName(a.Species), a.Sex, date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State}
+		return []any{a.Identifier.String(), store.SpeciesName(a.Species), a.Sex, date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State}
 	})
 	if err != nil {
 		return false, err

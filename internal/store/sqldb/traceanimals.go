@@ -15,7 +15,7 @@ func (s *Store) AnimalsByID(ctx context.Context, identifiers []string) (found ma
 	found = make(map[string]store.Animal, len(identifiers))
 	err = s.eachOf(ctx, s.r, animalsByIDSQL, distinct(identifiers), func(rows *sql.Rows) error {
 		a, err := scanTraceAnimal(rows)
-		found[a.Identifier] = a
+		found[a.Identifier.String()] = a
 		return err
 	})
 	return found, err
@@ -75,9 +75,12 @@ func (s *Store) BatchBalance(ctx context.Context, cph livestock.CPH, on time.Tim
 
 func scanTraceAnimal(row interface{ Scan(...any) error }) (store.Animal, error) {
 	var a store.Animal
-	var cph string
-	err := row.Scan(&a.Identifier, speciesCol{&a.Species}, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State, day{&a.DeathDate})
+	var id, cph string
+	err := row.Scan(&id, speciesCol{&a.Species}, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State, day{&a.DeathDate})
 	if err != nil {
+		return store.Animal{}, err
+	}
+	if a.Identifier, err = storedTag(a.Species, id); err != nil {
 		return store.Animal{}, err
 	}
 	a.CPH, err = storedCPH(cph)

@@ -102,7 +102,7 @@ func TestStoredForms(t *testing.T) {
 	_, err := s.Seed(ctx, store.Seed{
 		Holdings: []livestock.Holding{{CPH: cph, Type: livestock.HoldingProducer}},
 		Flocks:   []store.Flock{{Mark: "100001", Species: livestock.SpeciesSheep, CPH: cph}},
-		Tags: []store.IssuedTag{{Identifier: "UK0100001 00001", Mark: "100001", Species: livestock.SpeciesSheep,
+		Tags: []store.IssuedTag{{Identifier: livestock.MustTag(livestock.SpeciesSheep, "UK0100001 00001"), Mark: "100001", Species: livestock.SpeciesSheep,
 			IssuedOn: time.Date(2024, 4, 1, 0, 0, 0, 0, bst)}},
 	})
 	if err != nil {

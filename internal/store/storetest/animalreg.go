@@ -17,7 +17,7 @@ import (
 func registered(identifier string) store.Animal {
 	at := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 15, 4, 5, 6000, time.UTC) }
 	return store.Animal{
-		Identifier: identifier, Species: livestock.SpeciesSheep, Sex: "female", BirthDate: at(2026, 3, 2),
+		Identifier: tag(livestock.SpeciesSheep, identifier), Species: livestock.SpeciesSheep, Sex: "female", BirthDate: at(2026, 3, 2),
 		CPH: farmA, OnSince: at(2026, 3, 2), State: "registered",
 		Name: "Bramble", ProductionType: "Dairy", Breed: "TEX", BirthSite: farmA.String(),
 		BirthDam: "UK0100001 00001", GeneticDam: "UK0100001 00003", Sire: "UK0100001 00004",
@@ -47,7 +47,7 @@ func testRegisterAnimal(t *testing.T, s store.Store) {
 	_, err := s.Seed(c, fixture())
 	must(t, "Seed", err)
 	full := registered("UK0100001 00002")
-	bare := store.Animal{Identifier: "UK0100001 00005", Species: livestock.SpeciesSheep, Sex: "male",
+	bare := store.Animal{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00005"), Species: livestock.SpeciesSheep, Sex: "male",
 		BirthDate: ymd(2026, 3, 1), CPH: farmB, OnSince: ymd(2026, 3, 1), State: "registered"}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		for _, a := range []store.Animal{full, bare} {
@@ -56,13 +56,13 @@ func testRegisterAnimal(t *testing.T, s store.Store) {
 			}
 		}
 		// The transaction reads its own writes.
-		if got, err := tx.Animals(c, []string{full.Identifier}); err != nil || !cmp.Equal(storedAnimal(full), got[full.Identifier], cmpOpts) {
+		if got, err := tx.Animals(c, []string{full.Identifier.String()}); err != nil || !cmp.Equal(storedAnimal(full), got[full.Identifier.String()], cmpOpts) {
 			t.Errorf("tx.Animals after RegisterAnimal = %+v, %v; want %+v", got, err, storedAnimal(full))
 		}
 		return nil
 	})
 	for _, a := range []store.Animal{full, bare} {
-		got, err := s.Animal(c, a.Identifier)
+		got, err := s.Animal(c, a.Identifier.String())
 		must(t, "Animal", err)
 		if diff := cmp.Diff(storedAnimal(a), got, cmpOpts); diff != "" {
 			t.Errorf("Animal(%q) (-want +got):\n%s", a.Identifier, diff)
@@ -71,7 +71,7 @@ func testRegisterAnimal(t *testing.T, s store.Store) {
 
 	// An identifier registered already, by a registration or by the seed,
 	// is a conflict that leaves the transaction usable.
-	again := registered(full.Identifier)
+	again := registered(full.Identifier.String())
 	again.Name, again.CPH = "Other", farmB
 	seeded := registered("UK0100001 00001")
 	next := registered("UK0100001 00006")
@@ -80,10 +80,10 @@ func testRegisterAnimal(t *testing.T, s store.Store) {
 		wantKind(t, "RegisterAnimal of a seeded identifier", tx.RegisterAnimal(c, seeded), livestock.KindConflict)
 		return tx.RegisterAnimal(c, next)
 	})
-	if a, err := s.Animal(c, full.Identifier); err != nil || a.Name != full.Name || a.CPH != farmA {
+	if a, err := s.Animal(c, full.Identifier.String()); err != nil || a.Name != full.Name || a.CPH != farmA {
 		t.Errorf("Animal after a conflict = %+v, %v; want it unchanged", a, err)
 	}
-	if a, err := s.Animal(c, next.Identifier); err != nil || !cmp.Equal(storedAnimal(next), a, cmpOpts) {
+	if a, err := s.Animal(c, next.Identifier.String()); err != nil || !cmp.Equal(storedAnimal(next), a, cmpOpts) {
 		t.Errorf("Animal registered after a conflict = %+v, %v; want %+v", a, err, storedAnimal(next))
 	}
 }
@@ -98,7 +98,7 @@ func testSeededAnimal(t *testing.T, s store.Store) {
 	a := sd.Animals[0]
 	want := store.Animal{Identifier: a.Identifier, Species: a.Species, Sex: a.Sex,
 		BirthDate: a.BirthDate, CPH: a.CPH, OnSince: a.OnSince, State: a.State}
-	got, err := s.Animal(c, want.Identifier)
+	got, err := s.Animal(c, want.Identifier.String())
 	must(t, "Animal", err)
 	if diff := cmp.Diff(want, got, cmpOpts); diff != "" {
 		t.Errorf("seeded Animal (-want +got):\n%s", diff)
@@ -116,20 +116,20 @@ func testLookUpRegistration(t *testing.T, s store.Store) {
 	dam := sd.Animals[0]
 	wantDam := placeOf(dam)
 	isRegistered := func(id string) bool {
-		return slices.ContainsFunc(sd.Animals, func(a store.Animal) bool { return a.Identifier == id })
+		return slices.ContainsFunc(sd.Animals, func(a store.Animal) bool { return a.Identifier.String() == id })
 	}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		for _, want := range sd.Tags {
 			i := slices.IndexFunc(sd.Flocks, func(f store.Flock) bool { return f.Mark == want.Mark })
-			l, err := tx.LookUpRegistration(c, want.Identifier, dam.Identifier, "")
-			wantL := store.RegistrationLookup{Registered: isRegistered(want.Identifier), Tag: &want, Flock: sd.Flocks[i], Dam: wantDam}
+			l, err := tx.LookUpRegistration(c, want.Identifier.String(), dam.Identifier.String(), "")
+			wantL := store.RegistrationLookup{Registered: isRegistered(want.Identifier.String()), Tag: &want, Flock: sd.Flocks[i], Dam: wantDam}
 			if err != nil || !cmp.Equal(wantL, l, cmpOpts) {
 				t.Errorf("tx.LookUpRegistration(%q, dam) = %+v, %v; want %+v", want.Identifier, l, err, wantL)
 			}
 		}
 		// Never issued, with a sire and no dam, then with a dam nobody
 		// registered.
-		l, err := tx.LookUpRegistration(c, "UK0100001 09999", "", dam.Identifier)
+		l, err := tx.LookUpRegistration(c, "UK0100001 09999", "", dam.Identifier.String())
 		if want := (store.RegistrationLookup{Sire: wantDam}); err != nil || !cmp.Equal(want, l, cmpOpts) {
 			t.Errorf("tx.LookUpRegistration(never issued, sire) = %+v, %v; want %+v", l, err, want)
 		}
@@ -143,7 +143,7 @@ func testLookUpRegistration(t *testing.T, s store.Store) {
 			return err
 		}
 		place := placeOf(storedAnimal(calf))
-		l, err = tx.LookUpRegistration(c, calf.Identifier, "", calf.Identifier)
+		l, err = tx.LookUpRegistration(c, calf.Identifier.String(), "", calf.Identifier.String())
 		if err != nil || !l.Registered || l.Dam != nil || !cmp.Equal(place, l.Sire, cmpOpts) {
 			t.Errorf("tx.LookUpRegistration after RegisterAnimal = %+v, %v; want registered, sire %+v", l, err, place)
 		}

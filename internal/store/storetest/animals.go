@@ -25,9 +25,9 @@ func testAnimalsTogether(t *testing.T, s store.Store) {
 	want := map[string]store.Animal{}
 	day := func(t time.Time) time.Time { return ymd(t.Date()) } // dates are stored as the calendar day
 	for _, a := range sd.Animals {
-		ids = append(ids, a.Identifier)
+		ids = append(ids, a.Identifier.String())
 		a.BirthDate, a.OnSince = day(a.BirthDate), day(a.OnSince)
-		want[a.Identifier] = a
+		want[a.Identifier.String()] = a
 	}
 	ids = append(ids, ids[0], "UK0100001 00101") // a repeat, and a tag issued but worn by no animal
 	on := ymd(2026, 6, 1)

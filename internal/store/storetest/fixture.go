@@ -31,7 +31,7 @@ var cmpOpts = cmp.Options{
 // valid: one that is not is a broken test.
 func mustMHS(s string) livestock.MHS { return must1(livestock.ParseMHS(s)) }
 
-func tag(sp livestock.Species, s string) livestock.Tag { return must1(livestock.ParseTag(sp, s)) }
+func tag(sp livestock.Species, s string) livestock.Tag { return livestock.MustTag(sp, s) }
 func rfid(s string) livestock.RFID                     { return must1(livestock.ParseRFID(s)) }
 func batch(s string) livestock.BatchNumber             { return must1(livestock.ParseBatchNumber(s)) }
 
@@ -65,12 +65,12 @@ func fixture() store.Seed {
 			{Mark: "100002", Species: livestock.SpeciesCattle, CPH: farmB},
 		},
 		Tags: []store.IssuedTag{
-			{Identifier: "UK0100001 00001", Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
-			{Identifier: "UK0100001 00002", Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
-			{Identifier: "UK100002400017", Mark: "100002", Species: livestock.SpeciesCattle, IssuedOn: day},
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00002"), Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
+			{Identifier: tag(livestock.SpeciesCattle, "UK100002400017"), Mark: "100002", Species: livestock.SpeciesCattle, IssuedOn: day},
 		},
 		Animals: []store.Animal{
-			{Identifier: "UK0100001 00001", Species: livestock.SpeciesSheep, Sex: "female", BirthDate: day,
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), Species: livestock.SpeciesSheep, Sex: "female", BirthDate: day,
 				CPH: farmA, OnSince: day, State: "registered"},
 		},
 	}
@@ -82,9 +82,9 @@ func largeSeed(n int) store.Seed {
 	day := time.Date(2024, 4, 1, 0, 0, 0, 0, time.FixedZone("BST", 3600))
 	for i := range n {
 		id := fmt.Sprintf("UK0100001 %05d", 100+i)
-		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: id, Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day})
+		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: tag(livestock.SpeciesSheep, id), Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day})
 		if i%2 == 0 {
-			sd.Animals = append(sd.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesSheep, Sex: "male",
+			sd.Animals = append(sd.Animals, store.Animal{Identifier: tag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep, Sex: "male",
 				BirthDate: day, CPH: farmA, OnSince: day.AddDate(0, 0, 1), State: "registered"})
 		}
 	}

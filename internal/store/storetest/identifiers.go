@@ -1,19 +1,20 @@
 package storetest
 
 import (
+	"context"
 	"testing"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// StoredIdentifiers checks how s keeps a movement's tags, RFIDs and batch
-// numbers, which its records hold as livestock values: each is stored in
-// its printed form (the decimal form for an RFID, lower-case unknown, ""
-// for none) and read back parsed, by the rules of the movement's species
-// for a tag. A stored value that does not parse is refused when read: it
-// can only come from outside Drover, and read as text it would reach a
-// keeper's listing unchecked.
+// StoredIdentifiers checks how s keeps tags (a movement's, an animal's, an
+// issued tag's), RFIDs and batch numbers, which its records hold as
+// livestock values: each is stored in its printed form (the decimal form
+// for an RFID, lower-case unknown, "" for none) and read back parsed, a
+// tag by the rules of its record's species. A stored value that does not
+// parse is refused when read: it can only come from outside Drover, and
+// read as text it would reach a keeper's listing unchecked.
 func StoredIdentifiers(t *testing.T, s store.Store, b Behind) {
 	day := ymd(2026, 3, 1)
 	sheep := pending(farmB, livestock.SpeciesSheep, day)
@@ -61,6 +62,27 @@ func StoredIdentifiers(t *testing.T, s store.Store, b Behind) {
 				t.Errorf("%s: batch %d read back as %q, want %q", store.SpeciesName(tt.m.Species), i, l.BatchNumber, w)
 			}
 		}
+	}
+
+	// The fixture's seeded sheep and its cattle tag, read back as tags of
+	// their species; then the sheep's identifier made one that is no tag.
+	_, err := s.Seed(ctx(t), fixture())
+	must(t, "Seed", err)
+	a, err := s.Animal(ctx(t), "UK0100001 00001")
+	must(t, "Animal", err)
+	if a.Identifier != tag(livestock.SpeciesSheep, "UK0100001 00001") || a.Identifier.Mark() != "100001" {
+		t.Errorf("Animal read back as %q (%s), mark %q", a.Identifier, store.SpeciesName(a.Identifier.Species()), a.Identifier.Mark())
+	}
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		l, err := tx.LookUpRegistration(c, "UK100002400017", "", "")
+		if err == nil && (l.Tag == nil || l.Tag.Identifier != tag(livestock.SpeciesCattle, "UK100002400017")) {
+			t.Errorf("LookUpRegistration read the issued cattle tag as %+v", l.Tag)
+		}
+		return err
+	})
+	b.Exec(t, "UPDATE animals SET identifier = 'UK0100001' WHERE identifier = $1", "UK0100001 00001")
+	if _, err := s.Animal(ctx(t), "UK0100001"); err == nil || livestock.IsNotFound(err) {
+		t.Errorf("Animal with an identifier that is no tag stored: %v, want an error", err)
 	}
 
 	for _, bad := range []struct{ what, stmt string }{

@@ -59,11 +59,11 @@ func testAnimals(t *testing.T, s store.Store) {
 	moved := sd.Animals[0]
 	moved.CPH, moved.OnSince = farmB, ymd(2026, 5, 1)
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
-		if err := tx.MoveAnimals(c, []string{moved.Identifier}, farmB, time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		if err := tx.MoveAnimals(c, []string{moved.Identifier.String()}, farmB, time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)); err != nil {
 			return err
 		}
 		// The transaction reads its own writes and the registry.
-		if got, err := tx.Animals(c, []string{moved.Identifier}); err != nil || !cmp.Equal(moved, got[moved.Identifier], cmpOpts) {
+		if got, err := tx.Animals(c, []string{moved.Identifier.String()}); err != nil || !cmp.Equal(moved, got[moved.Identifier.String()], cmpOpts) {
 			t.Errorf("tx.Animals after MoveAnimals = %+v, %v; want %+v", got, err, moved)
 		}
 		if h, err := tx.Holding(c, farmB); err != nil || h.CPH != farmB {
@@ -77,7 +77,7 @@ func testAnimals(t *testing.T, s store.Store) {
 		}
 		return nil
 	})
-	if a, err := s.Animal(c, moved.Identifier); err != nil || !cmp.Equal(moved, a, cmpOpts) {
+	if a, err := s.Animal(c, moved.Identifier.String()); err != nil || !cmp.Equal(moved, a, cmpOpts) {
 		t.Errorf("Animal after MoveAnimals = %+v, %v; want %+v", a, err, moved)
 	}
 	err = s.InTx(c, func(c context.Context, tx store.Tx) error {

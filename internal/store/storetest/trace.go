@@ -133,7 +133,7 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 	}
 	on, err := s.AnimalsOn(ctx(t), farmA)
 	must(t, "AnimalsOn", err)
-	if len(on) != 1 || on[0].Identifier != "UK0100001 00001" || on[0].CPH != farmA || !on[0].OnSince.Equal(ymd(2024, 3, 1)) {
+	if len(on) != 1 || on[0].Identifier.String() != "UK0100001 00001" || on[0].CPH != farmA || !on[0].OnSince.Equal(ymd(2024, 3, 1)) {
 		t.Errorf("AnimalsOn(farmA) = %+v, want the seeded sheep", on)
 	}
 	if on, err := s.AnimalsOn(ctx(t), market); err != nil || len(on) != 0 {
