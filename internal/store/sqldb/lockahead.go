@@ -51,8 +51,9 @@ func (t *tx) LockRequests(ctx context.Context, ids []int64) (err error) {
 	if t.cache.requests == nil {
 		t.cache.requests = make(map[int64]store.Request, len(ask))
 	}
+	var sc requestScanner
 	return t.s.eachOf(ctx, t.tx, lockRequestsSQL+t.s.d.RowLock, args, func(rows *sql.Rows) error {
-		r, err := scanRequest(rows)
+		r, err := sc.scan(rows)
 		if err == nil {
 			t.cache.requests[r.ID] = r
 		}

@@ -91,8 +91,9 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 	if q.Limit > 0 { // a page: grown one append at a time it was copied five times
 		list = make([]store.Request, 0, min(q.Limit, maxPrealloc))
 	}
+	var sc requestScanner
 	for rows.Next() {
-		r, err := scanRequest(rows)
+		r, err := sc.scan(rows)
 		if err != nil {
 			return nil, err
 		}

@@ -260,26 +260,43 @@ func (t *tx) insertHoldings(ctx context.Context, id int64, hs []livestock.CPH, c
 }
 
 func scanRequest(row interface{ Scan(...any) error }) (store.Request, error) {
-	var r store.Request
-	var tracking sql.NullString
-	var target sql.NullInt64
-	var errs, warns, holdings string
-	err := row.Scan(&r.ID, &r.Type, &r.Status, &r.UserName, instant{&r.RequestDate}, instant{&r.UpdatedDate},
-		instant{&r.MovementDate}, speciesCol{&r.Species}, &tracking, &r.CorrelationID, &target, &r.IsFullUndone,
-		&r.UndoSupported, &r.Content, &errs, &warns, &r.DocumentRef, &holdings)
-	if err != nil {
+	return new(requestScanner).scan(row)
+}
+
+// requestScanner reads rows of requestColumns. A listing keeps one for all
+// its rows: the values Scan writes into must live on the heap, and one
+// scanner a row was a quarter of a listing's allocations.
+type requestScanner struct {
+	r                     store.Request
+	tracking              sql.NullString
+	target                sql.NullInt64
+	errs, warns, holdings string
+	dest                  []any
+}
+
+func (sc *requestScanner) scan(row interface{ Scan(...any) error }) (store.Request, error) {
+	if sc.dest == nil {
+		r := &sc.r
+		sc.dest = []any{&r.ID, &r.Type, &r.Status, &r.UserName, instant{&r.RequestDate}, instant{&r.UpdatedDate},
+			instant{&r.MovementDate}, speciesCol{&r.Species}, &sc.tracking, &r.CorrelationID, &sc.target, &r.IsFullUndone,
+			&r.UndoSupported, &r.Content, &sc.errs, &sc.warns, &r.DocumentRef, &sc.holdings}
+	}
+	sc.r = store.Request{}
+	if err := row.Scan(sc.dest...); err != nil {
 		return store.Request{}, err
 	}
-	if r.Holdings, err = scanHoldings(holdings); err != nil {
+	r := sc.r
+	var err error
+	if r.Holdings, err = scanHoldings(sc.holdings); err != nil {
 		return store.Request{}, err
 	}
-	r.TrackingID, r.TargetID = tracking.String, target.Int64
+	r.TrackingID, r.TargetID = sc.tracking.String, sc.target.Int64
 	if len(r.Content) == 0 {
 		r.Content = nil
 	}
-	if r.Errors, err = decodeFieldErrors(errs); err != nil {
+	if r.Errors, err = decodeFieldErrors(sc.errs); err != nil {
 		return store.Request{}, err
 	}
-	r.Warnings, err = decodeFieldErrors(warns)
+	r.Warnings, err = decodeFieldErrors(sc.warns)
 	return r, err
 }

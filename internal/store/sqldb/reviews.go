@@ -67,8 +67,9 @@ func (s *Store) RequestsByID(ctx context.Context, ids []int64) (found map[int64]
 		}
 	}
 	found = make(map[int64]store.Request, len(ids))
+	var sc requestScanner
 	err = s.eachOf(ctx, s.r, requestsByIDSQL, args, func(rows *sql.Rows) error {
-		r, err := scanRequest(rows)
+		r, err := sc.scan(rows)
 		if err == nil {
 			found[r.ID] = r
 		}
