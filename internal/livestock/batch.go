@@ -30,6 +30,10 @@ func ParseBatchNumber(s string) (BatchNumber, error) {
 func (n BatchNumber) String() string { return n.s }
 func (n BatchNumber) IsZero() bool   { return n.s == "" }
 
+// Equal reports whether n and o are the same batch number, as == does;
+// go-cmp uses it to compare the unexported field.
+func (n BatchNumber) Equal(o BatchNumber) bool { return n == o }
+
 // IsUnknown reports whether the number is the reserved value unknown.
 func (n BatchNumber) IsUnknown() bool { return n.s == batchUnknown }
 

@@ -76,6 +76,10 @@ func newRFID(country int, id uint64) RFID {
 
 func (r RFID) IsZero() bool { return r.s == "" }
 
+// Equal reports whether r and o name the same animal, as == does; go-cmp
+// uses it to compare the unexported field.
+func (r RFID) Equal(o RFID) bool { return r == o }
+
 // String is the decimal form.
 func (r RFID) String() string { return r.s }
 

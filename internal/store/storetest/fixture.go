@@ -22,9 +22,6 @@ var (
 var cmpOpts = cmp.Options{
 	cmp.Comparer(func(a, b livestock.CPH) bool { return a == b }),
 	cmp.Comparer(func(a, b livestock.MHS) bool { return a == b }),
-	cmp.Comparer(func(a, b livestock.Tag) bool { return a == b }),
-	cmp.Comparer(func(a, b livestock.RFID) bool { return a == b }),
-	cmp.Comparer(func(a, b livestock.BatchNumber) bool { return a == b }),
 }
 
 // mustMHS, tag, rfid and batch parse a fixture's literal, which must be
