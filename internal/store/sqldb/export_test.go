@@ -1,6 +1,11 @@
 package sqldb
 
-import "github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
+import (
+	"context"
+
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
+)
 
 // Test hooks, for the external tests of group commit (group_test.go).
 
@@ -35,3 +40,30 @@ func Analyze(s *Store) error {
 	_, err := s.w.Exec("ANALYZE")
 	return err
 }
+
+// ListingPlan is SQLite's EXPLAIN QUERY PLAN of the listing q compiles
+// to, one line a step.
+func ListingPlan(ctx context.Context, s *Store, q store.RequestQuery) ([]string, error) {
+	query, args, err := s.requestsQuery(q)
+	if err != nil || query == "" {
+		return nil, err
+	}
+	rows, err := s.r.DB.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		plan = append(plan, detail)
+	}
+	return plan, rows.Err()
+}
+
+// SetMergeBranches turns Tuning.MergeBranches of s on or off.
+func SetMergeBranches(s *Store, on bool) { s.tune.MergeBranches = on }

@@ -20,45 +20,57 @@ const (
 	// listAllSQL pages through every request of a type, on requests_type.
 	listAllSQL = `SELECT {columns} FROM requests r
 		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {limit} OFFSET {offset}`
-	// listVisibleSQL is the union of the branches of what a user may see,
-	// each cut to its first offset+limit ids: the page is among those.
-	// Every branch reads one index in id order and stops at its limit, so
-	// a page costs about its size, whatever the size of the table.
-	listVisibleSQL = `SELECT {columns} FROM requests WHERE id IN (
-		SELECT id FROM (%s) v ORDER BY id LIMIT {limit} OFFSET {offset}) ORDER BY id`
+	// listVisibleSQL is the page among the ids of the branches of what a
+	// user may see (%s: see unionSQL and mergeSQL).
+	listVisibleSQL = `SELECT {columns} FROM requests WHERE id IN (%s) ORDER BY id`
+	// unionSQL cuts each branch to its first offset+limit ids, then takes
+	// the page from their union. Every branch reads one index in id order
+	// and stops at its limit, so a page costs about its size times the
+	// branches, whatever the size of the table.
+	unionSQL = `SELECT id FROM (%s) v ORDER BY id LIMIT {limit} OFFSET {offset}`
+	// unionBranchSQL is one branch of unionSQL: %s the branch, %s the
+	// column it is in id order by, %d its number.
+	unionBranchSQL = `SELECT id FROM (%s ORDER BY %s LIMIT {end}) b%d`
+	// mergeSQL merges the branches in id order as they are read (Tuning.
+	// MergeBranches): each is read only as far as the page needs, about
+	// the page's size in all. Each branch must be in id order by its
+	// index, or SQLite sorts it whole first.
+	mergeSQL = `%s ORDER BY 1 LIMIT {limit} OFFSET {offset}`
+
+	// The branches, each a SELECT of the column id in id order by the
+	// index named.
+
 	// listTypeSQL: every request of the type, for the inspector's listing
 	// bounded by months, on requests_month (type, movement_month, id, …).
-	listTypeSQL = `SELECT id FROM (SELECT r.id FROM requests r
-		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {end}) b%d`
+	listTypeSQL = `SELECT r.id AS id FROM requests r WHERE r.type = $1 AND r.id > $2 AND %s`
 	// listMineSQL: the user's own, on requests_user (user_name, type, id),
 	// or requests_user_month when bounded by months.
-	listMineSQL = `SELECT id FROM (SELECT r.id FROM requests r
-		WHERE r.user_name = $%d AND r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {end}) b%d`
+	listMineSQL = `SELECT r.id AS id FROM requests r WHERE r.user_name = $%d AND r.type = $1 AND r.id > $2 AND %s`
 	// listHoldingSQL: those concerning one holding, on the primary key
 	// (cph, request_id) of request_holdings, or request_holdings_month.
 	// One branch per holding, rather than cph IN (…), keeps each in id
 	// order: with IN, PostgreSQL walks the primary key of requests instead,
 	// through every id up to the page, when the holdings' requests are
 	// recent.
-	listHoldingSQL = `SELECT id FROM (SELECT r.id FROM request_holdings h JOIN requests r ON r.id = h.request_id
-		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s AND %s ORDER BY h.request_id LIMIT {end}) b%d`
+	listHoldingSQL = `SELECT h.request_id AS id FROM request_holdings h JOIN requests r ON r.id = h.request_id
+		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s AND %s`
 	// listHoldingDatesSQL: those of one holding in a month, when the
 	// filter says nothing but dates: on request_holdings_month (cph, type,
 	// movement_month, request_id, movement_date) alone, with no request
 	// read.
-	listHoldingDatesSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
-		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 AND %s ORDER BY h.request_id LIMIT {end}) b%d`
+	listHoldingDatesSQL = `SELECT h.request_id AS id FROM request_holdings h
+		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 AND %s`
 	// listHoldingTypeSQL: those of one holding, when there is no filter:
 	// on the primary key (cph, request_id) of request_holdings alone, whose
 	// rows copy the request's type, with no request read. A deep $skip
 	// reads every id it skips on each branch: joined to requests, each was
 	// a request read.
-	listHoldingTypeSQL = `SELECT id FROM (SELECT h.request_id AS id FROM request_holdings h
-		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2 ORDER BY h.request_id LIMIT {end}) b%d`
+	listHoldingTypeSQL = `SELECT h.request_id AS id FROM request_holdings h
+		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2`
 	// listHoldingsSQL serves a user of more holdings than maxBranches.
-	listHoldingsSQL = `SELECT id FROM (SELECT r.id FROM requests r
+	listHoldingsSQL = `SELECT r.id AS id FROM requests r
 		WHERE r.id IN (SELECT request_id FROM request_holdings WHERE cph IN (%s) AND request_id > $2)
-		AND r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {end}) b%d`
+		AND r.type = $1 AND r.id > $2 AND %s`
 )
 
 const (
@@ -175,18 +187,23 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		return fmt.Sprintf(" AND %smovement_month = $%d", prefix, len(args))
 	}
 	var branches []string
-	branch := func(format string, a ...any) {
-		branches = append(branches, fmt.Sprintf(format, append(a, len(branches))...))
+	// branch adds a branch in id order by the column order.
+	branch := func(order, format string, a ...any) {
+		b := fmt.Sprintf(format, a...)
+		if !s.tune.MergeBranches {
+			b = fmt.Sprintf(unionBranchSQL, b, order, len(branches))
+		}
+		branches = append(branches, b)
 	}
 	if q.All {
 		for _, m := range months {
-			branch(listTypeSQL, cond+inMonth("r.", m))
+			branch("r.id", listTypeSQL, cond+inMonth("r.", m))
 		}
 	} else if q.UserName != "" {
 		args = append(args, q.UserName)
 		user := len(args)
 		for _, m := range months {
-			branch(listMineSQL, user, cond+inMonth("r.", m))
+			branch("r.id", listMineSQL, user, cond+inMonth("r.", m))
 		}
 	}
 	if q.All {
@@ -197,7 +214,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 			args = append(args, h.String())
 		}
 		for _, m := range months {
-			branch(listHoldingsSQL, in, cond+inMonth("r.", m))
+			branch("r.id", listHoldingsSQL, in, cond+inMonth("r.", m))
 		}
 		hs = nil
 	}
@@ -214,20 +231,24 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		cph := len(args)
 		for _, m := range months {
 			if onlyDates {
-				branch(listHoldingDatesSQL, cph, holdingDates+inMonth("h.", m))
+				branch("h.request_id", listHoldingDatesSQL, cph, holdingDates+inMonth("h.", m))
 				continue
 			}
 			if q.Filter == nil {
-				branch(listHoldingTypeSQL, cph)
+				branch("h.request_id", listHoldingTypeSQL, cph)
 				continue
 			}
-			branch(listHoldingSQL, cph, cond, holdingDates+inMonth("h.", m))
+			branch("h.request_id", listHoldingSQL, cph, cond, holdingDates+inMonth("h.", m))
 		}
 	}
 	if len(branches) == 0 {
 		return "", nil, nil // nothing visible, or an empty range of dates
 	}
-	return page.Replace(fmt.Sprintf(listVisibleSQL, strings.Join(branches, " UNION "))), args, nil
+	ids := fmt.Sprintf(unionSQL, strings.Join(branches, " UNION "))
+	if s.tune.MergeBranches {
+		ids = fmt.Sprintf(mergeSQL, strings.Join(branches, " UNION "))
+	}
+	return page.Replace(fmt.Sprintf(listVisibleSQL, ids)), args, nil
 }
 
 // tracedHolding is a `holding eq` that the whole of filter e requires

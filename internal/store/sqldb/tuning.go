@@ -52,4 +52,10 @@ type Tuning struct {
 	// read while they are young ("" when the planner needs none;
 	// queuestats.go).
 	AnalyzeListings string
+	// MergeBranches has a listing's branches merged in id order as they
+	// are read, so that each is read only as far as the page needs,
+	// rather than each cut at the page's end and then unioned
+	// (requestlist.go). SQLite merges a compound SELECT in order;
+	// PostgreSQL unions by hashing or sorting every row.
+	MergeBranches bool
 }

@@ -20,4 +20,9 @@ var tuning = sqldb.Tuning{
 	// and the driver builds a result set to scan one integer from (see
 	// sqldb's insertID).
 	LastInsertID: true,
+	// A keeper's month read from eight branches, each cut at the page's
+	// end and unioned, read every branch to its cut (808 index entries
+	// for a page of 101); merged, about the page. The month's query took
+	// 690 µs cut and 380 µs merged on bench/movements' registry.
+	MergeBranches: true,
 }

@@ -1,0 +1,125 @@
+package sqldb_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/odata"
+	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/sqldb"
+	"github.com/drover-registry/drover/internal/store/storetest"
+)
+
+// listingShapes are listings of each kind of branch: the user's own and
+// each holding's, by months or not, with a filter that reads the request
+// or only dates, with more holdings than get a branch each, and an
+// inspector's by months.
+func listingShapes() map[string]store.RequestQuery {
+	day := func(s string) time.Time { d, _ := time.Parse(time.RFC3339, s); return d }
+	month := &odata.And{
+		Left:  &odata.Comparison{Field: "movementDate", Op: odata.Ge, Value: day("2026-03-01T00:00:00Z")},
+		Right: &odata.Comparison{Field: "movementDate", Op: odata.Le, Value: day("2026-04-30T23:59:59Z")}}
+	sheep := &odata.Comparison{Field: "species", Op: odata.Eq, Value: "Sheep"}
+	farms := []livestock.CPH{livestock.MustCPH("01/100/0001"), livestock.MustCPH("01/100/0002"), livestock.MustCPH("01/100/0003")}
+	var many []livestock.CPH
+	for i := range 150 {
+		many = append(many, livestock.MustCPH(fmt.Sprintf("01/100/%04d", i+1)))
+	}
+	keeper := func(f odata.Expr, hs []livestock.CPH) store.RequestQuery {
+		return store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Holdings: hs, Filter: f}
+	}
+	return map[string]store.RequestQuery{
+		"keeper, no filter":              keeper(nil, farms),
+		"keeper, two months":             keeper(month, farms),
+		"keeper, two months of sheep":    keeper(&odata.And{Left: month, Right: sheep}, farms),
+		"keeper, sheep":                  keeper(sheep, farms),
+		"keeper of 150 holdings, months": keeper(month, many),
+		"keeper of 150 holdings":         keeper(nil, many),
+		"inspector, two months":          {Type: store.RequestTransfer, All: true, Filter: month},
+	}
+}
+
+// TestListingBranchesMerged: on SQLite every branch of a listing is read
+// in id order from its index, so that the merge of the branches reads
+// each only as far as the page needs (Tuning.MergeBranches). A branch
+// SQLite had to sort would be read whole first: its plan shows a
+// temporary B-tree.
+func TestListingBranchesMerged(t *testing.T) {
+	t.Parallel()
+	s := unwrap(t, storetest.OpenSQLite(t))
+	for name, q := range listingShapes() {
+		for _, page := range [][2]int{{20, 0}, {20, 40}, {0, 0}} {
+			q.Limit, q.Offset = page[0], page[1]
+			plan, err := sqldb.ListingPlan(t.Context(), s, q)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			joined := strings.Join(plan, "\n")
+			if !strings.Contains(joined, "MERGE") && strings.Count(joined, "SEARCH")+strings.Count(joined, "SCAN") > 2 {
+				t.Errorf("%s, page %v: the branches are not merged:\n%s", name, page, joined)
+			}
+			if strings.Contains(joined, "TEMP B-TREE") {
+				t.Errorf("%s, page %v: a branch is sorted before it is merged:\n%s", name, page, joined)
+			}
+		}
+	}
+}
+
+// TestListingMergeAsUnion: the merged branches give the pages the cut
+// and unioned ones give.
+func TestListingMergeAsUnion(t *testing.T) {
+	t.Parallel()
+	st := storetest.OpenSQLite(t)
+	s := unwrap(t, st)
+	ctx := t.Context()
+	users := []string{"keeper1", "keeper2", "other"}
+	err := st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+		for i := range 400 {
+			a := livestock.MustCPH(fmt.Sprintf("01/100/%04d", 1+i%7))
+			b := livestock.MustCPH(fmt.Sprintf("01/100/%04d", 1+(i*13)%160))
+			r := store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: users[i%3],
+				CorrelationID: fmt.Sprintf("c-%d", i), Holdings: []livestock.CPH{a, b}, Content: []byte(`{}`),
+				Species:      []livestock.Species{livestock.SpeciesSheep, livestock.SpeciesGoats}[i%2],
+				MovementDate: time.Date(2026, time.Month(1+i*5%12), 1+i%28, 0, 0, 0, 0, time.UTC)}
+			if i%10 == 0 {
+				r.Type = store.RequestReview
+			}
+			if _, err := tx.InsertRequest(ctx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(q store.RequestQuery, merge bool) []int64 {
+		sqldb.SetMergeBranches(s, merge)
+		list, err := s.Requests(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, r := range list {
+			ids = append(ids, r.ID)
+		}
+		return ids
+	}
+	for name, q := range listingShapes() {
+		for _, page := range [][2]int{{7, 0}, {7, 3}, {25, 50}, {0, 0}, {1, 500}} {
+			q.Limit, q.Offset = page[0], page[1]
+			union, merged := ids(q, false), ids(q, true)
+			if !slices.Equal(union, merged) {
+				t.Errorf("%s, page %v: merged %v, unioned %v", name, page, merged, union)
+			}
+			if page == [2]int{0, 0} && len(union) == 0 {
+				t.Errorf("%s: nothing listed; the test lists nothing to compare", name)
+			}
+		}
+	}
+}
