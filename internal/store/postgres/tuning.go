@@ -32,6 +32,13 @@ func tuning(maxConns int, types columnTypes) sqldb.Tuning {
 		// but where it is off the plan stays, and a registration would
 		// read the whole animals table to check a few tags.
 		PlanEachTime: pgx.QueryExecModeExec,
+		// PostgreSQL merges ordered branches (Merge Append) under a
+		// DISTINCT of UNION ALL, reading each only as far as the page
+		// needs; each is cut at the page's end as well, which bounds it
+		// when the planner sorts instead. A UNION it hashes or sorts whole.
+		ListBranch: `({branch} ORDER BY {order} LIMIT {end})`,
+		ListUnion:  ` UNION ALL `,
+		ListMerge:  `SELECT DISTINCT id FROM ({branches}) v ORDER BY id LIMIT {limit} OFFSET {offset}`,
 		// A statement in flight when the server or the network freezes
 		// otherwise waits for ever: a shared transaction's context is
 		// never done (groupcommit's deadline.go).

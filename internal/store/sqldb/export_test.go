@@ -64,6 +64,3 @@ func ListingPlan(ctx context.Context, s *Store, q store.RequestQuery) ([]string,
 	}
 	return plan, rows.Err()
 }
-
-// SetMergeBranches turns Tuning.MergeBranches of s on or off.
-func SetMergeBranches(s *Store, on bool) { s.tune.MergeBranches = on }

@@ -31,7 +31,8 @@ func TestTracedHolding(t *testing.T) {
 		if ok != tt.traced || ok && got.Value != "01/100/0257" {
 			t.Errorf("%s: tracedHolding = %v, %v; want traced %v", tt.name, got, ok, tt.traced)
 		}
-		s := &Store{d: &Dialect{BindTime: func(t time.Time) any { return t }}}
+		s := &Store{d: &Dialect{BindTime: func(t time.Time) any { return t }},
+			tune: Tuning{ListBranch: "{branch}", ListUnion: " UNION ", ListMerge: "{branches} ORDER BY 1 LIMIT {limit}"}}
 		sql, _, err := s.requestsQuery(store.RequestQuery{Type: store.RequestTransfer, All: true, Filter: tt.filter, Limit: 20})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)

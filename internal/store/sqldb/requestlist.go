@@ -21,21 +21,8 @@ const (
 	listAllSQL = `SELECT {columns} FROM requests r
 		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {limit} OFFSET {offset}`
 	// listVisibleSQL is the page among the ids of the branches of what a
-	// user may see (%s: see unionSQL and mergeSQL).
-	listVisibleSQL = `SELECT {columns} FROM requests WHERE id IN (%s) ORDER BY id`
-	// unionSQL cuts each branch to its first offset+limit ids, then takes
-	// the page from their union. Every branch reads one index in id order
-	// and stops at its limit, so a page costs about its size times the
-	// branches, whatever the size of the table.
-	unionSQL = `SELECT id FROM (%s) v ORDER BY id LIMIT {limit} OFFSET {offset}`
-	// unionBranchSQL is one branch of unionSQL: %s the branch, %s the
-	// column it is in id order by, %d its number.
-	unionBranchSQL = `SELECT id FROM (%s ORDER BY %s LIMIT {end}) b%d`
-	// mergeSQL merges the branches in id order as they are read (Tuning.
-	// MergeBranches): each is read only as far as the page needs, about
-	// the page's size in all. Each branch must be in id order by its
-	// index, or SQLite sorts it whole first.
-	mergeSQL = `%s ORDER BY 1 LIMIT {limit} OFFSET {offset}`
+	// user may see, merged in id order ({ids}: Tuning.ListMerge).
+	listVisibleSQL = `SELECT {columns} FROM requests WHERE id IN ({ids}) ORDER BY id`
 
 	// The branches, each a SELECT of the column id in id order by the
 	// index named.
@@ -189,11 +176,8 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	var branches []string
 	// branch adds a branch in id order by the column order.
 	branch := func(order, format string, a ...any) {
-		b := fmt.Sprintf(format, a...)
-		if !s.tune.MergeBranches {
-			b = fmt.Sprintf(unionBranchSQL, b, order, len(branches))
-		}
-		branches = append(branches, b)
+		branches = append(branches, strings.NewReplacer("{branch}", fmt.Sprintf(format, a...), "{order}", order).
+			Replace(s.tune.ListBranch))
 	}
 	if q.All {
 		for _, m := range months {
@@ -244,11 +228,8 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	if len(branches) == 0 {
 		return "", nil, nil // nothing visible, or an empty range of dates
 	}
-	ids := fmt.Sprintf(unionSQL, strings.Join(branches, " UNION "))
-	if s.tune.MergeBranches {
-		ids = fmt.Sprintf(mergeSQL, strings.Join(branches, " UNION "))
-	}
-	return page.Replace(fmt.Sprintf(listVisibleSQL, ids)), args, nil
+	ids := strings.Replace(s.tune.ListMerge, "{branches}", strings.Join(branches, s.tune.ListUnion), 1)
+	return page.Replace(strings.Replace(listVisibleSQL, "{ids}", ids, 1)), args, nil
 }
 
 // tracedHolding is a `holding eq` that the whole of filter e requires

@@ -52,10 +52,13 @@ type Tuning struct {
 	// read while they are young ("" when the planner needs none;
 	// queuestats.go).
 	AnalyzeListings string
-	// MergeBranches has a listing's branches merged in id order as they
-	// are read, so that each is read only as far as the page needs,
-	// rather than each cut at the page's end and then unioned
-	// (requestlist.go). SQLite merges a compound SELECT in order;
-	// PostgreSQL unions by hashing or sorting every row.
-	MergeBranches bool
+	// ListBranch, ListUnion and ListMerge are how a listing merges its
+	// branches (the user's own requests, each holding's, each month's:
+	// requestlist.go) into one page of ids in id order, so that each
+	// branch is read only as far as the page needs. ListBranch is one
+	// branch: {branch}, a SELECT of the column id in id order by its
+	// index column {order}. ListMerge takes the page ({limit}, {offset};
+	// {end} their sum) from the branches ({branches}), joined by
+	// ListUnion, without duplicates.
+	ListBranch, ListUnion, ListMerge string
 }

@@ -20,9 +20,10 @@ var tuning = sqldb.Tuning{
 	// and the driver builds a result set to scan one integer from (see
 	// sqldb's insertID).
 	LastInsertID: true,
-	// A keeper's month read from eight branches, each cut at the page's
-	// end and unioned, read every branch to its cut (808 index entries
-	// for a page of 101); merged, about the page. The month's query took
-	// 690 µs cut and 380 µs merged on bench/movements' registry.
-	MergeBranches: true,
+	// SQLite merges a compound SELECT with an ORDER BY as its branches
+	// are read when each comes out of its index in id order: a branch
+	// inside a subquery (to give it a LIMIT) it sorts whole first.
+	ListBranch: `{branch}`,
+	ListUnion:  ` UNION `,
+	ListMerge:  `{branches} ORDER BY 1 LIMIT {limit} OFFSET {offset}`,
 }
