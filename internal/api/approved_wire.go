@@ -131,7 +131,7 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 		if destination && d.Outcome != "accepted" {
 			continue
 		}
-		out.Devices = append(out.Devices, approvedDevice{TagNumber: d.Identifier.String(), RFID: optionalString(d.RFID.String()),
+		out.Devices = append(out.Devices, approvedDevice{TagNumber: d.Identifier.String(), RFID: orNull(d.RFID.String()),
 			Freezebrand: orNull(a.DeviceDetails[i].Freezebrand), MovementID: a.ID, RecordedBy: a.RecordedBy})
 		received += boolInt(d.Outcome == "accepted")
 	}

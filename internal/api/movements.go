@@ -175,7 +175,7 @@ func (s *Server) validHoldings(w http.ResponseWriter, r *http.Request) error {
 	live := make([]validHolding, len(results))
 	named := make([]validHolding, len(results))
 	for i, res := range results {
-		live[i] = validHolding{Holding: res.Holding, State: int(res.State), PropertyName: optionalString(res.PropertyName)}
+		live[i] = validHolding{Holding: res.Holding, State: int(res.State), PropertyName: orNull(res.PropertyName)}
 		named[i] = live[i]
 		named[i].State = holdingStateNames[res.State]
 	}

@@ -62,7 +62,7 @@ func record(r store.Request, context string, content bool) requestRecord {
 		Context: context, RequestID: r.ID, RequestStatus: string(r.Status),
 		RequestDate: instant(r.RequestDate), UpdatedDate: instant(r.UpdatedDate), UserName: r.UserName,
 		IsFullUndone: r.IsFullUndone, UndoSupported: r.UndoSupported,
-		MovementDate: optionalInstant(r.MovementDate), Species: optionalString(store.SpeciesName(r.Species)), TrackingID: optionalString(r.TrackingID),
+		MovementDate: optionalInstant(r.MovementDate), Species: orNull(store.SpeciesName(r.Species)), TrackingID: orNull(r.TrackingID),
 		Errors: singleErrors(ep, r.Errors), Warnings: singleErrors(ep, r.Warnings),
 	}
 	if content {
@@ -89,9 +89,3 @@ func optionalInstant(t time.Time) *string {
 	return &s
 }
 
-func optionalString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
