@@ -88,4 +88,3 @@ func optionalInstant(t time.Time) *string {
 	s := instant(t)
 	return &s
 }
-
