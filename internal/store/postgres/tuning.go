@@ -39,9 +39,6 @@ func tuning(maxConns int, types columnTypes) sqldb.Tuning {
 		ListBranch: `({branch} ORDER BY {order} LIMIT {end})`,
 		ListUnion:  ` UNION ALL `,
 		ListMerge:  `SELECT DISTINCT id FROM ({branches}) v ORDER BY id LIMIT {limit} OFFSET {offset}`,
-		// A job marked done leaves its claim index entry behind until a
-		// vacuum, and a claim from the start of the index walks them all.
-		ClaimFromFloor: true,
 		// A statement in flight when the server or the network freezes
 		// otherwise waits for ever: a shared transaction's context is
 		// never done (groupcommit's deadline.go).

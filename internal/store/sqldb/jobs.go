@@ -83,9 +83,9 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 }
 
 // claimQuery is the claim of the limit oldest due jobs of kinds, but none
-// of skip; fromFloor says it starts from the claim floor (claimfloor.go).
-func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit int) (query string, args []any, fromFloor bool) {
-	args = []any{s.at(now)}
+// of skip.
+func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit int) (string, []any) {
+	args := []any{s.at(now)}
 	mark := func(v any) string {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
@@ -102,14 +102,7 @@ func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit in
 		}
 		not = " AND id NOT IN (" + strings.Join(ids, ", ") + ")"
 	}
-	if s.tune.ClaimFromFloor {
-		var runAt time.Time
-		var id int64
-		if runAt, id, fromFloor = s.floor.from(time.Now()); fromFloor {
-			not += fmt.Sprintf(" AND (run_at, id) >= (%s, %s)", mark(s.at(runAt)), mark(id))
-		}
-	}
-	return fmt.Sprintf(claimJobSQL, strings.Join(marks, ", "), not, mark(limit)) + s.d.ClaimLock, args, fromFloor
+	return fmt.Sprintf(claimJobSQL, strings.Join(marks, ", "), not, mark(limit)) + s.d.ClaimLock, args
 }
 
 // RetryJob counts a failed attempt of an available job and makes it due at

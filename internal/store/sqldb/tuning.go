@@ -61,8 +61,4 @@ type Tuning struct {
 	// {end} their sum) from the branches ({branches}), joined by
 	// ListUnion, without duplicates.
 	ListBranch, ListUnion, ListMerge string
-	// ClaimFromFloor has a claim start reading the claim index at the
-	// first job the last claim took (claimfloor.go), on a database that
-	// keeps done jobs' entries among the available ones until a vacuum.
-	ClaimFromFloor bool
 }
