@@ -46,7 +46,7 @@ func listingShapes() map[string]store.RequestQuery {
 
 // TestListingBranchesMerged: on SQLite every branch of a listing is read
 // in id order from its index, so that the merge of the branches reads
-// each only as far as the page needs (Tuning.MergeBranches). A branch
+// each only as far as the page needs (Tuning.ListMerge). A branch
 // SQLite had to sort would be read whole first: its plan shows a
 // temporary B-tree.
 func TestListingBranchesMerged(t *testing.T) {
