@@ -24,3 +24,6 @@ func MigrateTo(ctx context.Context, url string, version int64) error {
 	}
 	return err
 }
+
+// ReadNextIDs is the statement Open writes to take ids ahead.
+var ReadNextIDs = readNextIDs

@@ -44,9 +44,15 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, wrapOpen("read the column types", err)
 	}
+	nextIDs, err := readNextIDs(ctx, db)
+	if err != nil {
+		_ = db.Close()
+		pool.Close()
+		return nil, wrapOpen("read the id sequences", err)
+	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,
-		Tuning:  tuning(int(pool.Config().MaxConns), types),
+		Tuning:  tuning(int(pool.Config().MaxConns), types, nextIDs),
 		Writer:  db,
 		Reader:  db,
 		Pending: p.HasPending,
