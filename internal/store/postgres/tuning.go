@@ -105,11 +105,10 @@ const nextIDsSQL = `SELECT nextval(%s), nextval(%s) FROM generate_series(1, $1)`
 // their schema.
 const sequencesSQL = `SELECT pg_get_serial_sequence('requests', 'id'), pg_get_serial_sequence('jobs', 'id')`
 
-// readNextIDs writes nextIDsSQL with the sequences' names as literals:
-// PostgreSQL resolves a name written so once, when it parses the
-// statement. Looked up with pg_get_serial_sequence in the statement, they
-// were looked up again for every id, two catalog reads each: 0.35 ms
-// for a group of 32 submissions, against 0.04 ms.
+// readNextIDs writes nextIDsSQL with the sequences' names as literals,
+// which PostgreSQL resolves once, when it parses the statement;
+// pg_get_serial_sequence in the statement would look both up again for
+// every id.
 func readNextIDs(ctx context.Context, db *sql.DB) (string, error) {
 	var requests, jobs sql.NullString
 	if err := db.QueryRowContext(ctx, sequencesSQL).Scan(&requests, &jobs); err != nil {

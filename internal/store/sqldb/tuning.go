@@ -59,6 +59,7 @@ type Tuning struct {
 	// branch: {branch}, a SELECT of the column id in id order by its
 	// index column {order}. ListMerge takes the page ({limit}, {offset};
 	// {end} their sum) from the branches ({branches}), joined by
-	// ListUnion, without duplicates.
+	// ListUnion, without duplicates. All three are required: the forms
+	// differ by dialect, and neither's is valid SQL on the other.
 	ListBranch, ListUnion, ListMerge string
 }
