@@ -22,3 +22,6 @@ func MigrateTo(ctx context.Context, path string, version int64) error {
 	}
 	return err
 }
+
+// WALSync is the writer's sync, read from w.
+var WALSync = walSync

@@ -21,8 +21,9 @@ func (g *Group[S]) commit(i int) {
 		if failed && g.cfg.ExecBatch == nil {
 			g.careful.Store(afterFailure)
 		}
-		for i, c := range batch {
-			c.done <- errs[i]
+		if g.settle(batch, errs) { // sync.go
+			batch = make([]*call[S], 0, MaxGroup)
+			continue
 		}
 		clear(batch)
 	}
