@@ -48,7 +48,7 @@ const (
 
 // insertSQLite writes movements 1..n on one connection of its own, with
 // synchronous=OFF for the build only (the pragma is the connection's; it
-// is set back, and the server opens its own connections with its own).
+// is set back, and the server opens its own connections with FULL).
 func insertSQLite(ctx context.Context, path string, n, h int) error {
 	conn, done, err := database.BulkSQLite(ctx, path, "PRAGMA synchronous=OFF", "PRAGMA cache_size=-1048576")
 	if err != nil {

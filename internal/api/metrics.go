@@ -93,11 +93,8 @@ func (m *metrics) watchGroupCommit(st metricsStore) {
 		seconds: desc("drover_store_group_commit_seconds_total", "Time spent committing shared transactions "+
 			"(the sum of drover_store_group_commit_duration_seconds, kept for the dashboards that read it)."),
 		failures: desc("drover_store_group_commit_failures_total", "Shared transactions whose COMMIT failed."),
-		commit:   desc("drover_store_group_commit_duration_seconds", "Group commits by the time their COMMIT took (with the WAL's flush on PostgreSQL)."),
+		commit:   desc("drover_store_group_commit_duration_seconds", "Group commits by the time their COMMIT took (the disk's fsync on SQLite)."),
 		group:    desc("drover_store_group_duration_seconds", "Group commits by the time they held the writer, from BEGIN to the end of COMMIT."),
-		syncs: desc("drover_store_group_syncs_total", "Syncs of the WAL after commits (SQLite), each making the groups "+
-			"committed before it durable before their callers are answered."),
-		sync: desc("drover_store_group_sync_duration_seconds", "Those syncs by the time each took (the disk's fsync)."),
 	})
 }
 
@@ -106,12 +103,12 @@ func (m *metrics) watchGroupCommit(st metricsStore) {
 // the figures of one scrape agree: read one metric at a time, a scrape
 // could count a commit and not yet its calls.
 type groupCollector struct {
-	st                                                            metricsStore
-	commits, calls, seconds, failures, commit, group, syncs, sync *prometheus.Desc
+	st                                               metricsStore
+	commits, calls, seconds, failures, commit, group *prometheus.Desc
 }
 
 func (g groupCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{g.commits, g.calls, g.seconds, g.failures, g.commit, g.group, g.syncs, g.sync} {
+	for _, d := range []*prometheus.Desc{g.commits, g.calls, g.seconds, g.failures, g.commit, g.group} {
 		ch <- d
 	}
 }
@@ -127,8 +124,6 @@ func (g groupCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(g.failures, float64(s.Failed))
 	ch <- constHistogram(g.commit, s.Commit)
 	ch <- constHistogram(g.group, s.Group)
-	counter(g.syncs, float64(s.Syncs))
-	ch <- constHistogram(g.sync, s.Sync)
 }
 
 // constHistogram turns h's counts by bucket into Prometheus's cumulative

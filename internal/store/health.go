@@ -37,13 +37,6 @@ type GroupStats struct {
 	// time they held their connection, from BEGIN to the end of COMMIT:
 	// about what a caller waits for once its group has begun.
 	Commit, Group Histogram
-	// Syncs counts the syncs of a store whose writer commits without
-	// waiting for the disk (SQLite's), each making every group committed
-	// before it durable before their callers are answered; Sync is them by
-	// the time each took, where such a store's disk shows. Both stay zero
-	// on PostgreSQL, whose COMMIT waits for its WAL flush.
-	Syncs int64
-	Sync  Histogram
 }
 
 // GroupBuckets are the upper bounds of the histograms of GroupStats.

@@ -1,9 +1,8 @@
 // Package baseline is the naive server the benchmark programs compare
 // Drover with: net/http, no middleware, and one INSERT per request,
 // committed on its own, into the same kind of database at the same
-// durability (SQLite: a file beside the measured one, WAL, one
-// connection, synchronous=FULL: each commit is on disk when it returns,
-// as Drover's are before it answers;
+// durability (SQLite: a file beside the measured one, opened as the
+// store opens its writer, WAL, synchronous=FULL, one connection;
 // PostgreSQL: a table in the measured schema, through a pgx pool with
 // Drover's defaults). What Drover adds over it is then what its figures
 // cost.

@@ -65,19 +65,14 @@ type GroupCommit struct {
 	// Slowest is the bucket of the slowest COMMIT: its upper bound (or,
 	// for the last bucket, its lower bound as a negative), 0 when none.
 	Slowest time.Duration
-	// Syncs and SyncTime are the WAL's syncs after the commits (SQLite's
-	// store), each for the groups committed before it, and their time.
-	Syncs    float64
-	SyncTime time.Duration
-	Elapsed  time.Duration // between the readings
+	Elapsed time.Duration // between the readings
 }
 
 // Add is g and h together, as if one span: counts and times summed, the
 // slowest the slower of the two.
 func (g GroupCommit) Add(h GroupCommit) GroupCommit {
 	sum := GroupCommit{Commits: g.Commits + h.Commits, Calls: g.Calls + h.Calls, CommitTime: g.CommitTime + h.CommitTime,
-		SlowCommits: g.SlowCommits + h.SlowCommits, Elapsed: g.Elapsed + h.Elapsed, Slowest: g.Slowest,
-		Syncs: g.Syncs + h.Syncs, SyncTime: g.SyncTime + h.SyncTime}
+		SlowCommits: g.SlowCommits + h.SlowCommits, Elapsed: g.Elapsed + h.Elapsed, Slowest: g.Slowest}
 	// A negative Slowest is past the last bound: slower than any bound.
 	rank := func(d time.Duration) time.Duration {
 		if d < 0 {
@@ -110,9 +105,7 @@ func groupCommit(before, after map[string]float64, elapsed time.Duration) GroupC
 	return GroupCommit{Commits: d("drover_store_group_commits_total"), Calls: d("drover_store_group_calls_total"),
 		CommitTime:  time.Duration(d("drover_store_group_commit_seconds_total") * float64(time.Second)),
 		SlowCommits: d("drover_store_group_commit_duration_seconds_count") - d(slowCommit),
-		Slowest:     slowest(before, after), Elapsed: elapsed,
-		Syncs:    d("drover_store_group_syncs_total"),
-		SyncTime: time.Duration(d("drover_store_group_sync_duration_seconds_sum") * float64(time.Second))}
+		Slowest:     slowest(before, after), Elapsed: elapsed}
 }
 
 // commitBucket is the prefix of the commit histogram's buckets.
@@ -163,12 +156,7 @@ func (g GroupCommit) String() string {
 	case g.Slowest < 0:
 		slowest = ", the slowest over " + (-g.Slowest).String()
 	}
-	s := fmt.Sprintf("%.0f group commits a second of %.1f writes each (submissions and jobs), %.2f ms a commit, %.0f %% of the time in COMMIT; %.0f commits took over 10 ms%s",
+	return fmt.Sprintf("%.0f group commits a second of %.1f writes each (submissions and jobs), %.2f ms a commit, %.0f %% of the time in COMMIT; %.0f commits took over 10 ms%s",
 		g.Commits/g.Elapsed.Seconds(), g.Calls/g.Commits, float64(g.CommitTime)/g.Commits/float64(time.Millisecond),
 		100*g.CommitTime.Seconds()/g.Elapsed.Seconds(), g.SlowCommits, slowest)
-	if g.Syncs > 0 {
-		s += fmt.Sprintf("; %.0f syncs of the WAL a second, %.2f ms a sync", g.Syncs/g.Elapsed.Seconds(),
-			float64(g.SyncTime)/g.Syncs/float64(time.Millisecond))
-	}
-	return s
 }

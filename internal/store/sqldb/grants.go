@@ -56,7 +56,6 @@ func (s *Store) SigningKeys(ctx context.Context) (keys []store.SigningKey, err e
 // is taken as now.
 func (s *Store) AddSigningKey(ctx context.Context, k store.SigningKey) (err error) {
 	defer s.wrap(&err, "AddSigningKey")
-	defer s.synced()
 	if k.CreatedAt.IsZero() {
 		k.CreatedAt = time.Now()
 	}
@@ -68,7 +67,6 @@ func (s *Store) AddSigningKey(ctx context.Context, k store.SigningKey) (err erro
 // conflict.
 func (s *Store) AddAuthCode(ctx context.Context, c store.AuthCode) (err error) {
 	defer s.wrap(&err, "AddAuthCode")
-	defer s.synced()
 	_, err = s.w.ExecContext(ctx, addAuthCodeSQL, c.CodeHash, c.UserName, c.ClientID, c.RedirectURI,
 		c.Challenge, c.ChallengeType, c.Scope, s.at(c.ExpiresAt))
 	return err
@@ -77,7 +75,6 @@ func (s *Store) AddAuthCode(ctx context.Context, c store.AuthCode) (err error) {
 // TakeAuthCode marks a code used and returns it.
 func (s *Store) TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (c store.AuthCode, err error) {
 	defer s.wrap(&err, "TakeAuthCode")
-	defer s.synced()
 	err = s.w.QueryRowContext(ctx, takeAuthCodeSQL, codeHash, s.at(now)).Scan(&c.CodeHash, &c.UserName,
 		&c.ClientID, &c.RedirectURI, &c.Challenge, &c.ChallengeType, &c.Scope, instant{&c.ExpiresAt})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -90,7 +87,6 @@ func (s *Store) TakeAuthCode(ctx context.Context, codeHash string, now time.Time
 // conflict.
 func (s *Store) AddRefreshToken(ctx context.Context, r store.RefreshToken) (err error) {
 	defer s.wrap(&err, "AddRefreshToken")
-	defer s.synced()
 	_, err = s.w.ExecContext(ctx, addRefreshTokenSQL, r.TokenHash, r.UserName, r.ClientID, r.Scope, s.at(r.ExpiresAt), r.Chain)
 	return err
 }
@@ -104,7 +100,6 @@ func (s *Store) RefreshToken(ctx context.Context, tokenHash string, now time.Tim
 // TakeRefreshToken marks a refresh token used and returns it.
 func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (r store.RefreshToken, err error) {
 	defer s.wrap(&err, "TakeRefreshToken")
-	defer s.synced()
 	return scanRefreshToken(s.w.QueryRowContext(ctx, takeRefreshTokenSQL, tokenHash, s.at(now)))
 }
 
@@ -112,7 +107,6 @@ func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time
 // tokenHash was spent already, and says how many it spent.
 func (s *Store) RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (n int64, err error) {
 	defer s.wrap(&err, "RevokeRefreshChain")
-	defer s.synced()
 	res, err := s.w.ExecContext(ctx, revokeRefreshChainSQL, tokenHash, s.at(now))
 	if err != nil {
 		return 0, err

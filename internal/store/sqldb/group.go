@@ -27,14 +27,8 @@ func (s *Store) startGroup() {
 		ExecBatch:    s.tune.ExecBatch,
 		Error:        s.groupError,
 		Buckets:      store.GroupBuckets[:],
-		Sync:         s.sync,
 	})
 }
-
-// synced makes what the writer has committed durable, after a write that
-// went to it outside the group: deferred by each such method, so that it
-// returns only once its write is on disk.
-func (s *Store) synced() { s.group.Sync() }
 
 // groupError names a failure of the group's own as InSharedTx's, with its
 // kind.
@@ -54,7 +48,7 @@ func (s *Store) GroupStats() store.GroupStats {
 		return out
 	}
 	return store.GroupStats{Commits: g.Commits, Calls: g.Calls, Failed: g.Failed, RoundTrips: g.Statements + g.Batches,
-		Commit: h(g.Commit), Group: h(g.Group), Syncs: g.Syncs, Sync: h(g.Sync)}
+		Commit: h(g.Commit), Group: h(g.Group)}
 }
 
 // Committers reports how many shared transactions may run at once.

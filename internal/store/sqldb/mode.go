@@ -21,7 +21,6 @@ const (
 // SQLite is the one connection that sees its own write at once.
 func (s *Store) ClaimMode(ctx context.Context, m store.Mode) (_ store.Mode, err error) {
 	defer s.wrap(&err, "ClaimMode")
-	defer s.synced()
 	if m != store.ModeSandbox && m != store.ModeProduction {
 		return "", livestock.Errorf(livestock.KindInvalid, "no such database mode %q", m)
 	}

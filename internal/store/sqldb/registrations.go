@@ -41,7 +41,6 @@ func (s *Store) Registration(ctx context.Context, id string) (r store.Registrati
 // returns the record as it is with ok false.
 func (s *Store) TakePoll(ctx context.Context, id string, now, next time.Time) (r store.Registration, ok bool, err error) {
 	defer s.wrap(&err, "TakePoll")
-	defer s.synced()
 	r, err = scanRegistration(s.w.QueryRowContext(ctx, takePollSQL, id, s.at(now), s.at(next)))
 	if err == nil {
 		return r, true, nil

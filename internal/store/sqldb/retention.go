@@ -47,7 +47,6 @@ func (s *Store) deleteBatch(ctx context.Context, query, what string, before time
 	if limit <= 0 {
 		return 0, livestock.Errorf(livestock.KindInvalid, "a batch of %d %s: the limit must be positive", limit, what)
 	}
-	defer s.synced()
 	res, err := s.w.ExecContext(ctx, fmt.Sprintf(query, s.d.ClaimLock), s.at(before), limit)
 	if err != nil {
 		return 0, err

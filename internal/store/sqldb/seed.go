@@ -34,7 +34,6 @@ const (
 // them sees an empty users table and reports created.
 func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err error) {
 	defer s.wrap(&err, "Seed")
-	defer s.synced()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err

@@ -82,11 +82,6 @@ type Config struct {
 	Pending func(ctx context.Context) (bool, error)
 	// Close releases whatever else the store holds, after both pools.
 	Close func() error
-	// Sync makes durable what the writer has committed, for a writer that
-	// commits without waiting for the disk; nil: its commits are durable.
-	// The store calls it before it reports any write done (groupcommit's
-	// sync.go).
-	Sync func() error
 }
 
 // Store implements store.Store.
@@ -96,7 +91,6 @@ type Store struct {
 	w, r    *groupcommit.Pool // the same pool when Config.Writer is Config.Reader
 	pending func(ctx context.Context) (bool, error)
 	close   func() error
-	sync    func() error                 // Config.Sync, given to the group
 	group   *groupcommit.Group[store.Tx] // the committers of InSharedTx (group.go)
 	queue   queueStats                   // refreshes of the job queue's statistics (queuestats.go)
 }
@@ -109,7 +103,7 @@ func New(c Config) *Store {
 	d, tune := c.Dialect, c.Tuning
 	s := &Store{d: &d, tune: tune, w: groupcommit.NewPool(c.Writer, tune.KeepStatements),
 		r:       groupcommit.NewPool(c.Reader, tune.KeepStatements),
-		pending: c.Pending, close: c.Close, sync: c.Sync}
+		pending: c.Pending, close: c.Close}
 	if c.Reader == c.Writer {
 		s.r = s.w
 	}

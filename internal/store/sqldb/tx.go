@@ -51,7 +51,6 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx store.
 		return err
 	}
 	committed = true
-	s.synced()
 	return nil
 }
 

@@ -22,6 +22,3 @@ func MigrateTo(ctx context.Context, path string, version int64) error {
 	}
 	return err
 }
-
-// WALSync is the writer's sync, read from w.
-var WALSync = walSync

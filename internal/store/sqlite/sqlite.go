@@ -5,10 +5,7 @@
 // Every write goes through one connection, opened with BEGIN IMMEDIATE, so
 // writers queue in Go rather than failing with SQLITE_BUSY; reads use a
 // separate pool of read-only connections, which WAL lets run alongside the
-// writer. The writer commits with synchronous=NORMAL, which does not wait
-// for the disk, and the store syncs the WAL itself before it reports a
-// write done (durable.go), so that the group commit's committer need not
-// wait for the disk between groups.
+// writer. synchronous=FULL means a committed write is on disk.
 package sqlite
 
 import (
@@ -40,14 +37,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	sync, err := walSync(ctx, w)
-	if err == nil {
-		err = migrate(ctx, w)
-	}
-	if err == nil {
-		err = sync()
-	}
-	if err != nil {
+	if err := migrate(ctx, w); err != nil {
 		_ = r.Close()
 		_ = w.Close()
 		return nil, err
@@ -65,7 +55,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		Writer:  w,
 		Reader:  r,
 		Pending: ready.HasPending,
-		Sync:    sync,
 	})}, nil
 }
 
@@ -78,14 +67,7 @@ func Migrate(ctx context.Context, path string) error {
 	}
 	defer r.Close()
 	defer w.Close()
-	sync, err := walSync(ctx, w)
-	if err != nil {
-		return err
-	}
-	if err := migrate(ctx, w); err != nil {
-		return err
-	}
-	return sync()
+	return migrate(ctx, w)
 }
 
 // openPools opens the writer (one connection) and the readers, and checks
@@ -97,7 +79,7 @@ func openPools(ctx context.Context, path string) (w, r *sql.DB, err error) {
 		wq[k], rq[k] = v, v
 	}
 	wq.Set("_journal_mode", "WAL")
-	wq.Set("_synchronous", "NORMAL")
+	wq.Set("_synchronous", "FULL")
 	wq.Set("_txlock", "immediate")
 	// Group commit may run each caller's writes in a savepoint (groupcommit's
 	// run.go), and so does SQLite each statement that may fail half

@@ -21,9 +21,8 @@ func (g *Group[S]) commit(i int) {
 		if failed && g.cfg.ExecBatch == nil {
 			g.careful.Store(afterFailure)
 		}
-		if g.settle(batch, errs) { // sync.go
-			batch = make([]*call[S], 0, MaxGroup)
-			continue
+		for i, c := range batch {
+			c.done <- errs[i]
 		}
 		clear(batch)
 	}

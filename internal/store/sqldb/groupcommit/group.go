@@ -73,10 +73,6 @@ type Config[S any] struct {
 	Error func(op string, err error) error
 	// Buckets are the upper bounds of the histograms of Stats.
 	Buckets []time.Duration
-	// Sync makes durable every transaction the pool committed before it
-	// was called, for a database that commits without waiting for the disk
-	// (sync.go); nil: a commit is durable once it returns.
-	Sync func() error
 }
 
 // Options says how a call is queued.
@@ -119,9 +115,6 @@ type Group[S any] struct {
 	background chan *call[S]
 	committers int
 	stopped    sync.WaitGroup
-	toSync     chan committed[S] // to the syncer, when Config.Sync is set (sync.go)
-	syncerDone sync.WaitGroup
-	syncStop   sync.Once    // closes toSync once the committers have stopped, whoever calls Stop
 	careful    atomic.Int32 // groups still to run with savepoints from the start (run.go)
 	stats      counters
 }
@@ -134,10 +127,6 @@ func New[S any](c Config[S]) *Group[S] {
 	g := &Group[S]{cfg: c, committers: max(c.Committers, 1),
 		calls: make(chan *call[S], queueLen), background: make(chan *call[S], queueLen)}
 	g.stats.init(c.Buckets)
-	if c.Sync != nil {
-		g.toSync = make(chan committed[S], syncLen)
-		g.syncerDone.Go(g.syncer)
-	}
 	for i := range g.committers {
 		g.stopped.Go(func() { g.commit(i) })
 	}
@@ -155,10 +144,6 @@ func (g *Group[S]) Stop() {
 	}
 	g.mu.Unlock()
 	g.stopped.Wait()
-	if g.toSync != nil {
-		g.syncStop.Do(func() { close(g.toSync) })
-		g.syncerDone.Wait()
-	}
 }
 
 // Committers reports how many groups may run at once.

@@ -12,15 +12,14 @@ type Stats struct {
 	Failed  int64 // transactions that could not commit
 	Retried int64 // passes without savepoints given up, their groups run again with them
 	Batches int64 // batches of deferred writes sent (deferred.go)
-	Syncs   int64 // calls of Config.Sync, each for the groups committed before it (sync.go)
 	// Statements is the statements sent one at a time through groups'
 	// transactions (savepoints among them, BEGIN and COMMIT not): with
 	// Batches, the round trips of a group on a database over a network.
 	Statements int64
 	// Commit is the committed transactions by the time their COMMIT took,
-	// Group by the time from BEGIN to the end of COMMIT, and Sync the
-	// syncs by the time each took, in Config.Buckets.
-	Commit, Group, Sync Histogram
+	// Group by the time from BEGIN to the end of COMMIT, in
+	// Config.Buckets.
+	Commit, Group Histogram
 }
 
 // Histogram counts durations by Config.Buckets: Counts[i] those over the
@@ -38,17 +37,14 @@ type counters struct {
 	failed     atomic.Int64
 	retried    atomic.Int64
 	batches    atomic.Int64
-	syncs      atomic.Int64
 	statements atomic.Int64
 	commitTime durations // of COMMIT, by commit
 	groupTime  durations // from BEGIN to the end of COMMIT, by commit
-	syncTime   durations // of Config.Sync, by sync
 }
 
 func (c *counters) init(buckets []time.Duration) {
 	c.commitTime.init(buckets)
 	c.groupTime.init(buckets)
-	c.syncTime.init(buckets)
 }
 
 // committed counts a commit that kept calls. The calls before the commit:
@@ -69,8 +65,8 @@ func (g *Group[S]) Stats() Stats {
 	// (committed), so no commit is counted without them.
 	commits := c.commits.Load()
 	return Stats{Commits: commits, Calls: c.kept.Load(), Failed: c.failed.Load(),
-		Retried: c.retried.Load(), Batches: c.batches.Load(), Syncs: c.syncs.Load(), Statements: c.statements.Load(),
-		Commit: commit, Group: c.groupTime.snapshot(), Sync: c.syncTime.snapshot()}
+		Retried: c.retried.Load(), Batches: c.batches.Load(), Statements: c.statements.Load(),
+		Commit: commit, Group: c.groupTime.snapshot()}
 }
 
 // durations is a Histogram that committers add to concurrently.
