@@ -45,7 +45,7 @@ func (s *Server) animalHistory(w http.ResponseWriter, r *http.Request) error {
 	}
 	body := historyBody{Batch: h.Batch, Stays: []stayBody{}, Movements: []traceMovementBody{}}
 	if a := h.Animal; !a.Identifier.IsZero() {
-		body.Identifier, body.Species, body.Sex, body.State = a.Identifier.String(), store.SpeciesName(a.Species), a.Sex, a.State
+		body.Identifier, body.Species, body.Sex, body.State = a.Identifier.String(), store.SpeciesName(a.Species), a.Sex.String(), a.State.String()
 		body.BirthDate, body.DeathDate = day(a.BirthDate), day(a.DeathDate)
 		if u.CanRead(a.CPH) {
 			body.Holding = a.CPH.String()

@@ -131,7 +131,7 @@ func newTraceBody(q tracing.Query, res tracing.Result) traceBody {
 		b.Holdings = append(b.Holdings, rb)
 	}
 	for _, c := range res.Animals {
-		cb := contactBody{Identifier: c.Animal.Identifier.String(), Species: store.SpeciesName(c.Animal.Species), State: c.Animal.State,
+		cb := contactBody{Identifier: c.Animal.Identifier.String(), Species: store.SpeciesName(c.Animal.Species), State: c.Animal.State.String(),
 			SharedHolding: c.Stay.Holding.String(), From: day(c.Stay.From), To: day(c.Stay.To), MovementID: c.Stay.Movement}
 		if !c.Animal.CPH.IsZero() {
 			cb.Holding = c.Animal.CPH.String()

@@ -29,7 +29,7 @@ type Registration struct {
 	Tag                Tag
 	Species            Species
 	Name               string
-	Sex                string // "male" or "female"
+	Sex                Sex
 	ProductionType     string
 	Breed              string // a standing-data code, or ""
 	OriginalIdentifier string

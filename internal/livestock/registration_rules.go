@@ -138,16 +138,16 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 		bad(CodeDamUnknown, at, r.BirthDam, "%s is not a registered animal", r.BirthDam)
 	case dam.Holding != r.RegistrationSite:
 		bad(CodeDamElsewhere, at, r.BirthDam, "%s is not on the registration holding %s", r.BirthDam, r.RegistrationSite)
-	case dam.Sex != "female":
+	case dam.Sex != SexFemale:
 		bad(CodeDamNotFemale, at, r.BirthDam, "%s is not female", r.BirthDam)
 	case dam.Species != r.Species:
 		bad(CodeDamSpecies, at, r.BirthDam, "%s is of species %s, not %s", r.BirthDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
-	case dam.State != "registered":
+	case dam.State != StateRegistered:
 		bad(CodeDamNotAlive, at, r.BirthDam, "%s is recorded %s", r.BirthDam, dam.State)
 	case !dam.Born.IsZero() && !r.BirthDate.IsZero() && !dam.Born.Before(r.BirthDate):
 		bad(CodeDamTooYoung, at, r.BirthDam, "%s was born on %s, not before her calf (%s)", r.BirthDam, dam.Born, r.BirthDate)
 	}
-	if s := f.Sire; s != nil && (s.Sex != "male" || s.Species != r.Species) {
+	if s := f.Sire; s != nil && (s.Sex != SexMale || s.Species != r.Species) {
 		bad(CodeSireInvalid, "/registration/sire/identifier", r.Sire, "%s is not a male %s", r.Sire, r.Species.RegistrationName())
 	}
 }

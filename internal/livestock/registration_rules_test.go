@@ -18,7 +18,7 @@ func validBirth(t *testing.T) (Registration, RegistrationFacts) {
 		t.Fatal(err)
 	}
 	r := Registration{
-		Tag: calf, Species: SpeciesCattle, Sex: "female", Breed: "HOL",
+		Tag: calf, Species: SpeciesCattle, Sex: SexFemale, Breed: "HOL",
 		BirthSite: []SiteID{{Identifier: farm.String(), Type: SiteHolding}}, BirthDate: mustDate(t, "2026-11-10"), BirthYear: 2026,
 		BirthDam: "UK442501300001", RegistrationSite: farm, RegistrationDate: mustDate(t, "2026-11-20"),
 		IdentificationDate: mustDate(t, "2026-11-11"), Category: CategoryBirth,
@@ -29,7 +29,7 @@ func validBirth(t *testing.T) (Registration, RegistrationFacts) {
 		SiteKnown: func(s SiteID) bool {
 			return s.Type != SiteHolding || s.Identifier == farm.String() || s.Identifier == other.String()
 		},
-		BirthDam: &AnimalRecord{Species: SpeciesCattle, Sex: "female", State: "registered", Holding: farm},
+		BirthDam: &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale, State: StateRegistered, Holding: farm},
 	}
 	return r, f
 }
@@ -67,20 +67,20 @@ func TestCheckRegistration(t *testing.T) {
 		{"registered dead", func(r *Registration, f *RegistrationFacts) { r.DeathDate = mustDate(t, "2026-11-12") }, nil, nil, false},
 		{"no dam", func(r *Registration, f *RegistrationFacts) { r.BirthDam = "" }, []Code{CodeDamRequired}, nil, false},
 		{"dam unknown", func(r *Registration, f *RegistrationFacts) { f.BirthDam = nil }, []Code{CodeDamUnknown}, nil, false},
-		{"dam male", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Sex = "male" }, []Code{CodeDamNotFemale}, nil, false},
+		{"dam male", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Sex = SexMale }, []Code{CodeDamNotFemale}, nil, false},
 		{"dam a sheep", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Species = SpeciesSheep }, []Code{CodeDamSpecies}, nil, false},
-		{"dam dead", func(r *Registration, f *RegistrationFacts) { f.BirthDam.State = "dead" }, []Code{CodeDamNotAlive}, nil, false},
+		{"dam dead", func(r *Registration, f *RegistrationFacts) { f.BirthDam.State = StateDead }, []Code{CodeDamNotAlive}, nil, false},
 		{"dam elsewhere", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Holding = other }, []Code{CodeDamElsewhere}, nil, false},
 		// Another keeper's dam: that she is not here, and nothing of her sex,
 		// species or state (TestRegistrationSaysNothingOfAnotherKeepersAnimals).
 		{"dam elsewhere, male, a sheep, dead", func(r *Registration, f *RegistrationFacts) {
-			f.BirthDam.Holding, f.BirthDam.Sex, f.BirthDam.Species, f.BirthDam.State = other, "male", SpeciesSheep, "dead"
+			f.BirthDam.Holding, f.BirthDam.Sex, f.BirthDam.Species, f.BirthDam.State = other, SexMale, SpeciesSheep, StateDead
 		}, []Code{CodeDamElsewhere}, nil, false},
 		{"dam born after her calf", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Born = mustDate(t, "2026-11-11") }, []Code{CodeDamTooYoung}, nil, false},
 		{"dam born the same day", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Born = mustDate(t, "2026-11-10") }, []Code{CodeDamTooYoung}, nil, false},
 		{"dam born the day before", func(r *Registration, f *RegistrationFacts) { f.BirthDam.Born = mustDate(t, "2026-11-09") }, nil, nil, false},
 		{"sire female", func(r *Registration, f *RegistrationFacts) {
-			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: "female"}
+			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale}
 		}, []Code{CodeSireInvalid}, nil, false},
 		{"import fields on a birth registration", func(r *Registration, f *RegistrationFacts) { r.OriginalIdentifier = "FR123" }, []Code{CodeImportOnly}, nil, false},
 		{"import: parents not on the system", func(r *Registration, f *RegistrationFacts) {

@@ -8,9 +8,9 @@ type AnimalRecord struct {
 	Holding   CPH  // where it is now
 	OnSince   Date // since when
 	Born      Date
-	State     string // "registered", "dead", "lost", "stolen"
-	Sex       string // "male" or "female"
-	InTransit bool   // in another movement that awaits review
+	State     AnimalState
+	Sex       Sex
+	InTransit bool // in another movement that awaits review
 }
 
 // TransferFacts are the registry's records a transfer is checked against,
@@ -84,7 +84,7 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 		switch {
 		case !ok:
 			bad(CodeDeviceUnknown, at, tag, "no animal wears tag %s", tag)
-		case a.State != "registered":
+		case a.State != StateRegistered:
 			bad(CodeDeviceDead, at, tag, "the animal is recorded %s", a.State)
 		case a.Species != t.Species:
 			bad(CodeDeviceSpecies, at, tag, "the animal is of species %s, not %s", a.Species.MovementName(), t.Species.MovementName())

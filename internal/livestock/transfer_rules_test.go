@@ -30,8 +30,8 @@ func TestCheckTransfer(t *testing.T) {
 			Source:      &Holding{CPH: src, Type: HoldingProducer},
 			Destination: &Holding{CPH: dst, Type: HoldingProducer},
 			Animals: map[string]AnimalRecord{
-				"UK0130181 00001": {Species: SpeciesSheep, Holding: src, OnSince: since, Born: since, State: "registered"},
-				"UK0130181 00002": {Species: SpeciesSheep, Holding: src, OnSince: since, Born: since, State: "registered"},
+				"UK0130181 00001": {Species: SpeciesSheep, Holding: src, OnSince: since, Born: since, State: StateRegistered},
+				"UK0130181 00002": {Species: SpeciesSheep, Holding: src, OnSince: since, Born: since, State: StateRegistered},
 			},
 			FlockSpecies: map[string]Species{"130181": SpeciesSheep, "130183": SpeciesGoats},
 			KnownFlag:    func(c string) bool { return c == "SLAU" },
@@ -81,7 +81,7 @@ func TestCheckTransfer(t *testing.T) {
 		}, []Code{CodeDeviceRepeated}, nil},
 		{"dead animal", func(tr *Transfer, f *TransferFacts) {
 			a := f.Animals["UK0130181 00001"]
-			a.State = "dead"
+			a.State = StateDead
 			f.Animals["UK0130181 00001"] = a
 		}, []Code{CodeDeviceDead}, nil},
 		{"goat in a sheep move", func(tr *Transfer, f *TransferFacts) {

@@ -84,8 +84,8 @@ func newFlockBench(b *testing.B, s store.Store, n int) *flockBench {
 	since := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range n {
 		tag := fmt.Sprintf("UK0130181 %05d", 10000+i)
-		seed.Animals = append(seed.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, tag), Species: livestock.SpeciesSheep, Sex: "female",
-			BirthDate: since, CPH: livestock.MustCPH("01/100/0257"), OnSince: since, State: "registered"})
+		seed.Animals = append(seed.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, tag), Species: livestock.SpeciesSheep, Sex: livestock.SexFemale,
+			BirthDate: since, CPH: livestock.MustCPH("01/100/0257"), OnSince: since, State: livestock.StateRegistered})
 		devices[i] = fmt.Sprintf(`{"tagNumber": %q}`, tag)
 	}
 	svc, r, keeper1 := sandboxService(b, s, &seed)

@@ -124,8 +124,8 @@ func TestUndoPutsBackEach(t *testing.T) {
 		var seed store.Seed
 		var devices []string
 		for id, on := range since {
-			seed.Animals = append(seed.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep, Sex: "female",
-				BirthDate: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), CPH: source, OnSince: on, State: "registered"})
+			seed.Animals = append(seed.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep, Sex: livestock.SexFemale,
+				BirthDate: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), CPH: source, OnSince: on, State: livestock.StateRegistered})
 			devices = append(devices, fmt.Sprintf(`{"tagNumber": %q}`, id))
 		}
 		svc, r, keeper1 := sandboxService(t, s, &seed)

@@ -56,7 +56,7 @@ func blind(f livestock.TransferFacts, t livestock.Transfer) livestock.TransferFa
 	f.Animals = map[string]livestock.AnimalRecord{}
 	for _, d := range t.Devices() {
 		if !d.Value.Tag.IsZero() {
-			f.Animals[d.Value.Tag.String()] = livestock.AnimalRecord{Species: t.Species, Holding: t.Source, State: "registered"}
+			f.Animals[d.Value.Tag.String()] = livestock.AnimalRecord{Species: t.Species, Holding: t.Source, State: livestock.StateRegistered}
 		}
 	}
 	return f

@@ -46,8 +46,8 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 		switch {
 		case !ok:
 			why = "no animal wears it"
-		case a.State != "registered":
-			why = "the animal is recorded " + a.State
+		case a.State != livestock.StateRegistered:
+			why = "the animal is recorded " + a.State.String()
 		case a.Species != m.Species:
 			why = "the animal is of species " + store.SpeciesName(a.Species)
 		case moving[tag] != 0 && moving[tag] != m.ID:

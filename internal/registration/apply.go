@@ -30,7 +30,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	record, _ := json.Marshal(w)
 	a := store.Animal{
 		Identifier: r.Tag, Species: r.Species, Sex: r.Sex, BirthDate: r.BirthDate.Time(),
-		CPH: r.RegistrationSite, OnSince: r.RegistrationDate.Time(), State: "registered",
+		CPH: r.RegistrationSite, OnSince: r.RegistrationDate.Time(), State: livestock.StateRegistered,
 		Name: r.Name, ProductionType: r.ProductionType, Breed: r.Breed, BirthDam: r.BirthDam, GeneticDam: r.GeneticDam,
 		Sire: r.Sire, OriginalIdentifier: r.OriginalIdentifier, IdentificationDate: r.IdentificationDate.Time(),
 		RegistrationDate: r.RegistrationDate.Time(), ReceivedDate: received.UTC(), DeathDate: r.DeathDate.Time(),
@@ -43,7 +43,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 		a.OnSince = r.BirthDate.Time() // born there
 	}
 	if out.Dead {
-		a.State = "dead"
+		a.State = livestock.StateDead
 	}
 	if err := tx.RegisterAnimal(ctx, a); err != nil {
 		if livestock.ErrorKind(err) == livestock.KindConflict {

@@ -74,7 +74,12 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		w.Animal.Identifier = r.Tag.String()
 	}
 	w.dropReadOnly()
-	r.Name, r.Sex, r.ProductionType = w.Animal.Name, w.Animal.Sex, w.Animal.ProductionType
+	r.Name, r.ProductionType = w.Animal.Name, w.Animal.ProductionType
+	if w.Animal.Sex != "" { // the schema (openapi) has refused any other spelling already
+		if r.Sex, err = livestock.ParseSex(w.Animal.Sex); err != nil {
+			p.add("/animal/sex", err)
+		}
+	}
 	if w.Breed != nil && w.Breed.Code == nil { // only the read-only name: no breed reported
 		w.Breed = nil
 	}

@@ -22,7 +22,7 @@ func TestLiveAnimalBodies(t *testing.T) {
 
 		noBirth := tag(t, "442501", 120)
 		b.mustSubmit(k1, other(noBirth, "cattle", "male").set("birth", nil).set("death", json.RawMessage("null")), false, "", 200)
-		if a, err := b.store.Animal(b.ctx, noBirth); err != nil || !a.BirthDate.IsZero() || a.State != "registered" {
+		if a, err := b.store.Animal(b.ctx, noBirth); err != nil || !a.BirthDate.IsZero() || a.State != livestock.StateRegistered {
 			t.Errorf("no birth: %+v, %v", a, err)
 		}
 
@@ -33,7 +33,7 @@ func TestLiveAnimalBodies(t *testing.T) {
 			set("createdDateTime", "2026-01-01T00:00:00Z").set("registration.site.type", map[string]any{"type": "producer", "description": "x"}),
 			false, "", 200)
 		a, err := b.store.Animal(b.ctx, byYear)
-		if err != nil || !a.BirthDate.IsZero() || a.OriginalIdentifier != "USA005516557866" || a.State != "registered" {
+		if err != nil || !a.BirthDate.IsZero() || a.OriginalIdentifier != "USA005516557866" || a.State != livestock.StateRegistered {
 			t.Errorf("born in 2025: %+v, %v", a, err)
 		}
 		var kept map[string]any
@@ -49,7 +49,7 @@ func TestLiveAnimalBodies(t *testing.T) {
 		a, _ = b.store.Animal(b.ctx, dead)
 		var w body
 		_ = json.Unmarshal(a.Record, &w)
-		if a.State != "dead" || w.Death == nil || w.Death.Reason == nil || w.Death.Reason.Name != "Died on the holding" {
+		if a.State != livestock.StateDead || w.Death == nil || w.Death.Reason == nil || w.Death.Reason.Name != "Died on the holding" {
 			t.Errorf("dead by reason id: %s %s", a.State, a.Record)
 		}
 

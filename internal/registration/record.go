@@ -142,10 +142,10 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 	holding := []siteID{{Identifier: a.CPH.String(), Type: livestock.SiteHolding}}
 	species := a.Species.RegistrationName()
 	rec := Record{
-		Animal: recordAnimal{Identifier: a.Identifier.String(), Species: species, Name: a.Name, Sex: a.Sex,
-			OriginalIdentifier: a.OriginalIdentifier, ProductionType: a.ProductionType, State: a.State},
+		Animal: recordAnimal{Identifier: a.Identifier.String(), Species: species, Name: a.Name, Sex: a.Sex.String(),
+			OriginalIdentifier: a.OriginalIdentifier, ProductionType: a.ProductionType, State: a.State.String()},
 		CurrentSite: site(holding),
-		Identifier:  a.Identifier.String(), Species: species, Sex: a.Sex, State: a.State, Name: a.Name, ProductionType: a.ProductionType,
+		Identifier:  a.Identifier.String(), Species: species, Sex: a.Sex.String(), State: a.State.String(), Name: a.Name, ProductionType: a.ProductionType,
 		Holding: a.CPH.String(), OnSince: day(a.OnSince), MovementRestricted: a.MovementRestricted,
 		OriginalIdentifier: a.OriginalIdentifier, RegisteredBy: a.RegisteredBy,
 	}

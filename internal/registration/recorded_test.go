@@ -51,8 +51,8 @@ func TestRecordedRegistration(t *testing.T) {
 
 		stray := tag(t, "999999", 7)
 		err = b.store.InTx(b.ctx, func(ctx context.Context, tx store.Tx) error {
-			return tx.RegisterAnimal(ctx, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesCattle, stray), Species: livestock.SpeciesCattle, Sex: "male",
-				CPH: livestock.MustCPH(otherFarm1), OnSince: start, State: "registered"})
+			return tx.RegisterAnimal(ctx, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesCattle, stray), Species: livestock.SpeciesCattle, Sex: livestock.SexMale,
+				CPH: livestock.MustCPH(otherFarm1), OnSince: start, State: livestock.StateRegistered})
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -41,7 +41,7 @@ func TestRefusals(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if a, err := b.store.Animal(b.ctx, deadCow); err != nil || a.State != "dead" {
+		if a, err := b.store.Animal(b.ctx, deadCow); err != nil || a.State != livestock.StateDead {
 			t.Fatalf("dead cow = %+v, %v", a, err)
 		}
 

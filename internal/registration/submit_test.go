@@ -40,8 +40,8 @@ func TestSyncRegistered(t *testing.T) {
 			t.Fatal(err)
 		}
 		born, day := time.Date(2026, 6, 7, 0, 0, 0, 0, time.UTC), time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)
-		wantAnimal := store.Animal{Identifier: livestock.MustTag(livestock.SpeciesCattle, id), Species: livestock.SpeciesCattle, Sex: "female", BirthDate: born,
-			CPH: livestock.MustCPH(farm1), OnSince: born, State: "registered", ProductionType: "dairy", Breed: "HOL",
+		wantAnimal := store.Animal{Identifier: livestock.MustTag(livestock.SpeciesCattle, id), Species: livestock.SpeciesCattle, Sex: livestock.SexFemale, BirthDate: born,
+			CPH: livestock.MustCPH(farm1), OnSince: born, State: livestock.StateRegistered, ProductionType: "dairy", Breed: "HOL",
 			BirthSite: farm1, BirthDam: dam, IdentificationDate: born, RegistrationDate: day, ReceivedDate: start,
 			Category: livestock.CategoryBirth, RegisteredBy: "keeper1"}
 		if diff := cmp.Diff(wantAnimal, animal, cmpopts.IgnoreFields(store.Animal{}, "Record"), cmpopts.EquateComparable(livestock.CPH{})); diff != "" {

@@ -24,7 +24,7 @@ func (k Keeper) addFlocks(s *store.Seed) error {
 				}
 				s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: mark, Species: f.species, IssuedOn: Since})
 				s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: f.species, Sex: sexOf(n),
-					BirthDate: Since, CPH: cph, OnSince: Since, State: "registered"})
+					BirthDate: Since, CPH: cph, OnSince: Since, State: livestock.StateRegistered})
 			}
 		}
 	}
@@ -43,7 +43,7 @@ func (k Keeper) addMarketLot(s *store.Seed) error {
 		}
 		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.MarketMark, Species: livestock.SpeciesSheep, IssuedOn: Since})
 		s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesSheep, Sex: sexOf(n),
-			BirthDate: Since, CPH: k.SaleYardCPH(), OnSince: Since, State: "registered"})
+			BirthDate: Since, CPH: k.SaleYardCPH(), OnSince: Since, State: livestock.StateRegistered})
 	}
 	return nil
 }
@@ -70,8 +70,8 @@ func (k Keeper) addHerd(s *store.Seed) error {
 		id := tag.Tag()
 		if n <= cowsPerHerd {
 			s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: livestock.SpeciesCattle, IssuedOn: born})
-			s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesCattle, Sex: "female",
-				BirthDate: born, CPH: cph, OnSince: born, State: "registered"})
+			s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesCattle, Sex: livestock.SexFemale,
+				BirthDate: born, CPH: cph, OnSince: born, State: livestock.StateRegistered})
 			continue
 		}
 		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: livestock.SpeciesCattle, IssuedOn: Since})
@@ -80,9 +80,9 @@ func (k Keeper) addHerd(s *store.Seed) error {
 }
 
 // sexOf gives most of a flock's animals as female, with a male every fifth.
-func sexOf(n int) string {
+func sexOf(n int) livestock.Sex {
 	if n%5 == 0 {
-		return "male"
+		return livestock.SexMale
 	}
-	return "female"
+	return livestock.SexFemale
 }

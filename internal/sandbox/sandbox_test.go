@@ -74,7 +74,7 @@ func TestDataShape(t *testing.T) {
 	}
 	cows := 0
 	for _, a := range seed.Animals {
-		if a.Species == livestock.SpeciesCattle && a.Sex == "female" && a.State == "registered" {
+		if a.Species == livestock.SpeciesCattle && a.Sex == livestock.SexFemale && a.State == livestock.StateRegistered {
 			cows++
 		}
 	}

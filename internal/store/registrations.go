@@ -96,11 +96,11 @@ type IssuedTag struct {
 type Animal struct {
 	Identifier livestock.Tag
 	Species    livestock.Species
-	Sex        string // "male" or "female"
+	Sex        livestock.Sex
 	BirthDate  time.Time
 	CPH        livestock.CPH // the holding it is on
 	OnSince    time.Time     // the date it arrived there (or was born there)
-	State      string        // "registered", "dead", "lost", "stolen"
+	State      livestock.AnimalState
 
 	// Registration details; empty for animals that arrived by the seed.
 	Name               string

@@ -26,7 +26,7 @@ func (r registry) seed(holdings []livestock.CPH, animals map[string]store.Animal
 		sd.Holdings = append(sd.Holdings, livestock.Holding{CPH: h, Type: livestock.HoldingProducer})
 	}
 	for id, a := range animals {
-		a.Identifier, a.Species, a.Sex, a.State = livestock.MustTag(livestock.SpeciesSheep, id), livestock.SpeciesSheep, "female", "registered"
+		a.Identifier, a.Species, a.Sex, a.State = livestock.MustTag(livestock.SpeciesSheep, id), livestock.SpeciesSheep, livestock.SexFemale, livestock.StateRegistered
 		if a.BirthDate.IsZero() {
 			a.BirthDate = a.OnSince
 		}

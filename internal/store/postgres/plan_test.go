@@ -29,7 +29,7 @@ func TestListPlannedEachTime(t *testing.T) {
 		sd := store.Seed{Holdings: []livestock.Holding{{CPH: farm, Type: livestock.HoldingProducer}}}
 		for i := from; i < from+n; i++ {
 			sd.Animals = append(sd.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, fmt.Sprintf("UK0100001 %05d", i)), Species: livestock.SpeciesSheep,
-				Sex: "female", BirthDate: day, CPH: farm, OnSince: day, State: "registered"})
+				Sex: livestock.SexFemale, BirthDate: day, CPH: farm, OnSince: day, State: livestock.StateRegistered})
 		}
 		if _, err := s.Seed(ctx, sd); err != nil {
 			t.Fatal(err)

@@ -46,8 +46,8 @@ const (
 func (t *tx) RegisterAnimal(ctx context.Context, a store.Animal) (err error) {
 	defer t.s.wrap(&err, "RegisterAnimal")
 	t.animalsWritten(a.Identifier.String())
-	res, err := t.tx.ExecContext(ctx, registerAnimalSQL, a.Identifier.String(), store.SpeciesName(a.Species), a.Sex, date(a.BirthDate),
-		a.CPH.String(), date(a.OnSince), a.State,
+	res, err := t.tx.ExecContext(ctx, registerAnimalSQL, a.Identifier.String(), store.SpeciesName(a.Species), a.Sex.String(), date(a.BirthDate),
+		a.CPH.String(), date(a.OnSince), a.State.String(),
 		nullString(a.Name), nullString(a.ProductionType), nullString(a.Breed), nullString(a.BirthSite),
 		nullString(a.BirthDam), nullString(a.GeneticDam), nullString(a.Sire), nullString(a.OriginalIdentifier),
 		dateOrNull(a.IdentificationDate), dateOrNull(a.RegistrationDate), t.s.atOrNull(a.ReceivedDate),
@@ -101,8 +101,8 @@ type place struct {
 }
 
 func (p *place) dest() []any {
-	return []any{text{&p.id}, speciesCol{&p.a.Species}, text{&p.a.Sex}, day{&p.a.BirthDate},
-		text{&p.cph}, day{&p.a.OnSince}, text{&p.a.State}}
+	return []any{text{&p.id}, speciesCol{&p.a.Species}, sexCol{&p.a.Sex}, day{&p.a.BirthDate},
+		text{&p.cph}, day{&p.a.OnSince}, animalStateCol{&p.a.State}}
 }
 
 // animal is the animal read, nil when there was none.
@@ -122,7 +122,7 @@ func (p *place) animal() (*store.Animal, error) {
 func scanAnimal(row interface{ Scan(...any) error }) (store.Animal, error) {
 	var a store.Animal
 	var id, cph string
-	err := row.Scan(&id, speciesCol{&a.Species}, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State,
+	err := row.Scan(&id, speciesCol{&a.Species}, sexCol{&a.Sex}, day{&a.BirthDate}, &cph, day{&a.OnSince}, animalStateCol{&a.State},
 		text{&a.Name}, text{&a.ProductionType}, text{&a.Breed}, text{&a.BirthSite}, text{&a.BirthDam},
 		text{&a.GeneticDam}, text{&a.Sire}, text{&a.OriginalIdentifier},
 		day{&a.IdentificationDate}, day{&a.RegistrationDate}, instant{&a.ReceivedDate}, day{&a.DeathDate},

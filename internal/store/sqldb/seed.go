@@ -108,7 +108,7 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	}
 	err = s.insertMany(ctx, tx, seedAnimalsSQL, onConflictNothing, 7, len(sd.Animals), func(i int) []any {
 		a := sd.Animals[i]
-		return []any{a.Identifier.String(), store.SpeciesName(a.Species), a.Sex, date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State}
+		return []any{a.Identifier.String(), store.SpeciesName(a.Species), a.Sex.String(), date(a.BirthDate), a.CPH.String(), date(a.OnSince), a.State.String()}
 	})
 	if err != nil {
 		return false, err

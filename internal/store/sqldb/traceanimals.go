@@ -76,7 +76,7 @@ func (s *Store) BatchBalance(ctx context.Context, cph livestock.CPH, on time.Tim
 func scanTraceAnimal(row interface{ Scan(...any) error }) (store.Animal, error) {
 	var a store.Animal
 	var id, cph string
-	err := row.Scan(&id, speciesCol{&a.Species}, &a.Sex, day{&a.BirthDate}, &cph, day{&a.OnSince}, &a.State, day{&a.DeathDate})
+	err := row.Scan(&id, speciesCol{&a.Species}, sexCol{&a.Sex}, day{&a.BirthDate}, &cph, day{&a.OnSince}, animalStateCol{&a.State}, day{&a.DeathDate})
 	if err != nil {
 		return store.Animal{}, err
 	}

@@ -189,6 +189,8 @@ type (
 	speciesText struct{}
 	batchText   struct{}
 	rfidText    struct{}
+	sexText     struct{}
+	stateText   struct{}
 )
 
 func (cphText) what() string                                  { return "CPH" }
@@ -201,6 +203,12 @@ func (batchText) parse(s string) (livestock.BatchNumber, error) {
 }
 func (rfidText) what() string                           { return "RFID" }
 func (rfidText) parse(s string) (livestock.RFID, error) { return livestock.ParseRFID(s) }
+func (sexText) what() string                            { return "sex" }
+func (sexText) parse(s string) (livestock.Sex, error)   { return livestock.ParseSex(s) }
+func (stateText) what() string                          { return "animal state" }
+func (stateText) parse(s string) (livestock.AnimalState, error) {
+	return livestock.ParseAnimalState(s)
+}
 
 type (
 	// cphCol scans a CPH column; in their normal form CPHs parse without
@@ -213,4 +221,8 @@ type (
 	batchCol = valueCol[livestock.BatchNumber, batchText]
 	// rfidCol scans an RFID column, held in decimal form ("" for none).
 	rfidCol = valueCol[livestock.RFID, rfidText]
+	// sexCol and animalStateCol scan an animal's sex and state, spelled as
+	// the registration interface spells them.
+	sexCol         = valueCol[livestock.Sex, sexText]
+	animalStateCol = valueCol[livestock.AnimalState, stateText]
 )

@@ -41,3 +41,25 @@ func TestCPHColScan(t *testing.T) {
 		t.Errorf("Scan of a stored CPH allocates %v times; want 0", n)
 	}
 }
+
+// TestAnimalColsScan: a stored sex or state reads as its value, and a
+// spelling Drover never writes is an internal error, not read as none.
+func TestAnimalColsScan(t *testing.T) {
+	var sex livestock.Sex
+	if err := (sexCol{&sex}).Scan("male"); err != nil || sex != livestock.SexMale {
+		t.Errorf("sex male: %v, %v", sex, err)
+	}
+	if err := (sexCol{&sex}).Scan("M"); err == nil {
+		t.Errorf("sex M read as %v; want an error", sex)
+	}
+	var st livestock.AnimalState
+	if err := (animalStateCol{&st}).Scan([]byte("stolen")); err != nil || st != livestock.StateStolen {
+		t.Errorf("state stolen: %v, %v", st, err)
+	}
+	if err := (animalStateCol{&st}).Scan("alive"); err == nil {
+		t.Errorf("state alive read as %v; want an error", st)
+	}
+	if err := (animalStateCol{&st}).Scan(nil); err != nil || st != 0 {
+		t.Errorf("state NULL: %v, %v; want none", st, err)
+	}
+}

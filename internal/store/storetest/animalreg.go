@@ -17,8 +17,8 @@ import (
 func registered(identifier string) store.Animal {
 	at := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 15, 4, 5, 6000, time.UTC) }
 	return store.Animal{
-		Identifier: tag(livestock.SpeciesSheep, identifier), Species: livestock.SpeciesSheep, Sex: "female", BirthDate: at(2026, 3, 2),
-		CPH: farmA, OnSince: at(2026, 3, 2), State: "registered",
+		Identifier: tag(livestock.SpeciesSheep, identifier), Species: livestock.SpeciesSheep, Sex: livestock.SexFemale, BirthDate: at(2026, 3, 2),
+		CPH: farmA, OnSince: at(2026, 3, 2), State: livestock.StateRegistered,
 		Name: "Bramble", ProductionType: "Dairy", Breed: "TEX", BirthSite: farmA.String(),
 		BirthDam: "UK0100001 00001", GeneticDam: "UK0100001 00003", Sire: "UK0100001 00004",
 		OriginalIdentifier: "IE1234567", IdentificationDate: at(2026, 3, 9), RegistrationDate: at(2026, 3, 10),
@@ -47,8 +47,8 @@ func testRegisterAnimal(t *testing.T, s store.Store) {
 	_, err := s.Seed(c, fixture())
 	must(t, "Seed", err)
 	full := registered("UK0100001 00002")
-	bare := store.Animal{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00005"), Species: livestock.SpeciesSheep, Sex: "male",
-		BirthDate: ymd(2026, 3, 1), CPH: farmB, OnSince: ymd(2026, 3, 1), State: "registered"}
+	bare := store.Animal{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00005"), Species: livestock.SpeciesSheep, Sex: livestock.SexMale,
+		BirthDate: ymd(2026, 3, 1), CPH: farmB, OnSince: ymd(2026, 3, 1), State: livestock.StateRegistered}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		for _, a := range []store.Animal{full, bare} {
 			if err := tx.RegisterAnimal(c, a); err != nil {

@@ -67,8 +67,8 @@ func fixture() store.Seed {
 			{Identifier: tag(livestock.SpeciesCattle, "UK100002400017"), Mark: "100002", Species: livestock.SpeciesCattle, IssuedOn: day},
 		},
 		Animals: []store.Animal{
-			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), Species: livestock.SpeciesSheep, Sex: "female", BirthDate: day,
-				CPH: farmA, OnSince: day, State: "registered"},
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), Species: livestock.SpeciesSheep, Sex: livestock.SexFemale, BirthDate: day,
+				CPH: farmA, OnSince: day, State: livestock.StateRegistered},
 		},
 	}
 }
@@ -81,8 +81,8 @@ func largeSeed(n int) store.Seed {
 		id := fmt.Sprintf("UK0100001 %05d", 100+i)
 		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: tag(livestock.SpeciesSheep, id), Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day})
 		if i%2 == 0 {
-			sd.Animals = append(sd.Animals, store.Animal{Identifier: tag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep, Sex: "male",
-				BirthDate: day, CPH: farmA, OnSince: day.AddDate(0, 0, 1), State: "registered"})
+			sd.Animals = append(sd.Animals, store.Animal{Identifier: tag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep, Sex: livestock.SexMale,
+				BirthDate: day, CPH: farmA, OnSince: day.AddDate(0, 0, 1), State: livestock.StateRegistered})
 		}
 	}
 	return sd

@@ -36,7 +36,7 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 	seeded := func(sp livestock.Species) string { return tagOf(sp, int(sp)).String() }
 	reg := func(sp livestock.Species) string { return tagOf(sp, 10+int(sp)).String() }
 	animal := func(id string, sp livestock.Species) store.Animal {
-		return store.Animal{Identifier: tag(sp, id), Species: sp, Sex: "female", BirthDate: day, CPH: farmA, OnSince: day, State: "registered"}
+		return store.Animal{Identifier: tag(sp, id), Species: sp, Sex: livestock.SexFemale, BirthDate: day, CPH: farmA, OnSince: day, State: livestock.StateRegistered}
 	}
 	tagged := maps.Clone(species)
 	delete(tagged, livestock.SpeciesDeer)
