@@ -101,6 +101,9 @@ var _ store.Store = (*Store)(nil)
 // takes ownership of the pools: Close closes them.
 func New(c Config) *Store {
 	d, tune := c.Dialect, c.Tuning
+	if err := tune.check(); err != nil {
+		panic(err) // a dialect package's mistake, found by its first test rather than its first listing
+	}
 	s := &Store{d: &d, tune: tune, w: groupcommit.NewPool(c.Writer, tune.KeepStatements),
 		r:       groupcommit.NewPool(c.Reader, tune.KeepStatements),
 		pending: c.Pending, close: c.Close}

@@ -2,6 +2,8 @@ package sqldb
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/store/sqldb/groupcommit"
@@ -62,4 +64,23 @@ type Tuning struct {
 	// ListUnion, without duplicates. All three are required: the forms
 	// differ by dialect, and neither's is valid SQL on the other.
 	ListBranch, ListUnion, ListMerge string
+}
+
+// check reports a field of t that the store cannot run without: the
+// listing merge's three forms, each with the placeholder it is filled in
+// by.
+func (t Tuning) check() error {
+	for _, f := range []struct{ name, form, needs string }{
+		{"ListBranch", t.ListBranch, "{branch}"},
+		{"ListUnion", t.ListUnion, ""},
+		{"ListMerge", t.ListMerge, "{branches}"},
+	} {
+		if f.form == "" {
+			return fmt.Errorf("sqldb: Tuning.%s is required", f.name)
+		}
+		if !strings.Contains(f.form, f.needs) {
+			return fmt.Errorf("sqldb: Tuning.%s is %q, without %s", f.name, f.form, f.needs)
+		}
+	}
+	return nil
 }
