@@ -42,6 +42,13 @@ func tuning(maxConns int, types columnTypes, nextIDs string) sqldb.Tuning {
 		ListBranch: `({branch} ORDER BY {order} LIMIT {end})`,
 		ListUnion:  ` UNION ALL `,
 		ListMerge:  `SELECT DISTINCT id FROM ({branches}) v ORDER BY id LIMIT {limit} OFFSET {offset}`,
+		// A job marked done leaves its claim index entry behind until a
+		// vacuum, and a claim from the start of the index walks them all.
+		// The floor is a sub-SELECT so that the planner cannot read it: a
+		// floor past the end of run_at's statistics made it expect a
+		// handful of rows and sort every due job from the floor instead
+		// of reading the index in order up to the claim's limit.
+		ClaimFloor: `run_at >= (SELECT {at}::timestamptz)`,
 		// A statement in flight when the server or the network freezes
 		// otherwise waits for ever: a shared transaction's context is
 		// never done (groupcommit's deadline.go).

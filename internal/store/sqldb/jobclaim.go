@@ -3,7 +3,6 @@ package sqldb
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"slices"
 	"time"
 
@@ -38,15 +37,11 @@ func (t *tx) claim(ctx context.Context, kinds []string, now time.Time) (j store.
 	}
 	if len(c.jobs) == 0 && !c.drained {
 		want := max(t.tx.Tagged()-t.jobsTaken, 1)
-		query, args := t.s.claimQuery(kinds, now, t.failedJobs, want)
-		rows, err := t.tx.QueryContext(ctx, query, args...)
+		jobs, err := t.claimJobs(ctx, kinds, now, t.failedJobs, want)
 		if err != nil {
 			return store.Job{}, false, err
 		}
-		c.kinds = kinds
-		if err := scanJobs(rows, &c.jobs); err != nil {
-			return store.Job{}, false, err
-		}
+		c.kinds, c.jobs = kinds, jobs
 		c.drained = len(c.jobs) < want
 		c.claimer = true
 	}
@@ -66,12 +61,34 @@ func (t *tx) claimOne(ctx context.Context, kinds []string, now time.Time) (store
 	for _, j := range t.claims.jobs {
 		skip = append(slices.Clip(skip), j.ID)
 	}
-	query, args := t.s.claimQuery(kinds, now, skip, 1)
-	j, err := scanJob(t.tx.QueryRowContext(ctx, query, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Job{}, false, nil
+	jobs, err := t.claimJobs(ctx, kinds, now, skip, 1)
+	if err != nil || len(jobs) == 0 {
+		return store.Job{}, false, err
 	}
-	return j, err == nil, err
+	return jobs[0], true, nil
+}
+
+// claimJobs claims at most limit due jobs of kinds, but none of skip. A
+// claim from the floor that finds none claims again from the start
+// (claimfloor.go), so that no job due is left for a later call.
+func (t *tx) claimJobs(ctx context.Context, kinds []string, now time.Time, skip []int64, limit int) ([]store.Job, error) {
+	for {
+		query, args, fromFloor := t.s.claimQuery(kinds, now, skip, limit)
+		rows, err := t.tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return nil, err
+		}
+		var jobs []store.Job
+		if err := scanJobs(rows, &jobs); err != nil {
+			return nil, err
+		}
+		if t.s.tune.ClaimFloor != "" {
+			t.s.floor.claimed(jobs)
+		}
+		if len(jobs) > 0 || !fromFloor {
+			return jobs, nil
+		}
+	}
 }
 
 // scanJobs appends the jobs of rows to list, and closes rows.

@@ -83,9 +83,9 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 }
 
 // claimQuery is the claim of the limit oldest due jobs of kinds, but none
-// of skip.
-func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit int) (string, []any) {
-	args := []any{s.at(now)}
+// of skip; fromFloor says it starts from the claim floor (claimfloor.go).
+func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit int) (query string, args []any, fromFloor bool) {
+	args = []any{s.at(now)}
 	mark := func(v any) string {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
@@ -102,7 +102,13 @@ func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit in
 		}
 		not = " AND id NOT IN (" + strings.Join(ids, ", ") + ")"
 	}
-	return fmt.Sprintf(claimJobSQL, strings.Join(marks, ", "), not, mark(limit)) + s.d.ClaimLock, args
+	if s.tune.ClaimFloor != "" {
+		var runAt time.Time
+		if runAt, fromFloor = s.floor.from(time.Now()); fromFloor {
+			not += " AND " + strings.ReplaceAll(s.tune.ClaimFloor, "{at}", mark(s.at(runAt)))
+		}
+	}
+	return fmt.Sprintf(claimJobSQL, strings.Join(marks, ", "), not, mark(limit)) + s.d.ClaimLock, args, fromFloor
 }
 
 // RetryJob counts a failed attempt of an available job and makes it due at

@@ -93,6 +93,7 @@ type Store struct {
 	close   func() error
 	group   *groupcommit.Group[store.Tx] // the committers of InSharedTx (group.go)
 	queue   queueStats                   // refreshes of the job queue's statistics (queuestats.go)
+	floor   claimFloor                   // where a claim starts (claimfloor.go)
 }
 
 var _ store.Store = (*Store)(nil)

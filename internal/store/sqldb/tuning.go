@@ -64,6 +64,11 @@ type Tuning struct {
 	// ListUnion, without duplicates. All three are required: the forms
 	// differ by dialect, and neither's is valid SQL on the other.
 	ListBranch, ListUnion, ListMerge string
+	// ClaimFloor has a claim start reading the claim index at the first
+	// job the last claim took (claimfloor.go), on a database that keeps
+	// done jobs' entries among the available ones until a vacuum: a
+	// condition on run_at, {at} the floor's ("" reads from the start).
+	ClaimFloor string
 }
 
 // check reports a field of t that the store cannot run without: the

@@ -63,6 +63,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"JobCounts", testJobCounts},
 		{"JobRace", testJobRace},
 		{"JobSkipLocked", testJobSkipLocked},
+		{"JobDueBeforeClaimed", testJobDueBeforeClaimed},
 		{"RequestRoundTrip", testRequestRoundTrip},
 		{"TrackingConflict", testTrackingConflict},
 		{"MovementNotFound", testMovementNotFound},
