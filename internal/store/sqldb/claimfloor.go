@@ -13,18 +13,17 @@ const fullClaimEvery = time.Second
 
 // claimFloor is where a claim starts reading the claim index (state,
 // run_at, id), for a database that keeps the entries of jobs done until a
-// vacuum (Tuning.ClaimFloor).
+// vacuum (Tuning.ClaimFloor): there a claim from the start of the index
+// walks every done job's entry since the last vacuum.
 //
-// On PostgreSQL a job marked done leaves its entry among the available
-// ones until the table is vacuumed, and every claim walked all of them
-// from the start of the index: under bench/movements' POST load, with
-// autovacuum off, 1,840 index pages and 7.5 ms a claim, a third of
-// PostgreSQL's time. The floor is the run_at of the first job the last
-// claim took: a job before it was done, or held by another transaction,
-// when that claim ran (the few due at that same instant are read again). A job can still come to be due before it (a transaction holding it
-// rolls back; another replica's clock is behind): a claim that finds
-// nothing from the floor, and one a second in any case, reads from the
-// start, so such a job waits at most about a second longer.
+// The floor is the run_at of the first job the last claim took: a job
+// before it was done, or held by another transaction, when that claim ran
+// (the few due at that same instant are read again). A job can still come
+// to be due before it (a transaction holding it rolls back; another
+// replica's clock is behind): a claim that finds nothing from the floor,
+// and one a second in any case, reads from the start, so such a job waits
+// at most about a second longer. The floor is only a hint, so each
+// replica keeps its own in memory.
 type claimFloor struct {
 	mu     sync.Mutex
 	runAt  time.Time
