@@ -34,6 +34,15 @@ func (n BatchNumber) IsZero() bool   { return n.s == "" }
 // go-cmp uses it to compare the unexported field.
 func (n BatchNumber) Equal(o BatchNumber) bool { return n == o }
 
+// Mark is the flock mark the number carries (123456 of UK123456), or the
+// zero mark for unknown and for the zero value.
+func (n BatchNumber) Mark() FlockMark {
+	if n.IsUnknown() {
+		return FlockMark{}
+	}
+	return flockMarkAt(n.s, 2)
+}
+
 // IsUnknown reports whether the number is the reserved value unknown.
 func (n BatchNumber) IsUnknown() bool { return n.s == batchUnknown }
 

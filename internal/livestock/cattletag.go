@@ -74,13 +74,8 @@ func (c CattleTag) IsZero() bool   { return c.s == "" }
 // species alike.
 func (c CattleTag) Tag() Tag { return Tag{SpeciesCattle, c.s} }
 
-// HerdMark is the 6-digit herd mark, or "" for the zero tag.
-func (c CattleTag) HerdMark() string {
-	if c.s == "" {
-		return ""
-	}
-	return c.s[2:8]
-}
+// HerdMark is the 6-digit herd mark, or the zero mark for the zero tag.
+func (c CattleTag) HerdMark() FlockMark { return flockMarkAt(c.s, 2) }
 
 // CheckDigit is the check digit, 1 to 7 (0 for the zero tag).
 func (c CattleTag) CheckDigit() int {

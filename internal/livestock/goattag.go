@@ -28,7 +28,7 @@ func (t GoatTag) IsZero() bool   { return t.s == "" }
 func (t GoatTag) Prefix() string { return flockPart(t.s, 2, 3) }
 
 // FlockMark is the 6-digit herd mark (the name matches SheepTag's).
-func (t GoatTag) FlockMark() string { return flockPart(t.s, 3, 9) }
+func (t GoatTag) FlockMark() FlockMark { return flockMarkAt(t.s, 3) }
 
 // FlockNumber is the prefix and the herd mark, 7 digits.
 func (t GoatTag) FlockNumber() string { return flockPart(t.s, 2, 9) }

@@ -7,7 +7,7 @@ import (
 )
 
 func goatOf(t GoatTag) flockParts {
-	return flockParts{t.String(), t.Prefix(), t.FlockMark(), t.FlockNumber(), t.Individual(), t.RFID().String()}
+	return flockParts{t.String(), t.Prefix(), t.FlockMark().String(), t.FlockNumber(), t.Individual(), t.RFID().String()}
 }
 
 func TestParseGoatTag(t *testing.T) {

@@ -57,7 +57,7 @@ func (t SheepTag) IsZero() bool   { return t.s == "" }
 func (t SheepTag) Prefix() string { return flockPart(t.s, 2, 3) }
 
 // FlockMark is the 6-digit flock mark.
-func (t SheepTag) FlockMark() string { return flockPart(t.s, 3, 9) }
+func (t SheepTag) FlockMark() FlockMark { return flockMarkAt(t.s, 3) }
 
 // FlockNumber is the prefix and the flock mark, 7 digits.
 func (t SheepTag) FlockNumber() string { return flockPart(t.s, 2, 9) }
@@ -88,6 +88,10 @@ func flockPart(s string, i, j int) string {
 	}
 	return s[i:j]
 }
+
+// flockMarkAt is the mark at s[i:i+6] of a printed tag or batch number,
+// which its parser checked, or the zero mark for the zero value.
+func flockMarkAt(s string, i int) FlockMark { return FlockMark{flockPart(s, i, i+6)} }
 
 // flockRFID converts a printed flock tag to its RFID. A flock number starts
 // with 0 or 1, so the national id is below 2×10¹¹ and always fits 38 bits.

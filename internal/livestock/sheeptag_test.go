@@ -14,7 +14,7 @@ type flockParts struct {
 }
 
 func sheepOf(t SheepTag) flockParts {
-	return flockParts{t.String(), t.Prefix(), t.FlockMark(), t.FlockNumber(), t.Individual(), t.RFID().String()}
+	return flockParts{t.String(), t.Prefix(), t.FlockMark().String(), t.FlockNumber(), t.Individual(), t.RFID().String()}
 }
 
 func TestParseSheepTag(t *testing.T) {

@@ -32,7 +32,7 @@ func (t SlaughterTag) String() string { return t.s }
 func (t SlaughterTag) IsZero() bool   { return t.s == "" }
 
 // FlockMark is the 6-digit flock mark.
-func (t SlaughterTag) FlockMark() string { return flockPart(t.s, 2, 8) }
+func (t SlaughterTag) FlockMark() FlockMark { return flockMarkAt(t.s, 2) }
 
 // BatchNumber is the batch number the tag stands for (the same UK123456).
 func (t SlaughterTag) BatchNumber() BatchNumber { return BatchNumber{t.s} }

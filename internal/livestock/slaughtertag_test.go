@@ -27,7 +27,7 @@ func TestParseSlaughterTag(t *testing.T) {
 			t.Errorf("ParseSlaughterTag(%q): %v", tt.in, err)
 			continue
 		}
-		got := parts{s.String(), s.FlockMark(), s.BatchNumber().String()}
+		got := parts{s.String(), s.FlockMark().String(), s.BatchNumber().String()}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("ParseSlaughterTag(%q) (-want +got):\n%s", tt.in, diff)
 		}
@@ -55,7 +55,7 @@ func TestParseSlaughterTagNearMisses(t *testing.T) {
 func TestSlaughterTagZeroAndText(t *testing.T) {
 	t.Parallel()
 	var s SlaughterTag
-	if !s.IsZero() || s.FlockMark() != "" || !s.BatchNumber().IsZero() {
+	if !s.IsZero() || !s.FlockMark().IsZero() || !s.BatchNumber().IsZero() {
 		t.Errorf("zero tag = %q", s)
 	}
 	if err := s.UnmarshalText([]byte("UK 0123456")); err != nil {

@@ -71,7 +71,7 @@ func (t Tag) RFID() (RFID, bool) {
 
 // Mark is the flock mark of a sheep or goat tag, the herd mark of a
 // cattle tag: the 6 digits that name the flock or herd it was issued to.
-func (t Tag) Mark() string {
+func (t Tag) Mark() FlockMark {
 	switch {
 	case t.species == SpeciesSheep:
 		return SheepTag{t.s}.FlockMark()
@@ -80,7 +80,7 @@ func (t Tag) Mark() string {
 	case t.species.Bovine():
 		return CattleTag{t.s}.HerdMark()
 	}
-	return ""
+	return FlockMark{}
 }
 
 func (t Tag) MarshalText() ([]byte, error) { return []byte(t.s), nil }

@@ -37,7 +37,7 @@ func TestParseTag(t *testing.T) {
 			continue
 		}
 		r, ok := tag.RFID()
-		got := parts{tag.String(), tag.Species(), r.String(), ok, tag.Mark()}
+		got := parts{tag.String(), tag.Species(), r.String(), ok, tag.Mark().String()}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("ParseTag(%v, %q) (-want +got):\n%s", tt.species, tt.in, diff)
 		}

@@ -20,7 +20,7 @@ type TransferFacts struct {
 	Source       *Holding                // nil when not registered
 	Destination  *Holding                // nil when not registered
 	Animals      map[string]AnimalRecord // by printed tag; absent: no such animal
-	FlockSpecies map[string]Species      // flock mark → species, for the batches' marks that are known
+	FlockSpecies map[FlockMark]Species   // for the batches' flock marks that are known
 	KnownFlag    func(code string) bool  // processingFlags codes in standing data
 	ExemptFlag   func(code string) bool  // codes that exempt a move from standstill
 	Arrivals     []Arrival               // arrivals on the source holding before the transfer date
@@ -99,11 +99,12 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 	for _, b := range t.Batches() {
 		count += b.Value.Total
 		n := b.Value.Number
-		if n.IsUnknown() || n.IsZero() { // a deer batch may give only its total
+		mark := n.Mark()
+		if mark.IsZero() { // unknown, or a deer batch that gives only its total
 			continue
 		}
-		if sp, ok := f.FlockSpecies[n.String()[2:]]; ok && sp != t.Species {
-			bad(CodeBatchSpecies, b.At+"/batchNumber", n.String(), "flock %s is of species %s, not %s", n.String()[2:], sp.MovementName(), t.Species.MovementName())
+		if sp, ok := f.FlockSpecies[mark]; ok && sp != t.Species {
+			bad(CodeBatchSpecies, b.At+"/batchNumber", n.String(), "flock %s is of species %s, not %s", mark, sp.MovementName(), t.Species.MovementName())
 		}
 	}
 	if count != t.AnimalCount {

@@ -33,7 +33,7 @@ func TestCheckTransfer(t *testing.T) {
 				"UK0130181 00001": {Species: SpeciesSheep, Holding: src, OnSince: since, Born: since, State: StateRegistered},
 				"UK0130181 00002": {Species: SpeciesSheep, Holding: src, OnSince: since, Born: since, State: StateRegistered},
 			},
-			FlockSpecies: map[string]Species{"130181": SpeciesSheep, "130183": SpeciesGoats},
+			FlockSpecies: map[FlockMark]Species{MustFlockMark("130181"): SpeciesSheep, MustFlockMark("130183"): SpeciesGoats},
 			KnownFlag:    func(c string) bool { return c == "SLAU" },
 			ExemptFlag:   func(c string) bool { return c == "SLAU" },
 		}

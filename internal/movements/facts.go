@@ -15,7 +15,7 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 	f := livestock.TransferFacts{
 		Today:        today,
 		Animals:      map[string]livestock.AnimalRecord{},
-		FlockSpecies: map[string]livestock.Species{},
+		FlockSpecies: map[livestock.FlockMark]livestock.Species{},
 		KnownFlag:    func(c string) bool { return s.vocab.knownFlag(c, t.Species) },
 		ExemptFlag:   func(c string) bool { return s.vocab.flags[c].exempt },
 	}
@@ -61,10 +61,10 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 	}
 
 	for _, b := range t.Batches() {
-		if b.Value.Number.IsUnknown() || b.Value.Number.IsZero() {
+		mark := b.Value.Number.Mark()
+		if mark.IsZero() {
 			continue
 		}
-		mark := b.Value.Number.String()[2:]
 		if fl, err := tx.Flock(ctx, mark); err == nil {
 			f.FlockSpecies[mark] = fl.Species
 		} else if !livestock.IsNotFound(err) {

@@ -33,7 +33,7 @@ func (s *Service) recordedRegistration(ctx context.Context, a store.Animal, site
 // identifier carries: the holding its tag was issued to; zero when the
 // mark names none on the register.
 func (s *Service) issuedTo(ctx context.Context, a store.Animal) livestock.CPH {
-	if mark := a.Identifier.Mark(); mark != "" {
+	if mark := a.Identifier.Mark(); !mark.IsZero() {
 		if f, err := s.store.Flock(ctx, mark); err == nil {
 			return f.CPH
 		}

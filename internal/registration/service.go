@@ -24,7 +24,7 @@ type Store interface {
 	store.RegistrationStore
 	replay.Replies
 	Animal(ctx context.Context, identifier string) (store.Animal, error)
-	Flock(ctx context.Context, mark string) (store.Flock, error)
+	Flock(ctx context.Context, mark livestock.FlockMark) (store.Flock, error)
 	Holding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error)
 	InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error
 }

@@ -16,32 +16,32 @@ func (k Keeper) addFlocks(s *store.Seed) error {
 		marks   []string
 	}{{livestock.SpeciesSheep, k.SheepMarks}, {livestock.SpeciesGoats, k.GoatMarks}} {
 		for _, mark := range f.marks {
-			s.Flocks = append(s.Flocks, store.Flock{Mark: mark, Species: f.species, CPH: cph})
+			s.Flocks = append(s.Flocks, store.Flock{Mark: livestock.MustFlockMark(mark), Species: f.species, CPH: cph})
 			for n := 1; n <= tagsPerFlock; n++ {
 				id, err := flockTag(f.species, mark, n)
 				if err != nil {
 					return err
 				}
-				s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: mark, Species: f.species, IssuedOn: Since})
+				s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: id.Mark(), Species: f.species, IssuedOn: Since})
 				s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: f.species, Sex: sexOf(n),
 					BirthDate: Since, CPH: cph, OnSince: Since, State: livestock.StateRegistered})
 			}
 		}
 	}
-	s.Flocks = append(s.Flocks, store.Flock{Mark: k.DeerMark, Species: livestock.SpeciesDeer, CPH: cph})
+	s.Flocks = append(s.Flocks, store.Flock{Mark: livestock.MustFlockMark(k.DeerMark), Species: livestock.SpeciesDeer, CPH: cph})
 	return k.addMarketLot(s)
 }
 
 // addMarketLot adds the sheep of the keeper's MarketMark flock, registered
 // on the producer holding, that are at the sale yard.
 func (k Keeper) addMarketLot(s *store.Seed) error {
-	s.Flocks = append(s.Flocks, store.Flock{Mark: k.MarketMark, Species: livestock.SpeciesSheep, CPH: k.ProducerCPH()})
+	s.Flocks = append(s.Flocks, store.Flock{Mark: livestock.MustFlockMark(k.MarketMark), Species: livestock.SpeciesSheep, CPH: k.ProducerCPH()})
 	for n := 1; n <= MarketLot; n++ {
 		id, err := flockTag(livestock.SpeciesSheep, k.MarketMark, n)
 		if err != nil {
 			return err
 		}
-		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.MarketMark, Species: livestock.SpeciesSheep, IssuedOn: Since})
+		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: id.Mark(), Species: livestock.SpeciesSheep, IssuedOn: Since})
 		s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesSheep, Sex: sexOf(n),
 			BirthDate: Since, CPH: k.SaleYardCPH(), OnSince: Since, State: livestock.StateRegistered})
 	}
@@ -57,7 +57,7 @@ func flockTag(species livestock.Species, mark string, n int) (livestock.Tag, err
 // usable as dams, numbers 00101–00150 issued to the herd for calves.
 func (k Keeper) addHerd(s *store.Seed) error {
 	cph := k.ProducerCPH()
-	s.Flocks = append(s.Flocks, store.Flock{Mark: k.HerdMark, Species: livestock.SpeciesCattle, CPH: cph})
+	s.Flocks = append(s.Flocks, store.Flock{Mark: livestock.MustFlockMark(k.HerdMark), Species: livestock.SpeciesCattle, CPH: cph})
 	born := Since.AddDate(-4, 0, 0)
 	for n := 1; n <= lastIssued; n++ {
 		if n > cowsPerHerd && n < firstIssued {
@@ -69,12 +69,12 @@ func (k Keeper) addHerd(s *store.Seed) error {
 		}
 		id := tag.Tag()
 		if n <= cowsPerHerd {
-			s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: livestock.SpeciesCattle, IssuedOn: born})
+			s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: id.Mark(), Species: livestock.SpeciesCattle, IssuedOn: born})
 			s.Animals = append(s.Animals, store.Animal{Identifier: id, Species: livestock.SpeciesCattle, Sex: livestock.SexFemale,
 				BirthDate: born, CPH: cph, OnSince: born, State: livestock.StateRegistered})
 			continue
 		}
-		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: k.HerdMark, Species: livestock.SpeciesCattle, IssuedOn: Since})
+		s.Tags = append(s.Tags, store.IssuedTag{Identifier: id, Mark: id.Mark(), Species: livestock.SpeciesCattle, IssuedOn: Since})
 	}
 	return nil
 }

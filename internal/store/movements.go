@@ -99,7 +99,7 @@ type Arrival struct {
 type MovementReader interface {
 	UserByName(ctx context.Context, name string) (livestock.User, error)
 	Request(ctx context.Context, id int64) (Request, error)
-	Flock(ctx context.Context, mark string) (Flock, error)
+	Flock(ctx context.Context, mark livestock.FlockMark) (Flock, error)
 	HoldingByMHS(ctx context.Context, mhs livestock.MHS) (livestock.Holding, error)
 }
 

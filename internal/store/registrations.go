@@ -78,7 +78,7 @@ type RegistrationLookup struct {
 
 // Flock is a flock or herd: a mark issued to a holding for one species.
 type Flock struct {
-	Mark    string // 6 digits
+	Mark    livestock.FlockMark
 	Species livestock.Species
 	CPH     livestock.CPH
 }
@@ -87,7 +87,7 @@ type Flock struct {
 // animal wears it yet.
 type IssuedTag struct {
 	Identifier livestock.Tag // printed "UK0130181 00001", "UK442501300001"
-	Mark       string
+	Mark       livestock.FlockMark
 	Species    livestock.Species
 	IssuedOn   time.Time // a date
 }

@@ -69,7 +69,7 @@ func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire strin
 	var tag store.IssuedTag
 	var tagID, flockCPH string
 	var parents [2]place
-	dest := []any{&l.Registered, text{&tagID}, text{&tag.Mark}, speciesCol{&tag.Species}, day{&tag.IssuedOn},
+	dest := []any{&l.Registered, text{&tagID}, flockMarkCol{&tag.Mark}, speciesCol{&tag.Species}, day{&tag.IssuedOn},
 		speciesCol{&l.Flock.Species}, text{&flockCPH}}
 	for i := range parents {
 		dest = append(dest, parents[i].dest()...)

@@ -34,13 +34,13 @@ func (s *Store) Animal(ctx context.Context, identifier string) (a store.Animal, 
 }
 
 // Flock returns a flock or herd by its mark.
-func (s *Store) Flock(ctx context.Context, mark string) (f store.Flock, err error) {
+func (s *Store) Flock(ctx context.Context, mark livestock.FlockMark) (f store.Flock, err error) {
 	defer s.wrap(&err, "Flock")
 	return flock(ctx, s.r, mark)
 }
 
 // Flock returns a flock or herd as this transaction sees it.
-func (t *tx) Flock(ctx context.Context, mark string) (f store.Flock, err error) {
+func (t *tx) Flock(ctx context.Context, mark livestock.FlockMark) (f store.Flock, err error) {
 	defer t.s.wrap(&err, "Flock")
 	return flock(ctx, t.tx, mark)
 }
@@ -168,17 +168,12 @@ func animal(ctx context.Context, q querier, identifier string) (store.Animal, er
 	return a, err
 }
 
-func flock(ctx context.Context, q querier, mark string) (store.Flock, error) {
+func flock(ctx context.Context, q querier, mark livestock.FlockMark) (store.Flock, error) {
 	var f store.Flock
-	var cph string
-	err := q.QueryRowContext(ctx, flockSQL, mark).Scan(&f.Mark, speciesCol{&f.Species}, &cph)
+	err := q.QueryRowContext(ctx, flockSQL, mark.String()).Scan(flockMarkCol{&f.Mark}, speciesCol{&f.Species}, cphCol{&f.CPH})
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Flock{}, notFound(notFoundFlock, mark)
+		return store.Flock{}, notFound(notFoundFlock, mark.String())
 	}
-	if err != nil {
-		return store.Flock{}, err
-	}
-	f.CPH, err = storedCPH(cph)
 	return f, err
 }
 

@@ -94,14 +94,14 @@ func (s *Store) Seed(ctx context.Context, sd store.Seed) (created bool, err erro
 	}
 	err = s.insertMany(ctx, tx, seedFlocksSQL, onConflictNothing, 3, len(sd.Flocks), func(i int) []any {
 		f := sd.Flocks[i]
-		return []any{f.Mark, store.SpeciesName(f.Species), f.CPH.String()}
+		return []any{f.Mark.String(), store.SpeciesName(f.Species), f.CPH.String()}
 	})
 	if err != nil {
 		return false, err
 	}
 	err = s.insertMany(ctx, tx, seedTagsSQL, onConflictNothing, 4, len(sd.Tags), func(i int) []any {
 		g := sd.Tags[i]
-		return []any{g.Identifier.String(), g.Mark, store.SpeciesName(g.Species), date(g.IssuedOn)}
+		return []any{g.Identifier.String(), g.Mark.String(), store.SpeciesName(g.Species), date(g.IssuedOn)}
 	})
 	if err != nil {
 		return false, err

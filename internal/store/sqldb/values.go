@@ -191,6 +191,7 @@ type (
 	rfidText    struct{}
 	sexText     struct{}
 	stateText   struct{}
+	markText    struct{}
 )
 
 func (cphText) what() string                                  { return "CPH" }
@@ -201,11 +202,13 @@ func (batchText) what() string                                { return "batch nu
 func (batchText) parse(s string) (livestock.BatchNumber, error) {
 	return livestock.ParseBatchNumber(s)
 }
-func (rfidText) what() string                           { return "RFID" }
-func (rfidText) parse(s string) (livestock.RFID, error) { return livestock.ParseRFID(s) }
-func (sexText) what() string                            { return "sex" }
-func (sexText) parse(s string) (livestock.Sex, error)   { return livestock.ParseSex(s) }
-func (stateText) what() string                          { return "animal state" }
+func (rfidText) what() string                                { return "RFID" }
+func (rfidText) parse(s string) (livestock.RFID, error)      { return livestock.ParseRFID(s) }
+func (sexText) what() string                                 { return "sex" }
+func (sexText) parse(s string) (livestock.Sex, error)        { return livestock.ParseSex(s) }
+func (markText) what() string                                { return "flock mark" }
+func (markText) parse(s string) (livestock.FlockMark, error) { return livestock.ParseFlockMark(s) }
+func (stateText) what() string                               { return "animal state" }
 func (stateText) parse(s string) (livestock.AnimalState, error) {
 	return livestock.ParseAnimalState(s)
 }
@@ -225,4 +228,6 @@ type (
 	// the registration interface spells them.
 	sexCol         = valueCol[livestock.Sex, sexText]
 	animalStateCol = valueCol[livestock.AnimalState, stateText]
+	// flockMarkCol scans a flock or herd mark.
+	flockMarkCol = valueCol[livestock.FlockMark, markText]
 )

@@ -42,7 +42,7 @@ func TestCPHColScan(t *testing.T) {
 	}
 }
 
-// TestAnimalColsScan: a stored sex or state reads as its value, and a
+// TestAnimalColsScan: a stored sex, state or flock mark reads as its value, and a
 // spelling Drover never writes is an internal error, not read as none.
 func TestAnimalColsScan(t *testing.T) {
 	var sex livestock.Sex
@@ -61,5 +61,12 @@ func TestAnimalColsScan(t *testing.T) {
 	}
 	if err := (animalStateCol{&st}).Scan(nil); err != nil || st != 0 {
 		t.Errorf("state NULL: %v, %v; want none", st, err)
+	}
+	var mark livestock.FlockMark
+	if err := (flockMarkCol{&mark}).Scan("130181"); err != nil || mark != livestock.MustFlockMark("130181") {
+		t.Errorf("mark 130181: %q, %v", mark, err)
+	}
+	if err := (flockMarkCol{&mark}).Scan("UK130181"); err == nil {
+		t.Errorf("mark UK130181 read as %q; want an error", mark)
 	}
 }

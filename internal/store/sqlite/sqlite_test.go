@@ -101,8 +101,8 @@ func TestStoredForms(t *testing.T) {
 	cph := livestock.MustCPH("01/100/0001")
 	_, err := s.Seed(ctx, store.Seed{
 		Holdings: []livestock.Holding{{CPH: cph, Type: livestock.HoldingProducer}},
-		Flocks:   []store.Flock{{Mark: "100001", Species: livestock.SpeciesSheep, CPH: cph}},
-		Tags: []store.IssuedTag{{Identifier: livestock.MustTag(livestock.SpeciesSheep, "UK0100001 00001"), Mark: "100001", Species: livestock.SpeciesSheep,
+		Flocks:   []store.Flock{{Mark: livestock.MustFlockMark("100001"), Species: livestock.SpeciesSheep, CPH: cph}},
+		Tags: []store.IssuedTag{{Identifier: livestock.MustTag(livestock.SpeciesSheep, "UK0100001 00001"), Mark: livestock.MustFlockMark("100001"), Species: livestock.SpeciesSheep,
 			IssuedOn: time.Date(2024, 4, 1, 0, 0, 0, 0, bst)}},
 	})
 	if err != nil {

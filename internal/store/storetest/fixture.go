@@ -58,13 +58,13 @@ func fixture() store.Seed {
 			{Name: "inspector", Role: livestock.RoleInspector},
 		},
 		Flocks: []store.Flock{
-			{Mark: "100001", Species: livestock.SpeciesSheep, CPH: farmA},
-			{Mark: "100002", Species: livestock.SpeciesCattle, CPH: farmB},
+			{Mark: livestock.MustFlockMark("100001"), Species: livestock.SpeciesSheep, CPH: farmA},
+			{Mark: livestock.MustFlockMark("100002"), Species: livestock.SpeciesCattle, CPH: farmB},
 		},
 		Tags: []store.IssuedTag{
-			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
-			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00002"), Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day},
-			{Identifier: tag(livestock.SpeciesCattle, "UK100002400017"), Mark: "100002", Species: livestock.SpeciesCattle, IssuedOn: day},
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), Mark: livestock.MustFlockMark("100001"), Species: livestock.SpeciesSheep, IssuedOn: day},
+			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00002"), Mark: livestock.MustFlockMark("100001"), Species: livestock.SpeciesSheep, IssuedOn: day},
+			{Identifier: tag(livestock.SpeciesCattle, "UK100002400017"), Mark: livestock.MustFlockMark("100002"), Species: livestock.SpeciesCattle, IssuedOn: day},
 		},
 		Animals: []store.Animal{
 			{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00001"), Species: livestock.SpeciesSheep, Sex: livestock.SexFemale, BirthDate: day,
@@ -79,7 +79,7 @@ func largeSeed(n int) store.Seed {
 	day := time.Date(2024, 4, 1, 0, 0, 0, 0, time.FixedZone("BST", 3600))
 	for i := range n {
 		id := fmt.Sprintf("UK0100001 %05d", 100+i)
-		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: tag(livestock.SpeciesSheep, id), Mark: "100001", Species: livestock.SpeciesSheep, IssuedOn: day})
+		sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: tag(livestock.SpeciesSheep, id), Mark: livestock.MustFlockMark("100001"), Species: livestock.SpeciesSheep, IssuedOn: day})
 		if i%2 == 0 {
 			sd.Animals = append(sd.Animals, store.Animal{Identifier: tag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep, Sex: livestock.SexMale,
 				BirthDate: day, CPH: farmA, OnSince: day.AddDate(0, 0, 1), State: livestock.StateRegistered})

@@ -70,7 +70,7 @@ func StoredIdentifiers(t *testing.T, s store.Store, b Behind) {
 	must(t, "Seed", err)
 	a, err := s.Animal(ctx(t), "UK0100001 00001")
 	must(t, "Animal", err)
-	if a.Identifier != tag(livestock.SpeciesSheep, "UK0100001 00001") || a.Identifier.Mark() != "100001" {
+	if a.Identifier != tag(livestock.SpeciesSheep, "UK0100001 00001") || a.Identifier.Mark() != livestock.MustFlockMark("100001") {
 		t.Errorf("Animal read back as %q (%s), mark %q", a.Identifier, store.SpeciesName(a.Identifier.Species()), a.Identifier.Mark())
 	}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {

@@ -42,12 +42,12 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 	delete(tagged, livestock.SpeciesDeer)
 	sd := store.Seed{Holdings: []livestock.Holding{{CPH: farmA, Type: livestock.HoldingProducer}}}
 	for sp := range species {
-		sd.Flocks = append(sd.Flocks, store.Flock{Mark: mark(sp), Species: sp, CPH: farmA})
+		sd.Flocks = append(sd.Flocks, store.Flock{Mark: livestock.MustFlockMark(mark(sp)), Species: sp, CPH: farmA})
 		if _, ok := tagged[sp]; !ok {
 			continue
 		}
 		for _, id := range []string{seeded(sp), reg(sp)} {
-			sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: tag(sp, id), Mark: mark(sp), Species: sp, IssuedOn: day})
+			sd.Tags = append(sd.Tags, store.IssuedTag{Identifier: tag(sp, id), Mark: livestock.MustFlockMark(mark(sp)), Species: sp, IssuedOn: day})
 		}
 		sd.Animals = append(sd.Animals, animal(seeded(sp), sp))
 	}
@@ -77,7 +77,7 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 				t.Errorf("%s [%s] = %q, want %q", row.query, row.key, got, want)
 			}
 		}
-		f, err := s.Flock(ctx(t), mark(sp))
+		f, err := s.Flock(ctx(t), livestock.MustFlockMark(mark(sp)))
 		must(t, "Flock", err)
 		if f.Species != sp {
 			t.Errorf("%q: Flock reads species %q", want, store.SpeciesName(f.Species))
@@ -154,7 +154,7 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 		t.Errorf("LookUpRegistration with a tag's species %q stored: no error", "sheep")
 	}
 	b.Exec(t, "UPDATE flocks SET species = 'sheep' WHERE mark = $1", mark(sheep))
-	if _, err := s.Flock(ctx(t), mark(sheep)); err == nil || livestock.IsNotFound(err) {
+	if _, err := s.Flock(ctx(t), livestock.MustFlockMark(mark(sheep))); err == nil || livestock.IsNotFound(err) {
 		t.Errorf("Flock with species %q stored: %v, want an error", "sheep", err)
 	}
 	b.Exec(t, "UPDATE animals SET species = 'sheep' WHERE identifier = $1", seeded(sheep))

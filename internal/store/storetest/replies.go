@@ -50,7 +50,7 @@ func testAnimals(t *testing.T, s store.Store) {
 	if a, err := s.Animal(c, "UK0100001 00001"); err != nil || !cmp.Equal(sd.Animals[0], a, cmpOpts) {
 		t.Errorf("Animal = %+v, %v; want %+v", a, err, sd.Animals[0])
 	}
-	if f, err := s.Flock(c, "100002"); err != nil || !cmp.Equal(sd.Flocks[1], f, cmpOpts) {
+	if f, err := s.Flock(c, livestock.MustFlockMark("100002")); err != nil || !cmp.Equal(sd.Flocks[1], f, cmpOpts) {
 		t.Errorf("Flock = %+v, %v; want %+v", f, err, sd.Flocks[1])
 	}
 	if h, err := s.HoldingByMHS(c, mustMHS("0036")); err != nil || !cmp.Equal(sd.Holdings[2], h, cmpOpts) {
@@ -69,7 +69,7 @@ func testAnimals(t *testing.T, s store.Store) {
 		if h, err := tx.Holding(c, farmB); err != nil || h.CPH != farmB {
 			t.Errorf("tx.Holding = %+v, %v", h, err)
 		}
-		if f, err := tx.Flock(c, "100001"); err != nil || f.CPH != farmA {
+		if f, err := tx.Flock(c, livestock.MustFlockMark("100001")); err != nil || f.CPH != farmA {
 			t.Errorf("tx.Flock = %+v, %v", f, err)
 		}
 		if h, err := tx.HoldingByMHS(c, mustMHS("0036")); err != nil || h.CPH != abattoir {

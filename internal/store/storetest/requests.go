@@ -149,7 +149,7 @@ func testMovementNotFound(t *testing.T, s store.Store) {
 	wantKind(t, "Movement", err, nf)
 	_, err = s.Animal(c, "UK0100001 00001")
 	wantKind(t, "Animal", err, nf)
-	_, err = s.Flock(c, "100001")
+	_, err = s.Flock(c, livestock.MustFlockMark("100001"))
 	wantKind(t, "Flock", err, nf)
 	_, err = s.HoldingByMHS(c, mustMHS("0036"))
 	wantKind(t, "HoldingByMHS", err, nf)
