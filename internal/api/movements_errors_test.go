@@ -40,7 +40,11 @@ func TestMovementSubmissionErrors(t *testing.T) {
 			{"bad CPH", k1, map[string]any{"content": with("sourceHolding", "1/100/0257")}, 400, "S008", "/content/sourceHolding"},
 			{"bad tag", k1, map[string]any{"content": transfer(day(0), farm1, farm2, farm1, sheep("13018", 1), nil)}, 400, "S008", "/content/movementGroups/0/devices/0/tagNumber"},
 			{"rfid of another tag", k1, map[string]any{"content": transfer(day(0), farm1, farm2, farm1,
-				[]map[string]any{{"tagNumber": "UK0130181 00001", "rfid": "0826013018100002"}}, nil)}, 400, "S008", "/content/movementGroups/0/devices/0/tagNumber"},
+				[]map[string]any{{"tagNumber": "UK0130181 00001", "rfid": "0826013018100002"}}, nil)}, 400, "S008", "/content/movementGroups/0/devices/0/rfid"},
+			{"rfid that does not read", k1, map[string]any{"content": transfer(day(0), farm1, farm2, farm1,
+				[]map[string]any{{"tagNumber": "UK0130181 00001", "rfid": "zzz"}}, nil)}, 400, "S008", "/content/movementGroups/0/devices/0/rfid"},
+			{"rfid of no UK tag", k1, map[string]any{"content": transfer(day(0), farm1, farm2, farm1,
+				[]map[string]any{{"rfid": "0940013018100001"}}, nil)}, 400, "S008", "/content/movementGroups/0/devices/0/rfid"},
 			{"date without a day", k1, map[string]any{"content": with("transferDate", "2026-11")}, 400, "S008", "/content/transferDate"},
 			// Go's zero time, which was stored and then shown as no date.
 			{"year 1", k1, map[string]any{"content": with("transferDate", "0001-01-01")}, 400, "S008", "/content/transferDate"},

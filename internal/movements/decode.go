@@ -159,11 +159,12 @@ func (v *vocab) readBatch(species livestock.Species, b *batchModel, at string, e
 }
 
 // readDevice reads a device named at pointer at, reporting a problem at
-// its tagNumber (where Drover has always reported it).
+// the member that holds it: the rfid when that is what does not read,
+// else the tagNumber (also for a device that names nothing).
 func readDevice(species livestock.Species, d *deviceModel, at string, errs *fieldErrs) (livestock.Device, bool) {
-	dev, err := normaliseDevice(species, d)
+	dev, member, err := normaliseDevice(species, d)
 	if err != nil {
-		errs.add(at+"/tagNumber", err)
+		errs.add(at+"/"+member, err)
 		return dev, false
 	}
 	return dev, true
@@ -172,20 +173,21 @@ func readDevice(species livestock.Species, d *deviceModel, at string, errs *fiel
 // normaliseDevice reads a device by its tag number or, when that is
 // absent, its RFID (hex, decimal or printed), rewrites both in their
 // normal forms and checks that they name the same tag. A deer, which
-// wears no tag Drover reads, may be named by its freezebrand alone.
-func normaliseDevice(species livestock.Species, d *deviceModel) (livestock.Device, error) {
+// wears no tag Drover reads, may be named by its freezebrand alone. On an
+// error, member is the device's member at fault.
+func normaliseDevice(species livestock.Species, d *deviceModel) (dev livestock.Device, member string, err error) {
 	tagText := strings.TrimSpace(deref(d.TagNumber))
 	var rfid livestock.RFID
 	if d.RFID != nil && *d.RFID != "" {
 		r, err := livestock.ParseRFID(*d.RFID)
 		if err != nil {
-			return livestock.Device{}, err
+			return livestock.Device{}, "rfid", err
 		}
 		rfid = r
 		if tagText == "" {
 			printed, ok := r.Printed()
 			if !ok {
-				return livestock.Device{}, livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
+				return livestock.Device{}, "rfid", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
 					Message: "the rfid is not of a UK sheep or goat tag", Value: *d.RFID})
 			}
 			tagText = printed
@@ -196,28 +198,28 @@ func normaliseDevice(species livestock.Species, d *deviceModel) (livestock.Devic
 		switch {
 		case fb != "" && species == livestock.SpeciesDeer:
 			d.Freezebrand = &fb
-			return livestock.Device{Freezebrand: fb}, nil
+			return livestock.Device{Freezebrand: fb}, "", nil
 		case fb != "":
-			return livestock.Device{}, livestock.Invalid("", livestock.FieldError{Code: livestock.CodeMissing,
+			return livestock.Device{}, "tagNumber", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeMissing,
 				Message: "a sheep or goat is named by its tagNumber or rfid; a freezebrand alone names only a deer"})
 		}
-		return livestock.Device{}, livestock.Invalid("", livestock.FieldError{Code: livestock.CodeMissing,
+		return livestock.Device{}, "tagNumber", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeMissing,
 			Message: "a device needs a tagNumber, an rfid or, for a deer, a freezebrand"})
 	}
 	tag, err := livestock.ParseTag(species, tagText)
 	if err != nil {
-		return livestock.Device{}, err
+		return livestock.Device{}, "tagNumber", err
 	}
 	fromTag, ok := tag.RFID()
 	if ok && !rfid.IsZero() && rfid != fromTag {
-		return livestock.Device{}, livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
-			Message: fmt.Sprintf("the rfid %s is not that of tag %s (%s)", rfid, tag, fromTag), Value: tagText})
+		return livestock.Device{}, "rfid", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeBadFormat,
+			Message: fmt.Sprintf("the rfid %s is not that of tag %s (%s)", rfid, tag, fromTag), Value: *d.RFID})
 	}
 	d.TagNumber = ptr(tag.String())
 	if ok {
 		d.RFID = ptr(fromTag.Decimal())
 	}
-	return livestock.Device{Tag: tag, RFID: fromTag, Freezebrand: deref(d.Freezebrand)}, nil
+	return livestock.Device{Tag: tag, RFID: fromTag, Freezebrand: deref(d.Freezebrand)}, "", nil
 }
 
 // normalised encodes a payload after decoding rewrote its identifiers.
