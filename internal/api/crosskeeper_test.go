@@ -76,6 +76,16 @@ func TestOnMoveFromAnotherKeeperAwaitsThem(t *testing.T) {
 		if res := b.get("/v1/animals/UK0130181%2000001", k2); res.status != http.StatusNotFound {
 			t.Errorf("keeper2 reading keeper1's sheep before keeper1's review: %d, want 404 (not theirs is not there)", res.status)
 		}
+		history := func(when string, token string, want int) {
+			t.Helper()
+			if res := b.get("/v1/animals/UK0130181%2000001/history", token); res.status != want {
+				t.Errorf("%s: the sheep's history = %d %s, want %d", when, res.status, res.body, want)
+			}
+		}
+		// The on-move names the sheep but never put it on farm2: its history
+		// would tell keeper2 its sex, birth and state.
+		history("keeper2, before keeper1's review", k2, http.StatusNotFound)
+		history("keeper1, before their review", k1, http.StatusOK)
 		item, ok := listed(b.awaiting(k1, farm1), on.RequestID)
 		if !ok || item.UserHolding == nil || *item.UserHolding != farm2 || *item.SourceHolding != farm1 || len(item.ReviewDevices) != 2 {
 			t.Fatalf("keeper1's look-up of farm1: %+v (found %v), want the on-move reported by farm2", item, ok)
@@ -99,12 +109,14 @@ func TestOnMoveFromAnotherKeeperAwaitsThem(t *testing.T) {
 			t.Fatalf("keeper1's acceptance: %s %+v", review.RequestStatus, review.Errors)
 		}
 		b.wantOn("accepted by keeper1", map[string]string{a: farm2, "UK0130181 00002": farm2})
+		history("keeper2, once keeper1 accepted", k2, http.StatusOK)
 
 		undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": review.RequestID})
 		if !undo.applied() {
 			t.Fatalf("keeper1 undoing the review: %s %+v", undo.RequestStatus, undo.Errors)
 		}
 		b.wantOn("review undone", map[string]string{a: farm1})
+		history("keeper2, once keeper1 undid their acceptance", k2, http.StatusNotFound)
 		if _, ok := listed(b.awaiting(k1, farm1), on.RequestID); !ok {
 			t.Error("after keeper1 undid the review, the on-move no longer awaits keeper1")
 		}

@@ -53,9 +53,12 @@ func (s *Service) AnimalHistory(ctx context.Context, identifier string) (History
 }
 
 // Seen keeps of h what a reader of holdings sees: the stays on them, and
-// the movements from or to them. ok is false when nothing is left, so that
-// a keeper who never kept the animal learns nothing of it, not even that
-// it exists.
+// the movements from or to them. ok is false for an animal none of whose
+// stays is left, and for a batch none of whose movements is, so that a
+// keeper who never kept the animal learns nothing of it, not even that it
+// exists: a movement they reported from another keeper's holding, which
+// that keeper has not accepted, names the animal but never put it on
+// theirs.
 func (h History) Seen(canRead func(cph livestock.CPH) bool) (History, bool) {
 	out := History{Animal: h.Animal, Batch: h.Batch}
 	for _, st := range h.Stays {
@@ -68,7 +71,10 @@ func (h History) Seen(canRead func(cph livestock.CPH) bool) (History, bool) {
 			out.Movements = append(out.Movements, m)
 		}
 	}
-	return out, len(out.Stays) > 0 || len(out.Movements) > 0
+	if !h.Animal.Identifier.IsZero() {
+		return out, len(out.Stays) > 0
+	}
+	return out, len(out.Movements) > 0
 }
 
 // HoldingMovements lists the standing movements that left holding with a
