@@ -13,13 +13,12 @@ func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome
 	}
 	id := r.Tag.String()
 	switch {
+	case f.IssuedTo == nil || *f.IssuedTo != r.RegistrationSite:
+		// Whether and where it was issued, and whether it is registered,
+		// are another keeper's business: one answer for all of them.
+		bad(CodeNotIssued, "/animal/identifier", id, "%s was not issued to a herd on the registration site %s", id, r.RegistrationSite)
 	case f.Registered:
 		bad(CodeRegistered, "/animal/identifier", id, "%s is registered already", id)
-	case f.IssuedTo == nil:
-		bad(CodeNotIssued, "/animal/identifier", id, "%s was never issued to a herd", id)
-	case *f.IssuedTo != r.RegistrationSite:
-		// Where it was issued is another keeper's business: not said.
-		bad(CodeNotIssued, "/animal/identifier", id, "%s was not issued to a herd on the registration site %s", id, r.RegistrationSite)
 	case f.IssuedFor != r.Species && !(f.IssuedFor.Bovine() && r.Species.Bovine()):
 		bad(CodeNotIssued, "/animal/identifier", id, "%s was issued for %s, not %s", id, f.IssuedFor.RegistrationName(), r.Species.RegistrationName())
 	}

@@ -49,6 +49,7 @@ func TestCheckRegistration(t *testing.T) {
 		{"never issued", func(r *Registration, f *RegistrationFacts) { f.IssuedTo = nil }, []Code{CodeNotIssued}, nil, false},
 		{"issued elsewhere", func(r *Registration, f *RegistrationFacts) { f.IssuedTo = &other }, []Code{CodeNotIssued}, nil, false},
 		{"issued for sheep", func(r *Registration, f *RegistrationFacts) { f.IssuedFor = SpeciesSheep }, []Code{CodeNotIssued}, nil, false},
+		{"registered elsewhere", func(r *Registration, f *RegistrationFacts) { f.Registered, f.IssuedTo = true, &other }, []Code{CodeNotIssued}, nil, false},
 		{"unknown breed", func(r *Registration, f *RegistrationFacts) { r.Breed = "XYZ" }, []Code{CodeBreedUnknown}, nil, false},
 		{"no breed is fine", func(r *Registration, f *RegistrationFacts) { r.Breed = "" }, nil, nil, false},
 		{"unknown birth site", func(r *Registration, f *RegistrationFacts) {
@@ -127,6 +128,33 @@ func TestRegistrationSaysNothingOfAnotherKeepersAnimals(t *testing.T) {
 	for _, e := range errs {
 		if strings.Contains(e.Message, other.String()) || strings.Contains(e.Value, other.String()) {
 			t.Errorf("%s names the other keeper's holding: %q", e.Code, e.Message)
+		}
+	}
+}
+
+// TestRegistrationHidesOtherHerds: a tag not issued to the registration
+// site gets one answer whether it was never issued, issued to another
+// keeper's herd, or registered there already, so that registering tags
+// tells a keeper nothing of another's herd.
+func TestRegistrationHidesOtherHerds(t *testing.T) {
+	t.Parallel()
+	var answers []FieldError
+	for _, change := range []func(*RegistrationFacts){
+		func(f *RegistrationFacts) { f.IssuedTo = nil },
+		func(f *RegistrationFacts) { f.IssuedTo = &other },
+		func(f *RegistrationFacts) { f.IssuedTo, f.Registered = &other, true },
+	} {
+		r, f := validBirth(t)
+		change(&f)
+		_, errs, _ := CheckRegistration(r, f)
+		if len(errs) != 1 {
+			t.Fatalf("errors %+v, want one", errs)
+		}
+		answers = append(answers, errs[0])
+	}
+	for _, a := range answers[1:] {
+		if a != answers[0] {
+			t.Errorf("answers differ: %+v and %+v", answers[0], a)
 		}
 	}
 }
