@@ -1,5 +1,7 @@
 package livestock
 
+import "fmt"
+
 // StandstillDays is how long, after animals arrive on a holding in
 // England, no cattle, sheep or goats may leave it: day 1 is the day after
 // the arrival, so an arrival on a Monday frees the holding the following
@@ -50,6 +52,19 @@ func Standstill(d Departure, arrivals []Arrival, exempt func(flag string) bool) 
 		}
 	}
 	return Arrival{}, false
+}
+
+// StandstillWarning is the warning (W001) for a departure from source
+// that breaches its standstill, at the transfer date; breach is false
+// when it does not.
+func StandstillWarning(source CPH, d Departure, arrivals []Arrival, exempt func(flag string) bool) (w FieldError, breach bool) {
+	a, breach := Standstill(d, arrivals, exempt)
+	if !breach {
+		return FieldError{}, false
+	}
+	return FieldError{Code: CodeStandstill, Source: "/content/transferDate", Value: d.Date.String(),
+		Message: fmt.Sprintf("%s is under standstill until %s: animals arrived on %s; no exemption code applies",
+			source, a.Date.AddDays(StandstillDays+1), a.Date)}, true
 }
 
 func departureExempt(d Departure, exempt func(string) bool) bool {

@@ -125,10 +125,8 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 
 func transferWarnings(t Transfer, f TransferFacts) (warns []FieldError) {
 	d := Departure{Date: t.TransferDate, Species: t.Species, Flags: t.Flags, SourceType: f.Source.Type, DestinationType: f.Destination.Type}
-	if a, breach := Standstill(d, f.Arrivals, f.ExemptFlag); breach {
-		warns = append(warns, FieldError{Code: CodeStandstill, Source: "/content/transferDate", Value: t.TransferDate.String(),
-			Message: fmt.Sprintf("%s is under standstill until %s: animals arrived on %s; no exemption code applies",
-				t.Source, a.Date.AddDays(StandstillDays+1), a.Date)})
+	if w, breach := StandstillWarning(t.Source, d, f.Arrivals, f.ExemptFlag); breach {
+		warns = append(warns, w)
 	}
 	if f.Today.After(t.TransferDate.AddDays(LateReportDays)) {
 		warns = append(warns, FieldError{Code: CodeLateReport, Source: "/content/transferDate", Value: t.TransferDate.String(),

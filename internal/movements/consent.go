@@ -48,11 +48,14 @@ func awaitsSource(submitter livestock.User, f livestock.TransferFacts) bool {
 }
 
 // blind is f with each tag of t taken to be a registered animal of t's
-// species on the source and free to move. A reporter who does not act for
-// the source learns nothing from the outcome of their report about what
-// the source holds: existing and absent tags end alike. The source's
-// keeper's review checks the animals (sourceChecks).
+// species on the source and free to move, and with no arrivals on the
+// source. A reporter who does not act for the source learns nothing from
+// the outcome of their report about what the source holds or received:
+// existing and absent tags end alike, and no standstill is reported. The
+// source's keeper's review checks the animals and the standstill
+// (sourceChecks).
 func blind(f livestock.TransferFacts, t livestock.Transfer) livestock.TransferFacts {
+	f.Arrivals = nil
 	f.Animals = map[string]livestock.AnimalRecord{}
 	for _, d := range t.Devices() {
 		if !d.Value.Tag.IsZero() {

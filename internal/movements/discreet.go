@@ -34,15 +34,3 @@ func discreet(errs []livestock.FieldError, t livestock.Transfer) []livestock.Fie
 	}
 	return out
 }
-
-// discreetWarnings is warns for a submitter who does not act for the
-// source holding: the standstill warning says that the source is under
-// standstill, not when animals arrived there.
-func discreetWarnings(warns []livestock.FieldError, t livestock.Transfer) []livestock.FieldError {
-	for i, w := range warns {
-		if w.Code == livestock.CodeStandstill {
-			warns[i].Message = t.Source.String() + " is under standstill on " + t.TransferDate.String() + ": animals arrived there within the standstill period; no exemption code applies"
-		}
-	}
-	return warns
-}

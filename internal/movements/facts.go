@@ -72,16 +72,24 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 		}
 	}
 
-	arrivals, err := tx.ArrivalsOn(ctx, t.Source, t.TransferDate.AddDays(-livestock.StandstillDays).Time(), t.TransferDate.Time())
+	f.Arrivals, err = arrivalsBefore(ctx, tx, t.Source, t.TransferDate, exclude)
+	return f, err
+}
+
+// arrivalsBefore reads the arrivals on holding that could put a departure
+// on date under standstill, but for movement exclude's.
+func arrivalsBefore(ctx context.Context, tx store.Tx, holding livestock.CPH, date livestock.Date, exclude int64) ([]livestock.Arrival, error) {
+	arrivals, err := tx.ArrivalsOn(ctx, holding, date.AddDays(-livestock.StandstillDays).Time(), date.Time())
 	if err != nil {
-		return f, err
+		return nil, err
 	}
+	var out []livestock.Arrival
 	for _, a := range arrivals {
 		if a.MovementID != exclude {
-			f.Arrivals = append(f.Arrivals, livestock.Arrival{Date: livestock.DateOf(a.Date), Species: a.Species, Flags: slices.Clone(a.Flags)})
+			out = append(out, livestock.Arrival{Date: livestock.DateOf(a.Date), Species: a.Species, Flags: slices.Clone(a.Flags)})
 		}
 	}
-	return f, nil
+	return out, nil
 }
 
 // optional turns a not-found holding into nil.

@@ -74,6 +74,11 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 		if warns, err = s.sourceChecks(ctx, tx, &m, decided.Accepted); err != nil {
 			return outcome{}, err
 		}
+		still, err := s.sourceStandstill(ctx, tx, &m)
+		if err != nil {
+			return outcome{}, err
+		}
+		warns = append(warns, still...)
 	}
 	m.State, m.ArrivalDate, m.ReviewID = store.MovementRejected, r.ArrivalDate.Time(), req.ID
 	if r.IsAccepted {

@@ -67,3 +67,31 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 	}
 	return warns, nil
 }
+
+// sourceStandstill decides the standstill of a movement the source's
+// keeper accepts: its reporter, who did not act for the source, was told
+// nothing of the source's arrivals (blind). A breach marks the movement and
+// is a warning to the reviewer, whose holding it concerns.
+func (s *Service) sourceStandstill(ctx context.Context, tx store.Tx, m *store.Movement) ([]livestock.FieldError, error) {
+	source, err := tx.Holding(ctx, m.Source)
+	if err != nil {
+		return nil, err
+	}
+	destination, err := tx.Holding(ctx, m.Destination)
+	if err != nil {
+		return nil, err
+	}
+	on := livestock.DateOf(m.TransferDate)
+	arrivals, err := arrivalsBefore(ctx, tx, m.Source, on, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	d := livestock.Departure{Date: on, Species: m.Species, Flags: m.Flags, SourceType: source.Type, DestinationType: destination.Type}
+	w, breach := livestock.StandstillWarning(m.Source, d, arrivals, func(c string) bool { return s.vocab.flags[c].exempt })
+	m.Standstill = breach
+	if !breach {
+		return nil, nil
+	}
+	w.Source = "/content/reviewMovement"
+	return []livestock.FieldError{w}, nil
+}

@@ -55,9 +55,6 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		}
 		return failed(errs...)
 	}
-	if !submitter.CanActFor(t.Source) {
-		warns = discreetWarnings(warns, t)
-	}
 	if out, ok, err := s.reportedAgain(ctx, tx, req, t, true); ok || err != nil {
 		return out, err
 	}
