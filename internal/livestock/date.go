@@ -50,6 +50,9 @@ func parseDateParts(s string) (time.Time, string) {
 		return time.Time{}, "expected " + dateRule
 	}
 	year, month, day := atoi(y), atoi(m), atoi(d)
+	if year < 1 {
+		return time.Time{}, "the year must be 0001 or later" // the calendar has no year 0
+	}
 	if month < 1 || month > 12 {
 		return time.Time{}, "the month must be 01 to 12"
 	}
@@ -61,9 +64,9 @@ func parseDateParts(s string) (time.Time, string) {
 }
 
 // DateOf is the calendar date of t in t's own location, or the zero Date
-// when the year is outside 0000 to 9999.
+// when the year is outside 0001 to 9999.
 func DateOf(t time.Time) Date {
-	if t.Year() < 0 || t.Year() > 9999 {
+	if t.Year() < 1 || t.Year() > 9999 {
 		return Date{}
 	}
 	return Date{t.Format(time.DateOnly)}

@@ -123,8 +123,8 @@ func TestParseFilterErrors(t *testing.T) {
 			filterErr(syntax, ";", "at character 15: expected a space before ; (a quote inside a string is written twice: 'O''Brien')")},
 		{"quoted date-time", "movementDate ge '2026-11-01T00:00:00Z'",
 			filterErr(syntax, "'2026-11-01T00:00:00Z'", "at character 17: expected a date-time without quotes for movementDate, e.g. 2026-11-01T00:00:00Z, found the string '2026-11-01T00:00:00Z'")},
-		{"out of years after UTC", "movementDate ge 0000-01-01T00:00:00+01:00",
-			filterErr(syntax, "0000-01-01T00:00:00+01:00", "at character 17: movementDate needs a date-time whose UTC instant falls in the years 0000 to 9999")},
+		{"out of years after UTC", "movementDate ge 0001-01-01T00:00:00+01:00",
+			filterErr(syntax, "0001-01-01T00:00:00+01:00", "at character 17: movementDate needs a date-time whose UTC instant falls in the years 0001 to 9999")},
 
 		{"unknown field", "colour eq 'red'",
 			filterErr(field, "colour", "at character 1: colour cannot be filtered on; the fields are "+allowed)},

@@ -34,7 +34,7 @@ func FuzzParseFilter(f *testing.F) {
 		strings.Repeat("(", 40) + "requestId eq 1" + strings.Repeat(")", 40),
 		strings.Repeat("not ", 40) + "requestId eq 1",
 		"species eq '\xff'",
-		"movementDate ge 0000-01-01T00:30:00+01:00",
+		"movementDate ge 0001-01-01T00:30:00+01:00",
 		"movementDate ge 9999-12-31T23:59:59-01:00",
 	} {
 		f.Add(s)

@@ -88,8 +88,8 @@ func (p *parser) dateTime(field string, t token) (any, error) {
 		// wrong about values between.
 		return nil, syntaxError(p.s, t.off, t.raw, "%s takes at most 6 digits of a second's fraction (microseconds)", field)
 	}
-	if y := u.Year(); y < 0 || y > 9999 {
-		return nil, syntaxError(p.s, t.off, t.raw, "%s needs a date-time whose UTC instant falls in the years 0000 to 9999", field)
+	if y := u.Year(); y < 1 || y > 9999 {
+		return nil, syntaxError(p.s, t.off, t.raw, "%s needs a date-time whose UTC instant falls in the years 0001 to 9999", field)
 	}
 	return u, nil
 }

@@ -133,7 +133,7 @@ func keyValue(raw json.RawMessage, kind Kind) (any, bool) {
 	case String:
 		var s string
 		err = json.Unmarshal(raw, &s)
-		return s, err == nil
+		return s, err == nil && strings.IndexByte(s, 0) < 0 // no stored text holds U+0000
 	case Int:
 		var n int64
 		err = json.Unmarshal(raw, &n)
@@ -148,7 +148,8 @@ func keyValue(raw json.RawMessage, kind Kind) (any, bool) {
 			return nil, false
 		}
 		t, err := time.Parse(time.RFC3339Nano, s)
-		return t.UTC(), err == nil
+		t = t.UTC()
+		return t, err == nil && t.Year() >= 1 && t.Year() <= 9999 // as a stored instant is
 	}
 	return nil, false
 }

@@ -33,12 +33,16 @@ func TestShapeProblem(t *testing.T) {
 		{"keys that look like values", `{"a":"b","c":"d"}`, "", true},
 		{"63 members, brackets in strings", `{"content":{"s":"[[{{,,,"` + strings.Repeat(`,"x":1`, 62) + `}}`, "", true},
 		{"63 deep", strings.Repeat("[", 63) + strings.Repeat("]", 63), "", true},
+		{"NUL in a value", `{"animal":{"name":"a\u0000b"}}`, "/animal/name", false},
+		{"NUL in an item", `{"content":{"processingFlags":["1","\u0000"]}}`, "/content/processingFlags/1", false},
+		{"NUL in a member name", `{"content":{"a\u0000":1}}`, `/content/a\u0000`, false},
+		{"an escaped backslash before u0000", `{"animal":{"name":"a\\u0000b"}}`, "", true},
 	} {
-		at, msg, ok := shapeProblem([]byte(tc.body))
+		at, msg, _, ok := shapeProblem([]byte(tc.body))
 		if ok != tc.ok || at != tc.pointer {
 			t.Errorf("%s: shapeProblem = %q, %q, %v; want %q, %v", tc.name, at, msg, ok, tc.pointer, tc.ok)
 		}
-		if sat, _, sok := scanShape([]byte(tc.body)); sok != ok || sat != at {
+		if sat, _, _, sok := scanShape([]byte(tc.body)); sok != ok || sat != at {
 			t.Errorf("%s: scanShape = %q, %v; shapeProblem %q, %v", tc.name, sat, sok, at, ok)
 		}
 	}
@@ -54,8 +58,8 @@ func FuzzShapeFastPath(f *testing.F) {
 		if !json.Valid(data) {
 			return
 		}
-		at, _, ok := shapeProblem(data)
-		if sat, _, sok := scanShape(data); sok != ok || sat != at {
+		at, _, _, ok := shapeProblem(data)
+		if sat, _, _, sok := scanShape(data); sok != ok || sat != at {
 			t.Fatalf("shapeProblem = %q, %v; scanShape = %q, %v", at, ok, sat, sok)
 		}
 	})

@@ -6,7 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -84,6 +88,9 @@ func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams m
 			}}
 		}
 	}()
+	if f, ok := nulParameter(r, pathParams); ok {
+		return []livestock.FieldError{f}
+	}
 	var c collector
 	if route.Operation.RequestBody != nil {
 		if f, ok := notUTF8(r.Header.Get("Content-Type")); ok {
@@ -109,6 +116,70 @@ func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams m
 		c.request(err)
 	}
 	return c.result()
+}
+
+// nulParameter finds a path or query parameter (or a query parameter's
+// name) holding U+0000, written %00, which no text may hold: PostgreSQL's
+// text cannot, and no parameter has a use for it.
+func nulParameter(r *http.Request, pathParams map[string]string) (livestock.FieldError, bool) {
+	bad := func(source, value string) (livestock.FieldError, bool) {
+		return livestock.FieldError{Code: livestock.CodeBadFormat, Source: source, Value: strings.ReplaceAll(value, "\x00", `\u0000`),
+			Message: "holds the character U+0000 (%00), which no text may hold"}, true
+	}
+	names := make([]string, 0, len(pathParams))
+	for name := range pathParams {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		v := pathParams[name]
+		if u, err := url.PathUnescape(v); err == nil {
+			v = u
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return bad("path:"+name, v)
+		}
+	}
+	if f, ok := nulValue(r.URL.RawQuery, "query:", bad); ok {
+		return f, true
+	}
+	if r.Body == nil || r.Body == http.NoBody || mediaType(r.Header.Get("Content-Type")) != "application/x-www-form-urlencoded" {
+		return livestock.FieldError{}, false
+	}
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		// The body's own check reports it (too large, cut off): it reads
+		// the same bytes and then the same error.
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), failedReader{err}))
+		return livestock.FieldError{}, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	return nulValue(string(data), "/", bad)
+}
+
+// failedReader is a body's read error, given again to the next reader.
+type failedReader struct{ err error }
+
+func (f failedReader) Read([]byte) (int, error) { return 0, f.err }
+
+// nulValue finds a name or value holding U+0000 in URL-encoded text (a
+// query, a form body); source prefixes the name in the error bad makes.
+func nulValue(encoded, source string, bad func(source, value string) (livestock.FieldError, bool)) (livestock.FieldError, bool) {
+	if !strings.Contains(encoded, "%00") && strings.IndexByte(encoded, 0) < 0 {
+		return livestock.FieldError{}, false
+	}
+	values, _ := url.ParseQuery(encoded) // what parses; the parameters' own check reports the rest
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		if strings.IndexByte(name, 0) >= 0 {
+			return bad(source+strings.ReplaceAll(name, "\x00", `\u0000`), "")
+		}
+		for _, v := range values[name] {
+			if strings.IndexByte(v, 0) >= 0 {
+				return bad(source+name, v)
+			}
+		}
+	}
+	return livestock.FieldError{}, false
 }
 
 // invalidUTF8At is the offset of the first byte of data that is not part
@@ -150,8 +221,8 @@ func (c *collector) checkJSON(r *http.Request) bool {
 		c.out = append(c.out, malformedJSON(data))
 		return false
 	}
-	if at, msg, ok := shapeProblem(data); !ok {
-		c.add(livestock.CodeBadLength, at, msg, "")
+	if at, msg, code, ok := shapeProblem(data); !ok {
+		c.add(code, at, msg, "")
 		return false
 	}
 	if at, msg, ok := strictProblem(data); !ok {

@@ -128,6 +128,12 @@ func TestValidateRequestDocument(t *testing.T) {
 		{"sign-in without a challenge", request{method: "POST", target: "/oauth2/authorize", ctype: form,
 			body: "response_type=code&redirect_uri=x&username=a&password=b"},
 			[]fe{{"S002", "is required", "/code_challenge", ""}}},
+		{"NUL in a query parameter", request{target: "/oauth2/authorize?response_type=code&redirect_uri=x%00y&code_challenge=" + challenge},
+			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "query:redirect_uri", `x\u0000y`}}},
+		{"NUL in a path parameter", request{target: "/v1/StandingData/a%00b", template: "/v1/StandingData/{list}", params: map[string]string{"list": "a%00b"}},
+			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "path:list", `a\u0000b`}}},
+		{"NUL in a form field", request{method: "POST", target: "/oauth2/token", ctype: form, body: "grant_type=password&username=keeper1%00&password=pw"},
+			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "/username", `keeper1\u0000`}}},
 		{"undocumented route", request{target: "/v1/nothing"}, nil},
 		{"undocumented method", request{method: "DELETE", target: "/v1/me"}, nil},
 	}
