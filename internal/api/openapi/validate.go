@@ -154,7 +154,7 @@ func nulParameter(r *http.Request, pathParams map[string]string) (livestock.Fiel
 		return livestock.FieldError{}, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(data))
-	return nulValue(string(data), "/", bad)
+	return nulValue(string(data), "form:", bad)
 }
 
 // failedReader is a body's read error, given again to the next reader.

@@ -133,7 +133,7 @@ func TestValidateRequestDocument(t *testing.T) {
 		{"NUL in a path parameter", request{target: "/v1/StandingData/a%00b", template: "/v1/StandingData/{list}", params: map[string]string{"list": "a%00b"}},
 			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "path:list", `a\u0000b`}}},
 		{"NUL in a form field", request{method: "POST", target: "/oauth2/token", ctype: form, body: "grant_type=password&username=keeper1%00&password=pw"},
-			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "/username", `keeper1\u0000`}}},
+			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "form:username", `keeper1\u0000`}}},
 		{"undocumented route", request{target: "/v1/nothing"}, nil},
 		{"undocumented method", request{method: "DELETE", target: "/v1/me"}, nil},
 	}
