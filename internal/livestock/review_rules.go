@@ -70,10 +70,16 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 	}
 	rejected := map[string]bool{}
 	for list, tags := range map[string][]Tag{"acceptedDevices": r.AcceptedDevices, "rejectedDevices": r.RejectedDevices} {
+		named := map[string]bool{}
 		for i, t := range tags {
-			if !inMovement[t.String()] {
-				bad(CodeReviewDevice, fmt.Sprintf("%s/%s/%d/tagNumber", at, list, i), t.String(), "tag %s is not in the movement", t)
+			here := fmt.Sprintf("%s/%s/%d/tagNumber", at, list, i)
+			switch {
+			case !inMovement[t.String()]:
+				bad(CodeReviewDevice, here, t.String(), "tag %s is not in the movement", t)
+			case named[t.String()]:
+				bad(CodeDeviceRepeated, here, t.String(), "tag %s is named twice in %s", t, list)
 			}
+			named[t.String()] = true
 			if list == "rejectedDevices" {
 				rejected[t.String()] = true
 			}
@@ -145,6 +151,9 @@ func checkReviewBatches(r Review, m ReviewedMovement, bad func(Code, string, str
 					lineRejected[line] += m.Batches[line].Total
 				case rejecting:
 					lineRejected[line] += b.Total
+				case !b.Whole:
+					// Accepting some of a line rejects the rest of it.
+					lineRejected[line] += m.Batches[line].Total - b.Total
 				}
 				named[b.ID] = true
 				continue
@@ -159,6 +168,8 @@ func checkReviewBatches(r Review, m ReviewedMovement, bad func(Code, string, str
 				numberRejected[b.Number.String()] += total
 			case rejecting:
 				numberRejected[b.Number.String()] += b.Total
+			case !b.Whole:
+				numberRejected[b.Number.String()] += total - b.Total // accepting some rejects the rest
 			}
 		}
 	}

@@ -54,6 +54,26 @@ func TestCheckReview(t *testing.T) {
 			r.AcceptedBatches = []ReviewBatch{{ID: 77, Total: 10}}
 			return r
 		}(), nil, 13, ""},
+		{"accept part of a batch line: the rest is rejected", func() Review {
+			r := ok(7)
+			r.AcceptedBatches = []ReviewBatch{{ID: 77, Total: 4}}
+			return r
+		}(), nil, 7, ""},
+		{"accept part of a batch by number, counted whole", func() Review {
+			r := ok(13)
+			r.AcceptedBatches = []ReviewBatch{{Number: mustBatch(t, "UK130181"), HasNumber: true, Total: 4}}
+			return r
+		}(), []Code{CodeReviewTotal}, 0, ""},
+		{"a tag accepted twice", func() Review {
+			r := ok(13)
+			r.AcceptedDevices = []Tag{tag("UK0130181 00001"), tag("UK0130181 00001")}
+			return r
+		}(), []Code{CodeDeviceRepeated}, 0, ""},
+		{"a tag rejected twice", func() Review {
+			r := ok(12)
+			r.RejectedDevices = []Tag{tag("UK0130181 00002"), tag("UK0130181 00002")}
+			return r
+		}(), []Code{CodeDeviceRepeated}, 0, ""},
 		{"batchMovementId not in the movement", func() Review {
 			r := ok(13)
 			r.AcceptedBatches = []ReviewBatch{{ID: 78, Total: 10}}
