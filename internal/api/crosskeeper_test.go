@@ -261,3 +261,38 @@ func postedID(res response) int64 {
 	res.decode(&rec)
 	return rec.RequestID
 }
+
+// TestReviewArrivalDate: the live catalogue forbids an arrival date where
+// the departure's keeper reviews or the review rejects, so a review may
+// leave it out there (the animals arrive on the transfer date); the
+// destination's keeper accepting must give it, and is answered at once.
+func TestReviewArrivalDate(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		undated := func(holding string, id int64, accept bool) map[string]any {
+			rm := map[string]any{"requestId": id, "isAccepted": accept}
+			return map[string]any{"holding": holding, "reviewMovement": rm}
+		}
+
+		// keeper2 reports an on-move from keeper1's farm; keeper1 confirms it.
+		on := b.submit(k2, "TransferRequests", transfer(day(-2), farm1, farm2, farm2, sheep("130181", 5), nil))
+		if rec := b.submit(k1, "ReviewHoldingMovementRequests", undated(farm1, on.RequestID, true)); !rec.applied() {
+			t.Fatalf("keeper1 confirming without an arrival date: %s %+v", rec.RequestStatus, rec.Errors)
+		}
+		b.wantOn("confirmed by the departure's keeper", map[string]string{"UK0130181 00005": farm2})
+
+		// keeper1 sends sheep to keeper2, who must say when they arrived.
+		off := b.submit(k1, "TransferRequests", transfer(day(-2), farm1, farm2, farm1, sheep("130181", 6), nil))
+		res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": undated(farm2, off.RequestID, true)})
+		if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) == 0 ||
+			p.Errors[0].Code != "S002" || p.Errors[0].Source != "/content/reviewMovement/arrivalDate" {
+			t.Errorf("keeper2 accepting without an arrival date: %d %s, want 400 S002 at arrivalDate", res.status, res.body)
+		}
+		if rec := b.submit(k2, "ReviewHoldingMovementRequests", undated(farm2, off.RequestID, false)); !rec.applied() {
+			t.Fatalf("keeper2 rejecting without an arrival date: %s %+v", rec.RequestStatus, rec.Errors)
+		}
+		b.wantOn("rejected by the destination", map[string]string{"UK0130181 00006": farm1})
+	})
+}

@@ -12,6 +12,7 @@ type Review struct {
 	RequestID       int64 // the transfer request reviewed
 	IsAccepted      bool  // false rejects the whole movement
 	ArrivalDate     Date
+	ArrivalGiven    bool // the review gave ArrivalDate; only a destination accepting must
 	AnimalTotal     int  // the number of animals accepted
 	TotalGiven      bool // the review gave AnimalTotal; the interface does not require it
 	AcceptedDevices []Tag

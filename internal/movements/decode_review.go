@@ -23,7 +23,7 @@ type reviewMovementWire struct {
 	// IsAccepted may be null or absent: the lists then decide it (see
 	// acceptedOf). It is stored decided.
 	IsAccepted      *bool             `json:"isAccepted"`
-	ArrivalDate     string            `json:"arrivalDate"`
+	ArrivalDate     string            `json:"arrivalDate,omitempty"`
 	AnimalTotal     *int              `json:"animalTotal,omitempty"`
 	AcceptedDevices []reviewDeviceTag `json:"acceptedDevices,omitempty"`
 	RejectedDevices []reviewDeviceTag `json:"rejectedDevices,omitempty"`
@@ -83,8 +83,15 @@ func decodeReview(content []byte) (livestock.Review, reviewContent, error) {
 	if r.RequestID < 1 {
 		errs = append(errs, livestock.FieldError{Code: livestock.CodeMissing, Source: at + "/requestId", Message: "the request to review is required"})
 	}
-	if r.ArrivalDate, rm.ArrivalDate, err = reviewDate(rm.ArrivalDate); err != nil {
-		errs.add(at+"/arrivalDate", err)
+	// The live catalogue forbids an arrival date where the departure's
+	// keeper reviews or the review rejects (21505, 21507) and the schema
+	// requires one: it is read when given, and required only where a
+	// destination accepts, which the movement decides (arrivalRequired).
+	if rm.ArrivalDate != "" {
+		r.ArrivalGiven = true
+		if r.ArrivalDate, rm.ArrivalDate, err = reviewDate(rm.ArrivalDate); err != nil {
+			errs.add(at+"/arrivalDate", err)
+		}
 	}
 	devices := func(list string, in []reviewDeviceTag) []livestock.Tag {
 		var out []livestock.Tag

@@ -72,7 +72,7 @@ func (s *Service) prepareReview(ctx context.Context, u livestock.User, content [
 	if !u.CanActFor(r.Holding) {
 		return store.Request{}, forbidden("/content/holding", r.Holding.String(), "you may not act for holding "+r.Holding.String())
 	}
-	if err := s.checkVersion(ctx, u, r); err != nil {
+	if err := s.checkMovement(ctx, u, r); err != nil {
 		return store.Request{}, err
 	}
 	return store.Request{MovementDate: r.ArrivalDate.Time(), TargetID: r.RequestID, TrackingID: deref(w.TrackingID),

@@ -57,6 +57,12 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if m.RequestID != r.RequestID {
 		return failed(staleReview(r.RequestID, m.RequestID))
 	}
+	if arrivalMissing(r, m) {
+		return failed(missingArrival())
+	}
+	if !r.ArrivalGiven {
+		r.ArrivalDate = livestock.DateOf(m.TransferDate)
+	}
 	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate)}
 	for _, d := range m.Devices {
 		mv.Devices = append(mv.Devices, d.Identifier.String())
@@ -121,11 +127,12 @@ func staleReview(named, current int64) livestock.FieldError {
 		Message: fmt.Sprintf("request %d has been corrected by request %d since; look the movement up again and review request %d", named, current, current)}
 }
 
-// checkVersion refuses at once a review of a movement awaiting the
+// checkMovement refuses at once a review of a movement awaiting the
 // reviewing holding's review that has been corrected since the version the
-// review names. Anything else it cannot tell yet is left to the job, which
-// checks again: a correction may come between the two.
-func (s *Service) checkVersion(ctx context.Context, u livestock.User, r livestock.Review) error {
+// review names, or that the destination accepts without an arrival date.
+// Anything else it cannot tell yet is left to the job, which checks again:
+// a correction may come between the two.
+func (s *Service) checkMovement(ctx context.Context, u livestock.User, r livestock.Review) error {
 	reviewed, err := s.store.Request(ctx, r.RequestID)
 	if livestock.IsNotFound(err) || err == nil && !maySee(u, reviewed) { // notyours.go
 		return nil
@@ -147,10 +154,28 @@ func (s *Service) checkVersion(ctx context.Context, u livestock.User, r livestoc
 	if err != nil {
 		return err
 	}
-	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding || m.RequestID == r.RequestID {
+	switch {
+	case m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding:
 		return nil
+	case m.RequestID != r.RequestID:
+		return livestock.Invalid("the movement has been corrected since", staleReview(r.RequestID, m.RequestID))
+	case arrivalMissing(r, m):
+		return livestock.Invalid("the arrival date is required", missingArrival())
 	}
-	return livestock.Invalid("the movement has been corrected since", staleReview(r.RequestID, m.RequestID))
+	return nil
+}
+
+// arrivalMissing reports whether review r of movement m lacks the arrival
+// date it needs: the destination's keeper, accepting, says when the
+// animals arrived. The source's keeper confirming what left does not know
+// (the animals arrive on the transfer date), nor does a rejection need one.
+func arrivalMissing(r livestock.Review, m store.Movement) bool {
+	return !r.ArrivalGiven && r.IsAccepted && !sourceConsent(m)
+}
+
+func missingArrival() livestock.FieldError {
+	return livestock.FieldError{Code: livestock.CodeMissing, Source: "/content/reviewMovement/arrivalDate",
+		Message: "the arrival date is required when the destination accepts a movement"}
 }
 
 // setUndoable sets whether a request may be undone. That changes the

@@ -251,10 +251,9 @@ func TestValidateMovements(t *testing.T) {
 		{"correction without its target", post("/v1/CorrectTransferRequests", `{"content":{`+good+`}}`), nil},
 		{"review", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":`+
 			`{"requestId":7,"isAccepted":true,"arrivalDate":"2026-11-03","animalTotal":2,"rejectedDevices":[{"tagNumber":"UK0130181 00003"}]}}}`), nil},
-		{"review without its arrival (isAccepted may be left to the lists)", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":{"animalTotal":-1}}}`),
+		{"review without its request (isAccepted may be left to the lists, arrivalDate to the movement)", post("/v1/ReviewHoldingMovementRequests", `{"content":{"holding":"01/100/0264","reviewMovement":{"animalTotal":-1}}}`),
 			[]fe{
 				{"S008", "must be at least 0", "/content/reviewMovement/animalTotal", "-1"},
-				{"S002", "is required", "/content/reviewMovement/arrivalDate", ""},
 				{"S002", "is required", "/content/reviewMovement/requestId", ""},
 			}},
 		{"review in the live shape, as a generated client posts it", post("/v1/ReviewHoldingMovementRequests",
