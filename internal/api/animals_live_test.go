@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -237,5 +238,34 @@ func (l liveDefinition) check(name string, body []byte) {
 	}
 	if err := l.doc.Components.Schemas[name].Value.VisitJSON(v, openapi3.VisitAsResponse(), openapi3.MultiErrors()); err != nil {
 		l.t.Errorf("the answer breaks the live %s: %v\n%s", name, err, body)
+	}
+}
+
+// TestMultipleBirthFlagSpellings: the interface document also spells
+// birth.multipleBirthsFlag without its s; either is read, the record
+// answers the live spelling, and the two disagreeing are refused.
+func TestMultipleBirthFlagSpellings(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	calf := func(n int) string { return "UK442501" + checkDigit(t, "442501", n) + fmt.Sprintf("%05d", n) }
+	body := liveAnimal(calf(145), day(-2))
+	birth := body["birth"].(map[string]any)
+	delete(birth, "multipleBirthsFlag")
+	birth["multipleBirthFlag"] = true
+	if res := b.register(k1, body); res.status != http.StatusOK {
+		t.Fatalf("registered with multipleBirthFlag: %d %s", res.status, res.body)
+	}
+	var animal struct{ Birth map[string]any }
+	b.get("/v1/animals/"+calf(145), k1).decode(&animal)
+	if animal.Birth["multipleBirthsFlag"] != true {
+		t.Errorf("birth read back as %v, want multipleBirthsFlag true", animal.Birth)
+	}
+
+	body = liveAnimal(calf(146), day(-2))
+	body["birth"].(map[string]any)["multipleBirthFlag"] = false // multipleBirthsFlag is true
+	res := b.register(k1, body)
+	if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) == 0 || p.Errors[0].Source != "/birth/multipleBirthFlag" {
+		t.Errorf("the two spellings disagreeing: %d %s, want 400 at /birth/multipleBirthFlag", res.status, res.body)
 	}
 }

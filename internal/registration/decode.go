@@ -123,6 +123,10 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		}
 		r.BirthDate = date("/birth/date", b.Date, false)
 		r.BirthYear, r.BirthMark = b.Year, b.Mark
+		if one, other := b.MultipleBirthsFlag, b.MultipleBirthFlag; one != nil && other != nil && *one != *other {
+			p = append(p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: "/birth/multipleBirthFlag",
+				Message: "multipleBirthFlag and multipleBirthsFlag are one flag spelled two ways, and disagree"})
+		}
 		if b.Site != nil {
 			r.BirthSite = sites("/birth/site", b.Site, &p)
 			oneHolding("/birth/site", b.Site, livestock.CodeBadFormat, &p)

@@ -200,7 +200,9 @@ func (s *Service) birthRecord(ctx context.Context, a store.Animal, w body, holdi
 	if wb := w.Birth; wb != nil {
 		b.Year, b.Mark = max(b.Year, wb.Year), wb.Mark
 		flag := func(f *bool) bool { return f != nil && *f } // not reported reads as not so
-		b.AssistedBirthFlag, b.MultipleBirthsFlag, b.EmbryoTransferFlag = flag(wb.AssistedBirthFlag), flag(wb.MultipleBirthsFlag), flag(wb.EmbryoTransferFlag)
+		b.AssistedBirthFlag, b.EmbryoTransferFlag = flag(wb.AssistedBirthFlag), flag(wb.EmbryoTransferFlag)
+		// Either spelling was sent; the live Animal, a closed object, has this one.
+		b.MultipleBirthsFlag = flag(wb.MultipleBirthsFlag) || flag(wb.MultipleBirthFlag)
 		if wb.Site != nil {
 			bs := siteOf(wb.Site.Identifiers)
 			b.Site = &bs

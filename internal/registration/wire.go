@@ -42,7 +42,11 @@ type body struct {
 		Mark               string `json:"mark,omitempty"`
 		AssistedBirthFlag  *bool  `json:"assistedBirthFlag,omitempty"`
 		MultipleBirthsFlag *bool  `json:"multipleBirthsFlag,omitempty"`
-		EmbryoTransferFlag *bool  `json:"embryoTransferFlag,omitempty"`
+		// MultipleBirthFlag is the interface document's other spelling of
+		// MultipleBirthsFlag: either may be sent; decode refuses the two
+		// disagreeing.
+		MultipleBirthFlag  *bool `json:"multipleBirthFlag,omitempty"`
+		EmbryoTransferFlag *bool `json:"embryoTransferFlag,omitempty"`
 	} `json:"birth,omitempty"`
 	Death        *death `json:"death,omitempty"`
 	Registration struct {

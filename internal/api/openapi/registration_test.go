@@ -153,7 +153,7 @@ func TestRegistrationWireNames(t *testing.T) {
 		"AnimalRegistration": {"OriginalIdentifier", "animal", "assurance", "birth", "birthingHistory", "breed", "createdDateTime",
 			"currentSite", "death", "homeSite", "importParents", "registration", "updatedDateTime"},
 		"RegistrationAnimal":   {"genotype", "identifier", "name", "originalIdentifier", "productionType", "sex", "species", "state"},
-		"RegistrationBirth":    {"assistedBirthFlag", "date", "embryoTransferFlag", "mark", "multipleBirthsFlag", "site", "year"},
+		"RegistrationBirth":    {"assistedBirthFlag", "date", "embryoTransferFlag", "mark", "multipleBirthFlag", "multipleBirthsFlag", "site", "year"},
 		"RegistrationDeath":    {"carcassCollectionSite", "createdDateTime", "date", "reason", "receivedDate", "site", "tseTestRequiredFlag", "updatedDateTime"},
 		"DeathReason":          {"id", "name"},
 		"RegistrationDetails":  {"birthDam", "category", "date", "geneticDam", "identificationDate", "sire", "site"},
