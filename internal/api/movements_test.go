@@ -59,6 +59,10 @@ func TestMovementLifecycle(t *testing.T) {
 			if res.status != tc.status || tc.status == 200 && !strings.Contains(string(res.body), `"value":[]`) {
 				t.Errorf("look-up by MHS %s = %d %s, want %d", tc.mhs, res.status, res.body, tc.status)
 			}
+			// A refusal names the MHS as sent, not the holding it is.
+			if res.status == http.StatusForbidden && strings.Contains(string(res.body), "01/100/") {
+				t.Errorf("refused look-up by MHS %s names a holding: %s", tc.mhs, res.body)
+			}
 		}
 
 		// keeper2 finds it for review, by both forms of the look-up, with

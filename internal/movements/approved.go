@@ -146,7 +146,8 @@ func (s *Service) RangeFilter(ctx context.Context, u livestock.User, r TransferR
 		add("transferDate", odata.Le, end)
 	}
 
-	named, mine := 0, false
+	given, mine := 0, false
+	var named []string // the registered holdings named, as CPHs
 	for _, h := range []struct{ param, value, field string }{
 		{"departureHolding", r.Departure, "sourceHolding"},
 		{"destinationHolding", r.Destination, "destinationHolding"},
@@ -154,7 +155,7 @@ func (s *Service) RangeFilter(ctx context.Context, u livestock.User, r TransferR
 		if h.value == "" {
 			continue
 		}
-		named++
+		given++
 		cph, err := s.registered(ctx, h.value)
 		if err != nil {
 			return nil, err
@@ -164,16 +165,17 @@ func (s *Service) RangeFilter(ctx context.Context, u livestock.User, r TransferR
 			continue
 		}
 		mine = mine || u.CanActFor(cph)
+		named = append(named, cph.String())
 		add(h.field, odata.Eq, cph.String())
 	}
-	if named == 0 && u.Role == livestock.RoleInspector {
+	if given == 0 && u.Role == livestock.RoleInspector {
 		bad(livestock.CodeRangeNoHolding, "departureHolding", "", "Either departureHolding or destinationHolding must be specified")
 	}
 	if len(errs) > 0 {
 		return nil, livestock.Invalid("the transfer date range cannot be used", errs...)
 	}
-	if named > 0 && !mine && u.Role != livestock.RoleInspector {
-		return nil, forbidden("path:departureHolding", r.Departure+","+r.Destination, "you act for neither departureHolding nor destinationHolding")
+	if len(named) > 0 && !mine && u.Role != livestock.RoleInspector {
+		return nil, forbidden("path:departureHolding", strings.Join(named, ","), "you act for neither departureHolding nor destinationHolding")
 	}
 	var e odata.Expr
 	for _, c := range conds {

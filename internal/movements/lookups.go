@@ -111,7 +111,8 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 		return nil, false, forbidden("path:holding", ref.String(), "you may not read holding "+ref.String())
 	}
 	if !u.CanRead(cph) {
-		return nil, false, forbidden("path:holding", cph.String(), "you may not read holding "+cph.String())
+		// Named as the caller named it: an MHS's holding is not theirs to learn.
+		return nil, false, forbidden("path:holding", ref.String(), "you may not read holding "+ref.String())
 	}
 	size := q.PageSize(maxPage)
 	rq := store.ReviewQuery{Holding: cph, Species: sp, Filter: q.Filter, AfterID: q.AfterID, Offset: q.Skip, Limit: size + 1}
