@@ -282,3 +282,20 @@ func TestODataPaging(t *testing.T) {
 		}
 	})
 }
+
+// TestEmptyTrackingIDIsNone: the live schema sets trackingId no least
+// length, so "" is sent by clients that have none; it is none, as null is,
+// and two such requests are not one trackingId used twice.
+func TestEmptyTrackingIDIsNone(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	for i := 1; i <= 2; i++ {
+		move := transfer(day(0), farm1, "01/100/0258", farm1, sheep("130181", i), nil)
+		move["trackingId"] = ""
+		rec := b.submit(k1, "TransferRequests", move)
+		if !rec.applied() || rec.TrackingID != "" {
+			t.Errorf("transfer %d with an empty trackingId: %s %+v, trackingId %q", i, rec.RequestStatus, rec.Errors, rec.TrackingID)
+		}
+	}
+}

@@ -56,6 +56,9 @@ func (v *vocab) decodeTransfer(content []byte) (decoded, error) {
 		}
 		t.SaleDate, m.SaleDate = day, ptr(at.String())
 	}
+	if in.TrackingID != nil && *in.TrackingID == "" {
+		in.TrackingID = nil // none, as null is: the live schema sets no least length
+	}
 	if in.TrackingID != nil {
 		if _, err := livestock.ParseTrackingID(*in.TrackingID); err != nil {
 			errs.add("/content/trackingId", err)
