@@ -366,9 +366,9 @@ func TestReviewWithoutATotal(t *testing.T) {
 	})
 }
 
-// TestRepeatedTagPointsAtItsList: a tag given twice is V017 at the second
-// one, in the list it was given in, in Drover's earlier flat form (devicesWithDetail had been reported
-// as devices, at an index that list did not have).
+// TestRepeatedTagPointsAtItsList: a tag given twice is a 400 V017 at the
+// second one, in the list it was given in (devicesWithDetail had been
+// reported as devices, at an index that list did not have).
 func TestRepeatedTagPointsAtItsList(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})
@@ -380,13 +380,13 @@ func TestRepeatedTagPointsAtItsList(t *testing.T) {
 		{"devicesWithDetail": []map[string]any{tag(3)}},
 		{"devices": []map[string]any{tag(4)}, "devicesWithDetail": []map[string]any{tag(5), tag(3)}},
 	}
-	rec := b.submit(k1, "TransferRequests", move)
-	// The target is into the content as stored, in the live shape, where a
-	// device with details nests its tag in device; 30022 is the live
-	// catalogue's code for a tag given twice (V017).
+	res := b.post(k1, "TransferRequests", map[string]any{"content": move})
+	// The target is into the content in the live shape, where a device
+	// with details nests its tag in device; 30022 is the live catalogue's
+	// code for a tag given twice (V017), one of its immediate errors.
 	const at = "content.movementGroups[1].devicesWithDetail[1].device.tagNumber"
-	if len(rec.Errors) != 1 || rec.Errors[0].Code != "30022" || rec.Errors[0].Target != at {
-		t.Errorf("a tag twice: %s %+v, want 30022 at %s", rec.RequestStatus, rec.Errors, at)
+	if status, code, target := liveRefusal(res); status != http.StatusBadRequest || code != "30022" || target != at {
+		t.Errorf("a tag twice: %d %s, want 400 30022 at %s", res.status, res.body, at)
 	}
 }
 

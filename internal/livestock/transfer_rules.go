@@ -1,6 +1,9 @@
 package livestock
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // AnimalRecord is what the registry knows of one tagged animal.
 type AnimalRecord struct {
@@ -56,27 +59,12 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 	case f.Source != nil && f.Destination.CPH == f.Source.CPH:
 		bad(CodeSameHolding, "/content/destinationHolding", t.Destination.String(), "the destination is the source holding")
 	}
-	for _, flag := range t.Flags {
-		if f.KnownFlag != nil && !f.KnownFlag(flag) {
-			bad(CodeFlagUnknown, "/content/processingFlags", flag, "%q is not an exemption code (see /v1/StandingData/processingFlags)", flag)
-		}
-	}
+	errs = append(errs, CheckTransferForm(t, f.KnownFlag)...)
 
-	count := 0
 	seen := map[string]bool{}
 	for _, d := range t.Devices() {
-		count++
-		if d.Value.Tag.IsZero() { // a deer named by its freezebrand alone: the register keeps no such animals to look up
-			fb := "freezebrand:" + d.Value.Freezebrand
-			if seen[fb] {
-				bad(CodeDeviceRepeated, d.At+"/freezebrand", d.Value.Freezebrand, "freezebrand %s appears more than once", d.Value.Freezebrand)
-			}
-			seen[fb] = true
-			continue
-		}
 		tag, at := d.Value.Tag.String(), d.At+"/tagNumber"
-		if seen[tag] {
-			bad(CodeDeviceRepeated, at, tag, "tag %s appears more than once", tag)
+		if d.Value.Tag.IsZero() || seen[tag] { // a deer by its freezebrand alone, whom the register does not keep; a repeat
 			continue
 		}
 		seen[tag] = true
@@ -97,7 +85,6 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 		}
 	}
 	for _, b := range t.Batches() {
-		count += b.Value.Total
 		n := b.Value.Number
 		mark := n.Mark()
 		if mark.IsZero() { // unknown, or a deer batch that gives only its total
@@ -106,6 +93,44 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 		if sp, ok := f.FlockSpecies[mark]; ok && sp != t.Species {
 			bad(CodeBatchSpecies, b.At+"/batchNumber", n.String(), "flock %s is of species %s, not %s", mark, sp.MovementName(), t.Species.MovementName())
 		}
+	}
+	if len(errs) > 0 {
+		return errs, nil
+	}
+	return nil, transferWarnings(t, f)
+}
+
+// CheckTransferForm applies the rules a transfer keeps or breaks by itself,
+// whatever the registry holds: its processingFlags are exemption codes
+// (knownFlag says which; nil knows them all), no tag or freezebrand is
+// named twice, and animalCount and the movement document's totals count
+// the devices and batch animals. The live service answers these at once
+// (400); CheckTransfer applies them again with the rest.
+func CheckTransferForm(t Transfer, knownFlag func(code string) bool) (errs []FieldError) {
+	bad := func(code Code, at, value, format string, args ...any) {
+		errs = append(errs, FieldError{Code: code, Source: at, Value: value, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, flag := range t.Flags {
+		if knownFlag != nil && !knownFlag(flag) {
+			bad(CodeFlagUnknown, "/content/processingFlags", flag, "%q is not an exemption code (see /v1/StandingData/processingFlags)", flag)
+		}
+	}
+	count := 0
+	seen := map[string]bool{}
+	for _, d := range t.Devices() {
+		count++
+		key, at, what := d.Value.Tag.String(), d.At+"/tagNumber", "tag"
+		if d.Value.Tag.IsZero() {
+			key, at, what = "freezebrand:"+d.Value.Freezebrand, d.At+"/freezebrand", "freezebrand"
+		}
+		if seen[key] {
+			name := strings.TrimPrefix(key, "freezebrand:")
+			bad(CodeDeviceRepeated, at, name, "%s %s appears more than once", what, name)
+		}
+		seen[key] = true
+	}
+	for _, b := range t.Batches() {
+		count += b.Value.Total
 	}
 	if count != t.AnimalCount {
 		bad(CodeAnimalCount, "/content/animalCount", itoa(t.AnimalCount),
@@ -117,10 +142,7 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 				"the movement document counts %d animals but the devices and batch totals add up to %d", total.Value, count)
 		}
 	}
-	if len(errs) > 0 {
-		return errs, nil
-	}
-	return nil, transferWarnings(t, f)
+	return errs
 }
 
 func transferWarnings(t Transfer, f TransferFacts) (warns []FieldError) {

@@ -9,9 +9,10 @@ import (
 )
 
 // prepareTransfer checks a transfer or a correction at once: its formats,
-// that the caller acts for userHolding (403), and that userHolding is the
-// source or the destination (400). The rules that need the registry's
-// records are the job's.
+// that the caller acts for userHolding (403), that userHolding is the
+// source or the destination (400), and the rules it keeps or breaks by
+// itself (livestock.CheckTransferForm, 400). The rules that need the
+// registry's records are the job's.
 func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u livestock.User, content []byte) (store.Request, error) {
 	d, err := s.vocab.decodeTransfer(content)
 	if err != nil {
@@ -52,6 +53,9 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	case !isSource && !isDest:
 		return req, livestock.Invalid("userHolding is not part of the move", livestock.FieldError{Code: livestock.CodeUserHolding,
 			Source: "/content/userHolding", Value: t.UserHolding.String(), Message: "userHolding must be the source or the destination holding"})
+	}
+	if errs := livestock.CheckTransferForm(t, func(c string) bool { return s.vocab.knownFlag(c, t.Species) }); len(errs) > 0 {
+		return req, livestock.Invalid("the transfer breaks the movement rules", errs...)
 	}
 	req.MovementDate = d.at.Time()
 	req.Species = t.Species
