@@ -121,11 +121,21 @@ func Problem(err error, root string) (source, msg string) {
 		if e.Field != "" {
 			source += "/" + strings.ReplaceAll(e.Field, ".", "/")
 		}
+		if n, ok := strings.CutPrefix(e.Value, "number "); ok && isInteger(e.Type) && integerText(n) {
+			// An integer, past what the field holds (2^63 and up for an id).
+			return source, fmt.Sprintf("%s is out of range: %s is too large a number for it", source, n)
+		}
 		return source, fmt.Sprintf("%s must be %s, not %s", source, jsonType(e.Type), e.Value)
 	case *json.SyntaxError:
 		return root, "not well-formed JSON at byte " + strconv.FormatInt(e.Offset, 10)
 	}
 	return root, strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// integerText reports whether a JSON number is written as an integer.
+func integerText(n string) bool {
+	n = strings.TrimPrefix(n, "-")
+	return n != "" && strings.Trim(n, "0123456789") == ""
 }
 
 // jsonType names the JSON type a Go type is read from.

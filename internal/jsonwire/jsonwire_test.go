@@ -70,3 +70,22 @@ func FuzzWholeNumbers(f *testing.F) {
 		}
 	})
 }
+
+// TestProblemNamesTheRule: an integer past what its field holds is said to
+// be out of range, not to be no integer; other type errors name the type.
+func TestProblemNamesTheRule(t *testing.T) {
+	type body struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+	}
+	for in, want := range map[string]string{
+		`{"id":9223372036854775808}`: "/content/id is out of range: 9223372036854775808 is too large a number for it",
+		`{"id":2.5}`:                 "/content/id must be an integer, not number 2.5",
+		`{"name":3}`:                 "/content/name must be a string, not number",
+	} {
+		err := Decode([]byte(in), new(body))
+		if source, msg := Problem(err, "/content"); msg != want || !strings.HasPrefix(want, source) {
+			t.Errorf("Problem(%s) = %q, %q; want %q", in, source, msg, want)
+		}
+	}
+}
