@@ -3,8 +3,8 @@ package api_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -178,25 +178,16 @@ func (b *bundle) get(path, token string) response {
 	if !alias {
 		return b.do(http.MethodGet, path, token, nil)
 	}
-	req, err := http.NewRequest(http.MethodGet, b.url+path, nil)
+	res := rawGet(b.t, b, path, token)
+	u, err := url.Parse(b.url + path)
 	if err != nil {
 		b.t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.t.Fatal(err)
+	canonical := strings.Replace(u.EscapedPath(), "/v1.0/", "/v1/", 1)
+	if err := b.doc.ValidateResponse(http.MethodGet, canonical, res.status, res.header, res.body); err != nil {
+		b.t.Errorf("the response to /v1.0/%s breaks the OpenAPI document: %v\nbody: %.500s", rest, err, res.body)
 	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	canonical := strings.Replace(req.URL.EscapedPath(), "/v1.0/", "/v1/", 1)
-	if err := b.doc.ValidateResponse(http.MethodGet, canonical, res.StatusCode, res.Header, data); err != nil {
-		b.t.Errorf("the response to /v1.0/%s breaks the OpenAPI document: %v\nbody: %.500s", rest, err, data)
-	}
-	return response{t: b.t, status: res.StatusCode, header: res.Header, body: data}
+	return res
 }
 
 const (

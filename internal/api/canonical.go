@@ -19,6 +19,7 @@ func (s *Server) canonicalPath(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw := r.URL.EscapedPath()
 		canon, ok := canonicalEscapedPath(raw)
+		canon = orderFunctionParams(canon)
 		if !ok {
 			writeProblemFor(w, r, livestock.Invalid("the path cannot be decoded", livestock.FieldError{
 				Code: livestock.CodeBadPath, Message: "the path must be valid UTF-8 without control characters once percent-decoded",
