@@ -24,7 +24,13 @@ const (
 // awaiting is holding's Sheep review look-up as token sees it.
 func (b *bundle) awaiting(token, holding string) []liveReviewItem {
 	b.t.Helper()
-	path := "/v1/HoldingMovementForReviews/ReviewBySpecies(species=Sheep,holding=" + url.PathEscape(holding) + ")"
+	return b.awaitingSpecies(token, "Sheep", holding)
+}
+
+// awaitingSpecies is awaiting for another species than sheep.
+func (b *bundle) awaitingSpecies(token, species, holding string) []liveReviewItem {
+	b.t.Helper()
+	path := "/v1/HoldingMovementForReviews/ReviewBySpecies(species=" + species + ",holding=" + url.PathEscape(holding) + ")"
 	res := b.do(http.MethodGet, path, token, nil)
 	if res.status != http.StatusOK {
 		b.t.Fatalf("GET %s = %d %s", path, res.status, res.body)

@@ -130,6 +130,13 @@ const (
 	CodeReportedAgain Code = "W004" // live 4023: the move was reported already from its other end; nothing applied again
 )
 
+// Codes of movements of cattle, which the live definition carries: a
+// bovine moves by its ear tag alone, and one registered late may not move.
+const (
+	CodeNotForCattle     Code = "V069" // live 31000: a batch, movement document, device application or rfid in a movement of cattle
+	CodeDeviceRestricted Code = "V070" // live 22039: the animal may not leave its holding (registered late, no passport)
+)
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -219,4 +226,6 @@ var Codes = []CodeInfo{
 	{CodeReviewStale, KindInvalid, "The movement has been corrected since the request named; review it by the correction's requestId"},
 	{CodeTooManyErrors, KindInvalid, "Too many errors: those after the first ones are not listed"},
 	{CodeReportedAgain, KindInvalid, "Warning: the move was reported already from its other end; this report applied nothing again"},
+	{CodeNotForCattle, KindInvalid, "A movement of cattle has no batches, movement document, device application or rfid"},
+	{CodeDeviceRestricted, KindInvalid, "The animal may not leave its holding: registered after the statutory limit, it has no passport"},
 }

@@ -54,6 +54,8 @@ var liveCodes = map[Code]string{
 	CodeDateBeforeBirth:   "22039",
 	CodeDeviceDead:        "22039",
 	CodeTooManyErrors:     "40", // There have been too many validation errors in this one request.
+	CodeNotForCattle:      "31000",
+	CodeDeviceRestricted:  "22039",
 }
 
 // endpointCodes are the rules whose live code differs by endpoint.

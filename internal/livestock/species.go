@@ -7,7 +7,7 @@ import (
 
 // Species is a kind of livestock the registry knows. The two interfaces
 // spell species differently: the movements interface writes Sheep, Goats,
-// Deer (plural Goats, capitalised) and the registration interface writes
+// Deer, Cattle (plural Goats, capitalised) and the registration interface writes
 // lower case (bison, buffalo, cattle, deer, goats, sheep). A Species is read
 // with the parser of the interface it came from and written back with the
 // matching name, so one interface's spelling never leaks into the other.
@@ -36,7 +36,7 @@ func (sp Species) names() (movement, registration string) {
 	case SpeciesDeer:
 		return "Deer", "deer"
 	case SpeciesCattle:
-		return "", "cattle"
+		return "Cattle", "cattle"
 	case SpeciesBison:
 		return "", "bison"
 	case SpeciesBuffalo:
@@ -46,12 +46,12 @@ func (sp Species) names() (movement, registration string) {
 }
 
 const (
-	movementSpeciesList     = "Sheep, Goats, Deer"
+	movementSpeciesList     = "Sheep, Goats, Deer, Cattle"
 	registrationSpeciesList = "bison, buffalo, cattle, deer, goats, sheep"
 )
 
 // MovementSpeciesNames are the species of the movements interface, as it
-// spells them: Sheep, Goats, Deer.
+// spells them: Sheep, Goats, Deer, Cattle.
 func MovementSpeciesNames() []string {
 	var names []string
 	for sp := SpeciesSheep; sp <= SpeciesBuffalo; sp++ {

@@ -14,7 +14,7 @@ func TestSpeciesNames(t *testing.T) {
 		SpeciesSheep:   {"Sheep", "sheep"},
 		SpeciesGoats:   {"Goats", "goats"},
 		SpeciesDeer:    {"Deer", "deer"},
-		SpeciesCattle:  {"", "cattle"},
+		SpeciesCattle:  {"Cattle", "cattle"},
 		SpeciesBison:   {"", "bison"},
 		SpeciesBuffalo: {"", "buffalo"},
 		0:              {"", ""},
@@ -54,22 +54,22 @@ func TestSpeciesNames(t *testing.T) {
 }
 
 var movementSpeciesNearMisses = []struct{ in, msg string }{
-	{"Goat", "use Goats (allowed: Sheep, Goats, Deer)"},
+	{"Goat", "use Goats (allowed: Sheep, Goats, Deer, Cattle)"},
 	{"goat", "use Goats (allowed"},
 	{"GOAT", "use Goats (allowed"},
-	{"goats", "species names are case-sensitive: use Goats (allowed: Sheep, Goats, Deer)"},
+	{"goats", "species names are case-sensitive: use Goats (allowed: Sheep, Goats, Deer, Cattle)"},
 	{"sheep", "species names are case-sensitive: use Sheep"},
 	{"SHEEP", "species names are case-sensitive: use Sheep"},
 	{"deer", "species names are case-sensitive: use Deer"},
-	{"Cattle", "use one of Sheep, Goats, Deer"},
-	{"cattle", "use one of Sheep, Goats, Deer"},
-	{"Sheeps", "use one of Sheep, Goats, Deer"},
-	{"Deers", "use one of Sheep, Goats, Deer"},
-	{"", "use one of Sheep, Goats, Deer"},
-	{" Sheep", "use one of Sheep, Goats, Deer"},
-	{"Sheep ", "use one of Sheep, Goats, Deer"},
-	{"Pigs", "use one of Sheep, Goats, Deer"},
-	{"Sheep,Goats", "use one of Sheep, Goats, Deer"},
+	{"Bison", "use one of Sheep, Goats, Deer, Cattle"},
+	{"cattle", "species names are case-sensitive: use Cattle (allowed: Sheep, Goats, Deer, Cattle)"},
+	{"Sheeps", "use one of Sheep, Goats, Deer, Cattle"},
+	{"Deers", "use one of Sheep, Goats, Deer, Cattle"},
+	{"", "use one of Sheep, Goats, Deer, Cattle"},
+	{" Sheep", "use one of Sheep, Goats, Deer, Cattle"},
+	{"Sheep ", "use one of Sheep, Goats, Deer, Cattle"},
+	{"Pigs", "use one of Sheep, Goats, Deer, Cattle"},
+	{"Sheep,Goats", "use one of Sheep, Goats, Deer, Cattle"},
 }
 
 var registrationSpeciesNearMisses = []struct{ in, msg string }{
@@ -149,7 +149,7 @@ func FuzzParseRegistrationSpecies(f *testing.F) {
 func TestMovementSpeciesNames(t *testing.T) {
 	t.Parallel()
 	got := MovementSpeciesNames()
-	if !slices.Equal(got, []string{"Sheep", "Goats", "Deer"}) {
+	if !slices.Equal(got, []string{"Sheep", "Goats", "Deer", "Cattle"}) {
 		t.Errorf("MovementSpeciesNames() = %v", got)
 	}
 	for _, n := range got {

@@ -7,13 +7,14 @@ import (
 
 // AnimalRecord is what the registry knows of one tagged animal.
 type AnimalRecord struct {
-	Species   Species
-	Holding   CPH  // where it is now
-	OnSince   Date // since when
-	Born      Date
-	State     AnimalState
-	Sex       Sex
-	InTransit bool // in another movement that awaits review
+	Species    Species
+	Holding    CPH  // where it is now
+	OnSince    Date // since when
+	Born       Date
+	State      AnimalState
+	Restricted bool // registered after the statutory limit: no passport, it may not leave its holding
+	Sex        Sex
+	InTransit  bool // in another movement that awaits review
 }
 
 // TransferFacts are the registry's records a transfer is checked against,
@@ -78,6 +79,8 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 			bad(CodeDeviceSpecies, at, tag, "the animal is of species %s, not %s", a.Species.MovementName(), t.Species.MovementName())
 		case a.InTransit:
 			bad(CodeDeviceInTransit, at, tag, "the animal is in another movement that awaits review")
+		case a.Restricted:
+			bad(CodeDeviceRestricted, at, tag, "the animal may not leave its holding: it was registered after the statutory limit and has no passport")
 		case a.Holding != t.Source || a.OnSince.After(t.TransferDate):
 			bad(CodeDeviceNotOnSource, at, tag, "the animal is not on %s on %s", t.Source, t.TransferDate)
 		case !a.Born.IsZero() && t.TransferDate.Before(a.Born):

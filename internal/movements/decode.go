@@ -76,9 +76,17 @@ func (v *vocab) decodeTransfer(content []byte) (decoded, error) {
 		t.Groups = append(t.Groups, v.readGroup(t.Species, &in.MovementGroups[g], &m.MovementGroups[g], fmt.Sprintf("/content/movementGroups/%d", g), &errs))
 	}
 	if m.MovementDocument = in.MovementDocument; m.MovementDocument != nil {
-		t.DocumentTotals = v.readDocument(t.Species, m.MovementDocument, &errs)
+		if t.Species == livestock.SpeciesCattle {
+			errs.bad(livestock.CodeNotForCattle, "/content/movementDocument", "", "a movement of cattle has no movement document (the live rule)")
+		} else {
+			t.DocumentTotals = v.readDocument(t.Species, m.MovementDocument, &errs)
+		}
 	}
-	m.DeviceApplication = v.readDeviceApplication(t.Species, in.DeviceApplication, &errs)
+	if t.Species == livestock.SpeciesCattle && len(in.DeviceApplication) > 0 && string(in.DeviceApplication) != "null" {
+		errs.bad(livestock.CodeNotForCattle, "/content/deviceApplication", "", "cattle are registered through /v1/animals, not with their first movement (the live rule)")
+	} else {
+		m.DeviceApplication = v.readDeviceApplication(t.Species, in.DeviceApplication, &errs)
+	}
 	return d, errs.err()
 }
 
@@ -138,6 +146,9 @@ func (v *vocab) readGroup(species livestock.Species, in *groupIn, out *groupMode
 func (v *vocab) readBatch(species livestock.Species, b *batchModel, at string, errs *fieldErrs) livestock.BatchLine {
 	line := livestock.BatchLine{Total: b.AnimalTotal}
 	switch {
+	case species == livestock.SpeciesCattle:
+		errs.bad(livestock.CodeNotForCattle, at, "", "cattle move by their ear tags, each in devices: a bovine is never moved in a batch")
+		return line
 	case b.BatchNumber != nil && *b.BatchNumber != "":
 		n, err := livestock.ParseBatchNumber(*b.BatchNumber)
 		if err != nil {
@@ -181,6 +192,10 @@ func readDevice(species livestock.Species, d *deviceModel, at string, errs *fiel
 func normaliseDevice(species livestock.Species, d *deviceModel) (dev livestock.Device, member string, err error) {
 	tagText := strings.TrimSpace(deref(d.TagNumber))
 	var rfid livestock.RFID
+	if d.RFID != nil && *d.RFID != "" && species == livestock.SpeciesCattle {
+		return livestock.Device{}, "rfid", livestock.Invalid("", livestock.FieldError{Code: livestock.CodeNotForCattle,
+			Message: "a bovine is named by its ear tag's tagNumber: UK cattle tags carry no RFID this interface reads", Value: *d.RFID})
+	}
 	if d.RFID != nil && *d.RFID != "" {
 		r, err := livestock.ParseRFID(*d.RFID)
 		if err != nil {

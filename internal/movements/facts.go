@@ -44,7 +44,7 @@ func (s *Service) transferFacts(ctx context.Context, tx store.Tx, t livestock.Tr
 	}
 	tags = tags[:0]
 	for tag, a := range animals {
-		f.Animals[tag] = livestock.AnimalRecord{Species: a.Species, Holding: a.CPH,
+		f.Animals[tag] = livestock.AnimalRecord{Species: a.Species, Holding: a.CPH, Restricted: a.MovementRestricted,
 			OnSince: livestock.DateOf(a.OnSince), Born: livestock.DateOf(a.BirthDate), State: a.State}
 		tags = append(tags, tag)
 	}

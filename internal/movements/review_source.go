@@ -52,6 +52,8 @@ func (s *Service) sourceChecks(ctx context.Context, tx store.Tx, m *store.Moveme
 			why = "the animal is of species " + store.SpeciesName(a.Species)
 		case moving[tag] != 0 && moving[tag] != m.ID:
 			why = fmt.Sprintf("the animal is in movement %d, which awaits review", moving[tag])
+		case a.MovementRestricted:
+			why = "the animal may not leave its holding: it was registered after the statutory limit and has no passport"
 		case a.CPH != m.Source || livestock.DateOf(a.OnSince).After(on):
 			why = fmt.Sprintf("the animal is not on %s on %s (it is on %s since %s)", m.Source, on, a.CPH, livestock.DateOf(a.OnSince))
 		case !a.BirthDate.IsZero() && on.Before(livestock.DateOf(a.BirthDate)):
