@@ -122,8 +122,10 @@ func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams m
 // name) holding U+0000, written %00, which no text may hold: PostgreSQL's
 // text cannot, and no parameter has a use for it.
 func nulParameter(r *http.Request, pathParams map[string]string) (livestock.FieldError, bool) {
+	// The name and the value are echoed as other errors echo them: valid
+	// UTF-8, of bounded length, with U+0000 written out.
 	bad := func(source, value string) (livestock.FieldError, bool) {
-		return livestock.FieldError{Code: livestock.CodeBadFormat, Source: source, Value: strings.ReplaceAll(value, "\x00", `\u0000`),
+		return livestock.FieldError{Code: livestock.CodeBadFormat, Source: valueText(source), Value: valueText(strings.ReplaceAll(value, "\x00", `\u0000`)),
 			Message: "holds the character U+0000 (%00), which no text may hold"}, true
 	}
 	names := make([]string, 0, len(pathParams))
