@@ -56,14 +56,7 @@ func (v *vocab) decodeTransfer(content []byte) (decoded, error) {
 		}
 		t.SaleDate, m.SaleDate = day, ptr(at.String())
 	}
-	if in.TrackingID != nil && *in.TrackingID == "" {
-		in.TrackingID = nil // none, as null is: the live schema sets no least length
-	}
-	if in.TrackingID != nil {
-		if _, err := livestock.ParseTrackingID(*in.TrackingID); err != nil {
-			errs.add("/content/trackingId", err)
-		}
-	}
+	readTrackingID(&in.TrackingID, &errs)
 	m.SaleID, m.Haulier, m.VehicleReg, m.TrackingID = in.SaleID, in.Haulier, in.VehicleReg, in.TrackingID
 	d.target, d.named = target(&errs, "/content/", member{"requestToBeUndone_ID", in.RequestToBeUndone}, member{"requestToBeCorrected_ID", in.RequestToBeCorrected})
 	if d.named != "" {

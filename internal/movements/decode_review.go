@@ -68,14 +68,7 @@ func decodeReview(content []byte) (livestock.Review, reviewContent, error) {
 	if r.Holding, err = livestock.ParseCPH(w.Holding); err != nil {
 		errs.add("/content/holding", err)
 	}
-	if w.TrackingID != nil && *w.TrackingID == "" {
-		w.TrackingID = nil // none, as null is: the live schema sets no least length
-	}
-	if w.TrackingID != nil {
-		if _, err := livestock.ParseTrackingID(*w.TrackingID); err != nil {
-			errs.add("/content/trackingId", err)
-		}
-	}
+	readTrackingID(&w.TrackingID, &errs)
 	errs = append(errs, checkReviewFlags(w.ProcessingFlags)...)
 	rm := &w.ReviewMovement
 	const at = "/content/reviewMovement"

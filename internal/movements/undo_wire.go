@@ -46,14 +46,7 @@ func (v *vocab) decodeUndo(content []byte) (undoModel, []string, error) {
 		}
 		errs.bad(livestock.CodeMissing, at, "", "the id of the request to undo is required")
 	}
-	if in.TrackingID != nil && *in.TrackingID == "" {
-		in.TrackingID = nil // none, as null is: the live schema sets no least length
-	}
-	if in.TrackingID != nil {
-		if _, err := livestock.ParseTrackingID(*in.TrackingID); err != nil {
-			errs.add("/content/trackingId", err)
-		}
-	}
+	readTrackingID(&in.TrackingID, &errs)
 	m.TrackingID = in.TrackingID
 	var names []string
 	m.ProcessingFlags, names = v.readFlags(in.ProcessingFlags, "/content/processingFlags", &errs)

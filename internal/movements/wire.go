@@ -82,6 +82,19 @@ func decodeStrictAt(data []byte, v any, root string) error {
 	return nil
 }
 
+// readTrackingID checks a payload's trackingId, and makes an empty one
+// none, as null is: the live schema gives it no least length.
+func readTrackingID(id **string, errs *fieldErrs) {
+	if *id != nil && **id == "" {
+		*id = nil
+	}
+	if *id != nil {
+		if _, err := livestock.ParseTrackingID(**id); err != nil {
+			errs.add("/content/trackingId", err)
+		}
+	}
+}
+
 // fieldErrs collects the problems found while reading a payload.
 type fieldErrs []livestock.FieldError
 
