@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/drover-registry/drover/internal/livestock"
 )
@@ -21,26 +22,56 @@ const (
 	maxDepth   = 64
 )
 
-// nulEscape is how a JSON text writes U+0000, which no string of a body
-// may hold: PostgreSQL's text cannot, and no field has a use for it. (It
-// is also how a string holding a backslash followed by u0000 is written,
-// so finding it only means reading the tokens.)
-var nulEscape = []byte(`\u0000`)
-
 // shapeProblem reports the first place where a well-formed JSON body
-// breaks the bounds, or has a string holding U+0000, as a JSON pointer,
-// a message and the code that names the rule; ok is true when it keeps
-// them.
+// breaks the bounds, or has a string holding a control character, as a
+// JSON pointer, a message and the code that names the rule; ok is true
+// when it keeps them.
+//
+// No field of a body has a use for a control character (every text is a
+// single line: names, addresses, references), and U+0000 cannot be
+// stored at all: PostgreSQL's text cannot hold it.
 func shapeProblem(data []byte) (pointer, message string, code livestock.Code, ok bool) {
 	// Nesting needs a bracket a level, and an object's members are one
 	// more than the commas between them: a body with fewer of each than
 	// the bounds keeps them, whatever its strings hold. Most bodies are
 	// such, and counting bytes costs a tenth of reading tokens.
 	if bytes.Count(data, []byte{'{'})+bytes.Count(data, []byte{'['}) < maxDepth &&
-		bytes.Count(data, []byte{','}) < maxMembers-1 && !bytes.Contains(data, nulEscape) {
+		bytes.Count(data, []byte{','}) < maxMembers-1 && !mayHoldControl(data) {
 		return "", "", "", true
 	}
 	return scanShape(data)
+}
+
+// mayHoldControl reports whether a well-formed JSON text may have a string
+// holding a control character: JSON writes U+0000–U+001F only as escapes,
+// after a backslash, and U+007F–U+009F as themselves (0x7F, or 0xC2 and a
+// second byte).
+func mayHoldControl(data []byte) bool {
+	return bytes.IndexByte(data, '\\') >= 0 || bytes.IndexByte(data, 0x7f) >= 0 || bytes.IndexByte(data, 0xc2) >= 0
+}
+
+// controlIn returns the first control character of s.
+func controlIn(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// escapeControls writes each control character of s as a JSON escape, so
+// that a member name can stand in a pointer.
+func escapeControls(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // scanShape is shapeProblem, reading every token.
@@ -105,15 +136,15 @@ func scanShape(data []byte) (pointer, message string, code livestock.Code, ok bo
 					f.key = ""
 					return path(), fmt.Sprintf("an object has more than %d members", maxMembers), livestock.CodeBadLength, false
 				}
-				if strings.IndexByte(t, 0) >= 0 {
-					f.key = strings.ReplaceAll(t, "\x00", `\u0000`)
-					return path(), "a member name holds the character U+0000, which no text may hold", livestock.CodeBadFormat, false
+				if r, found := controlIn(t); found {
+					f.key = escapeControls(t)
+					return path(), fmt.Sprintf("a member name holds the control character %U, which no text may hold", r), livestock.CodeBadFormat, false
 				}
 				expectKey = false
 				continue
 			}
-			if strings.IndexByte(t, 0) >= 0 {
-				return path(), "holds the character U+0000, which no text may hold", livestock.CodeBadFormat, false
+			if r, found := controlIn(t); found {
+				return path(), fmt.Sprintf("holds the control character %U, which no text may hold", r), livestock.CodeBadFormat, false
 			}
 		}
 		// A value ended: the next token in an object is a key, in an array

@@ -37,6 +37,12 @@ func TestShapeProblem(t *testing.T) {
 		{"NUL in an item", `{"content":{"processingFlags":["1","\u0000"]}}`, "/content/processingFlags/1", false},
 		{"NUL in a member name", `{"content":{"a\u0000":1}}`, `/content/a\u0000`, false},
 		{"an escaped backslash before u0000", `{"animal":{"name":"a\\u0000b"}}`, "", true},
+		{"a line feed", `{"animal":{"name":"a\nb"}}`, "/animal/name", false},
+		{"a tab, escaped as a code", `{"content":{"trackingId":"t\u0009"}}`, "/content/trackingId", false},
+		{"DEL as itself", "{\"animal\":{\"name\":\"a\x7fb\"}}", "/animal/name", false},
+		{"U+0085 as itself", "{\"animal\":{\"name\":\"a\u0085b\"}}", "/animal/name", false},
+		{"a control character in a member name", `{"content":{"a\r":1}}`, `/content/a\u000d`, false},
+		{"escaped slashes and text beyond ASCII", `{"content":{"userHolding":"01\/100\/0257","name":"£ Müller \u00e9"}}`, "", true},
 	} {
 		at, msg, _, ok := shapeProblem([]byte(tc.body))
 		if ok != tc.ok || at != tc.pointer {

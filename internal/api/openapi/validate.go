@@ -15,6 +15,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/drover-registry/drover/internal/livestock"
 )
@@ -91,6 +92,9 @@ func (d *Doc) ValidateRequest(r *http.Request, pathTemplate string, pathParams m
 	if f, ok := nulParameter(r, pathParams); ok {
 		return []livestock.FieldError{f}
 	}
+	if f, ok := repeatedParameter(r, route); ok {
+		return []livestock.FieldError{f}
+	}
 	var c collector
 	if route.Operation.RequestBody != nil {
 		if f, ok := notUTF8(r.Header.Get("Content-Type")); ok {
@@ -157,6 +161,33 @@ func nulParameter(r *http.Request, pathParams map[string]string) (livestock.Fiel
 	}
 	r.Body = io.NopCloser(bytes.NewReader(data))
 	return nulValue(string(data), "form:", bad)
+}
+
+// repeatedParameter finds a query parameter the operation declares with
+// one value that the request gives more than once: which of them was
+// meant cannot be known, and taking the first would answer a question not
+// asked. OData's system options ("$top") are left to the OData parser,
+// which refuses them given twice in any spelling.
+func repeatedParameter(r *http.Request, route *routers.Route) (livestock.FieldError, bool) {
+	if r.URL.RawQuery == "" || !strings.Contains(r.URL.RawQuery, "&") {
+		return livestock.FieldError{}, false
+	}
+	query := r.URL.Query()
+	for _, params := range []openapi3.Parameters{route.PathItem.Parameters, route.Operation.Parameters} {
+		for _, ref := range params {
+			p := ref.Value
+			if p == nil || p.In != openapi3.ParameterInQuery || strings.HasPrefix(p.Name, "$") ||
+				(p.Schema != nil && p.Schema.Value != nil && p.Schema.Value.Type.Is(openapi3.TypeArray)) {
+				continue
+			}
+			if v := query[p.Name]; len(v) > 1 {
+				return livestock.FieldError{Code: livestock.CodeBadQuery, Source: valueText("query:" + p.Name),
+					Value:   valueText(strings.Join(v, ", ")),
+					Message: fmt.Sprintf("is given %d times; give it at most once", len(v))}, true
+			}
+		}
+	}
+	return livestock.FieldError{}, false
 }
 
 // failedReader is a body's read error, given again to the next reader.

@@ -134,6 +134,9 @@ func TestValidateRequestDocument(t *testing.T) {
 			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "path:list", `a\u0000b`}}},
 		{"NUL in a form field", request{method: "POST", target: "/oauth2/token", ctype: form, body: "grant_type=password&username=keeper1%00&password=pw"},
 			[]fe{{"S008", "holds the character U+0000 (%00), which no text may hold", "form:username", `keeper1\u0000`}}},
+		{"a parameter of one value given twice", request{target: "/v1/hauliers?species=cattle&page=2&page=1"},
+			[]fe{{"S009", "is given 2 times; give it at most once", "query:page", "2, 1"}}},
+		{"an array parameter given twice", request{target: "/v1/hauliers?species=cattle&species=sheep&page=2"}, nil},
 		{"undocumented route", request{target: "/v1/nothing"}, nil},
 		{"undocumented method", request{method: "DELETE", target: "/v1/me"}, nil},
 	}
@@ -186,6 +189,8 @@ func TestValidateRequestBodies(t *testing.T) {
 			[]fe{{"S007", "must have at most 3 items", "/content/processingFlags", `["a","b","c","d"]`}}},
 		{"pattern", transfer(ok + `,"userHolding":"1/2/3"`),
 			[]fe{{"S008", "must match the pattern ^[0-9]{2}/[0-9]{3}/[0-9]{4}$", "/content/userHolding", "1/2/3"}}},
+		{"control character", transfer(ok + `,"trackingId":"t-1\n"`),
+			[]fe{{"S008", "holds the control character U+000A, which no text may hold", "/content/trackingId", ""}}},
 		{"format", transfer(`"species":"Sheep","animalCount":3,"transferDate":"2024-13-01"`),
 			[]fe{{"S008", "must be a date, YYYY-MM-DD", "/content/transferDate", "2024-13-01"}}},
 		{"minimum", transfer(`"species":"Sheep","animalCount":0,"transferDate":"2024-05-01"`),
