@@ -45,6 +45,10 @@ func TestHoldingRegister(t *testing.T) {
 		if res := b.do(http.MethodGet, "/v1/holdings/"+escCPH(from)+"/animals?date=2025-02-30", k1, nil); res.status != http.StatusBadRequest {
 			t.Errorf("date 2025-02-30: %d", res.status)
 		}
+		if res := b.do(http.MethodGet, "/v1/holdings/"+escCPH(from)+"/animals?date=0001-01-01", k1, nil); res.status != http.StatusBadRequest ||
+			res.problem().Errors[0].Source != "query:date" {
+			t.Errorf("date 0001-01-01, Go's zero time: %d %s", res.status, res.body)
+		}
 
 		var mv struct {
 			Movements []struct{ Direction, Destination string }

@@ -58,9 +58,9 @@ func readTrace(body io.Reader) (tracing.Query, error) {
 		if d.v == nil {
 			return bad(livestock.CodeMissing, d.name, "", "required: a date, YYYY-MM-DD")
 		}
-		v, err := livestock.ParseDate(*d.v)
-		if err != nil {
-			return bad(livestock.CodeBadFormat, d.name, *d.v, "must be a date that exists, YYYY-MM-DD")
+		v, rule := recordDate(*d.v)
+		if rule != "" {
+			return bad(livestock.CodeBadFormat, d.name, *d.v, rule)
 		}
 		*d.to = v.Time()
 	}

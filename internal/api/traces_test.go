@@ -136,6 +136,7 @@ func TestTraceBadInput(t *testing.T) {
 			{`{"from":"2025-03-01","to":"2025-03-30","direction":"both","hops":3}`, "holding"},
 			{`{"holding":"not a cph","from":"2025-03-01","to":"2025-03-30","direction":"both","hops":3}`, "holding"},
 			{`{"holding":"01/100/0257","from":"2025-03-01","direction":"both","hops":3}`, "to"},
+			{`{"holding":"01/100/0257","from":"0001-01-01","to":"0001-01-30","direction":"both","hops":3}`, "from"},
 		} {
 			res := b.do(http.MethodPost, "/v1/traces", insp, strings.NewReader(tc.body), "Content-Type", "application/json")
 			if res.status != http.StatusBadRequest {
@@ -145,6 +146,15 @@ func TestTraceBadInput(t *testing.T) {
 			if p := res.problem(); !strings.Contains(p.Errors[0].Source, tc.member) {
 				t.Errorf("%s: errors %+v, want the first at %s", tc.body, p.Errors, tc.member)
 			}
+		}
+		// An animal no one registered is a 404 at the member that named it.
+		body := `{"animal":"UK999999900001","from":"2025-03-01","to":"2025-03-30","direction":"both","hops":3}`
+		res := b.do(http.MethodPost, "/v1/traces", insp, strings.NewReader(body), "Content-Type", "application/json")
+		if res.status != http.StatusNotFound {
+			t.Fatalf("unknown animal: %d %s, want 404", res.status, res.body)
+		}
+		if p := res.problem(); len(p.Errors) != 1 || p.Errors[0].Source != "/animal" || p.Errors[0].Value != "UK999999900001" {
+			t.Errorf("unknown animal: errors %+v, want one at /animal naming it", p.Errors)
 		}
 	})
 }

@@ -116,10 +116,24 @@ func dateParam(r *http.Request, name string, def time.Time, required bool) (time
 		}
 		return def, nil
 	}
-	d, err := livestock.ParseDate(v)
-	if err != nil {
+	d, rule := recordDate(v)
+	if rule != "" {
 		return time.Time{}, livestock.Invalid("a date is not valid", livestock.FieldError{Code: livestock.CodeBadFormat,
-			Source: "query:" + name, Value: v, Message: "must be a date that exists, YYYY-MM-DD"})
+			Source: "query:" + name, Value: v, Message: rule})
 	}
 	return d.Time(), nil
+}
+
+// recordDate reads a date a register or trace is asked about, or says
+// which rule v breaks. Dates before the register's first are refused:
+// 0001-01-01 is Go's zero time, which an answer would echo as no date.
+func recordDate(v string) (livestock.Date, string) {
+	d, err := livestock.ParseDate(v)
+	switch {
+	case err != nil:
+		return livestock.Date{}, "must be a date that exists, YYYY-MM-DD"
+	case d.Before(livestock.EarliestDate):
+		return livestock.Date{}, "must be " + livestock.EarliestDate.String() + " or later: the register holds no earlier date"
+	}
+	return d, ""
 }

@@ -3,6 +3,7 @@ package tracing
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -81,11 +82,15 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 	var res Result
 	if q.Animal != "" {
 		h, err := s.AnimalHistory(ctx, q.Animal)
-		if err != nil {
+		if err != nil && !livestock.IsNotFound(err) {
 			return Result{}, err
 		}
-		if h.Batch != "" {
-			return Result{}, livestock.Errorf(livestock.KindNotFound, "no animal wears %q", q.Animal)
+		if err != nil || h.Batch != "" {
+			// A trace's query is its body: the 404 names the member, as a
+			// path parameter's names the parameter.
+			detail := fmt.Sprintf("no animal wears %q", q.Animal)
+			return Result{}, &livestock.Error{Kind: livestock.KindNotFound, Detail: detail,
+				Fields: []livestock.FieldError{{Code: livestock.CodeNotFound, Source: "/animal", Value: q.Animal, Message: detail}}}
 		}
 		for _, st := range h.Stays {
 			if st.Overlaps(q.From, q.To) {
