@@ -174,10 +174,14 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		return fmt.Sprintf(" AND %smovement_month = $%d", prefix, len(args))
 	}
 	var branches []string
-	// branch adds a branch in id order by the column order.
+	// branch adds a branch in id order by the column order. The page's
+	// window is written into the branch's form once, here, rather than
+	// into the whole query at the end: a month is a dozen branches, and a
+	// strings.Replacer over them cost a tenth of the listing's CPU.
+	branchForm := page.Replace(s.tune.ListBranch)
 	branch := func(order, format string, a ...any) {
-		branches = append(branches, strings.NewReplacer("{branch}", fmt.Sprintf(format, a...), "{order}", order).
-			Replace(s.tune.ListBranch))
+		b := strings.Replace(branchForm, "{branch}", fmt.Sprintf(format, a...), 1)
+		branches = append(branches, strings.Replace(b, "{order}", order, 1))
 	}
 	if q.All {
 		for _, m := range months {
@@ -228,8 +232,8 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	if len(branches) == 0 {
 		return "", nil, nil // nothing visible, or an empty range of dates
 	}
-	ids := strings.Replace(s.tune.ListMerge, "{branches}", strings.Join(branches, s.tune.ListUnion), 1)
-	return page.Replace(strings.Replace(listVisibleSQL, "{ids}", ids, 1)), args, nil
+	ids := strings.Replace(page.Replace(s.tune.ListMerge), "{branches}", strings.Join(branches, s.tune.ListUnion), 1)
+	return strings.Replace(page.Replace(listVisibleSQL), "{ids}", ids, 1), args, nil
 }
 
 // tracedHolding is a `holding eq` that the whole of filter e requires
