@@ -57,6 +57,7 @@ func tuning(maxConns int, types columnTypes, nextIDs string) sqldb.Tuning {
 		// group of 64 submissions otherwise made 256 round trips, one
 		// after another on its committer.
 		ExecBatch: types.execBatch,
+		QueryEach: queryEach,
 		NextIDs:   nextIDs,
 		// A pass's completions and request updates, one statement each
 		// (mergebatch.go).
@@ -132,6 +133,27 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 
 // execBatch sends stmts as one pgx batch: one write to the socket, the
 // server runs them in turn, one read of the answers.
+// queryEach is sqldb.Tuning.QueryEach: pgx scans each column straight
+// into its destination, where database/sql has it make a driver value
+// first.
+func queryEach(ctx context.Context, driverConn any, query string, args []any, row func(scan func(dest ...any) error) error) error {
+	c, ok := driverConn.(*stdlib.Conn)
+	if !ok {
+		return fmt.Errorf("postgres: a connection of %T, not pgx's stdlib", driverConn)
+	}
+	rows, err := c.Conn().Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := row(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 func (types columnTypes) execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error {
 	c, ok := driverConn.(*stdlib.Conn)
 	if !ok {

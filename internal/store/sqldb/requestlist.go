@@ -82,23 +82,16 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 	if err != nil || query == "" {
 		return nil, err
 	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	if q.Limit > 0 { // a page: grown one append at a time it was copied five times
 		list = make([]store.Request, 0, min(q.Limit, maxPrealloc))
 	}
 	var sc requestScanner
-	for rows.Next() {
-		r, err := sc.scan(rows)
-		if err != nil {
-			return nil, err
-		}
+	err = s.eachRow(ctx, query, args, func(scan scanFunc) error {
+		r, err := sc.scan(scan)
 		list = append(list, r)
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return list, nil

@@ -38,6 +38,13 @@ type Tuning struct {
 	// one's Affected, and stops at the first that fails; nil when the
 	// store is to send one statement at a time (deferred.go).
 	ExecBatch func(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error
+	// QueryEach runs query on driverConn (a connection of database/sql's
+	// Conn.Raw) and calls row for each row it returns, with the scan of
+	// that row; nil when the store is to read rows through database/sql.
+	// A listing's page is a hundred rows of eighteen columns, and
+	// database/sql turns each column into an interface value and back,
+	// under a lock, which cost a third of the server's CPU for a page.
+	QueryEach func(ctx context.Context, driverConn any, query string, args []any, row func(scan func(dest ...any) error) error) error
 	// FinishJob and UpdateRequest are the deferred forms of a job's
 	// completion (id $1, finished at $2) and of UpdateRequest's
 	// same-holdings update (the arguments of updateRequestSameHoldingsSQL),
