@@ -146,12 +146,7 @@ func queryEach(ctx context.Context, driverConn any, query string, args []any, ro
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := row(rows.Scan); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return sqldb.ReadRows(rows, row)
 }
 
 func (types columnTypes) execBatch(ctx context.Context, driverConn any, stmts []groupcommit.Statement) error {

@@ -86,8 +86,8 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 		list = make([]store.Request, 0, min(q.Limit, maxPrealloc))
 	}
 	var sc requestScanner
-	err = s.eachRow(ctx, query, args, func(scan scanFunc) error {
-		r, err := sc.scan(scan)
+	err = s.eachRow(ctx, query, args, func(scan func(dest ...any) error) error {
+		r, err := sc.scan(scanFunc(scan))
 		list = append(list, r)
 		return err
 	})

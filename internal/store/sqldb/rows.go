@@ -2,7 +2,8 @@ package sqldb
 
 import "context"
 
-// scanFunc scans one row into dest, as sql.Rows.Scan does.
+// scanFunc is a row's scan as a value with a Scan method, for the
+// scanners that take a row.
 type scanFunc func(dest ...any) error
 
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
@@ -10,19 +11,14 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 // eachRow runs a read query on the readers' pool and calls row for each
 // row, through the dialect's own reader (Tuning.QueryEach) when it has
 // one, else through database/sql.
-func (s *Store) eachRow(ctx context.Context, query string, args []any, row func(scanFunc) error) error {
+func (s *Store) eachRow(ctx context.Context, query string, args []any, row func(scan func(dest ...any) error) error) error {
 	if s.tune.QueryEach == nil {
 		rows, err := s.r.QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			if err := row(rows.Scan); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return ReadRows(rows, row)
 	}
 	conn, err := s.r.DB.Conn(ctx)
 	if err != nil {
@@ -30,8 +26,24 @@ func (s *Store) eachRow(ctx context.Context, query string, args []any, row func(
 	}
 	defer conn.Close()
 	return conn.Raw(func(driverConn any) error {
-		return s.tune.QueryEach(ctx, driverConn, query, args, func(scan func(dest ...any) error) error {
-			return row(scan)
-		})
+		return s.tune.QueryEach(ctx, driverConn, query, args, row)
 	})
+}
+
+// Rows is what ReadRows reads: database/sql's rows, or a driver's own.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ReadRows calls row for each of rows, with its scan, and stops at the
+// first error. The caller closes rows.
+func ReadRows(rows Rows, row func(scan func(dest ...any) error) error) error {
+	for rows.Next() {
+		if err := row(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
