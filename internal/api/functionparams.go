@@ -38,6 +38,7 @@ func orderFunctionParams(p string) string {
 	given := map[string]string{}
 	for _, pair := range strings.Split(p[open+1:len(p)-1], ",") {
 		name, value, ok := strings.Cut(pair, "=")
+		name, value = trimSpace(name), trimSpace(value)
 		if _, twice := given[name]; !ok || twice {
 			return p
 		}
@@ -60,4 +61,21 @@ func orderFunctionParams(p string) string {
 	}
 	b.WriteByte(')')
 	return b.String()
+}
+
+// trimSpace is s, escaped, without the spaces OData allows around a
+// function's parameter names and values (its BWS; a tab is a control
+// character, which no path may hold):
+// "species='Sheep', holding='…'" is the same call as without the space.
+func trimSpace(s string) string {
+	for {
+		t := s
+		for _, sp := range []string{" ", "%20"} {
+			t = strings.TrimPrefix(strings.TrimSuffix(t, sp), sp)
+		}
+		if t == s {
+			return s
+		}
+		s = t
+	}
 }

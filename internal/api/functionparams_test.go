@@ -29,6 +29,8 @@ func TestFunctionParamsInAnyOrder(t *testing.T) {
 			"/v1/HoldingMovementForReviews(holding=" + farm2Path + ",species=Sheep)"},
 		{k2, "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='" + farm2Path + "')",
 			"/v1.0/HoldingMovementForReviews/ReviewBySpecies(holding='" + farm2Path + "',species='Sheep')"},
+		{k2, "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='" + farm2Path + "')",
+			"/v1/HoldingMovementForReviews/ReviewBySpecies(%20species%20=%20'Sheep',%20holding='" + farm2Path + "'%20)"},
 		{k1, rangePath("1", start, end, farm1Path, "null"),
 			"/v1/ApprovedMovements/ByTransferDateRange(destinationHolding=null,departureHolding=" + farm1Path +
 				",endTransferDate=" + end + ",startTransferDate=" + start + ",speciesId=1)"},
