@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -45,6 +46,14 @@ func callerCorrelation(ctx context.Context) (id string, chosen bool, source stri
 // caller's duplicate detection.
 func (s *Server) correlate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
+			// A header sent empty is no id, as if it were absent: the
+			// service allocates one, and the document's pattern, checked
+			// later, never sees it.
+			if v, ok := r.Header[http.CanonicalHeaderKey(h)]; ok && strings.Join(v, "") == "" {
+				r.Header.Del(h)
+			}
+		}
 		id, source := r.Header.Get(headerCorrelation), "header:"+headerCorrelation
 		if id == "" {
 			id, source = r.Header.Get(headerCorrelationLI), "header:"+headerCorrelationLI

@@ -165,6 +165,14 @@ func TestCorrelationID(t *testing.T) {
 			liOf[got] = li
 		}
 	}
+	// Sent empty, either header is none: the service allocates an id, on
+	// a route whose document declares the header's pattern too.
+	for _, h := range []string{"X-Correlation-ID", "LI-Correlation-Id"} {
+		res := b.do(http.MethodGet, "/v1/TransferRequests", b.token("keeper1"), nil, h, "")
+		if res.status != http.StatusOK || !uuidPattern.MatchString(res.header.Get("X-Correlation-ID")) {
+			t.Errorf("empty %s: %d %s, X-Correlation-ID %q; want 200 with a new id", h, res.status, res.body, res.header.Get("X-Correlation-ID"))
+		}
+	}
 	// A refusal names the header and value that were wrong, not both
 	// headers' values run together.
 	if p := b.do(http.MethodGet, "/healthz", "", nil, "X-Correlation-ID", "bad value", "LI-Correlation-Id", "good").problem(); len(p.Errors) != 1 ||
