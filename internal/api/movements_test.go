@@ -50,11 +50,14 @@ func TestMovementLifecycle(t *testing.T) {
 
 		// An abattoir is looked up by its MHS too (livestock-movements.md:
 		// "CPH or MHS"): keeper1's own, empty (moves to an abattoir await
-		// no review); keeper2's, or one that no abattoir has, refused.
+		// no review); keeper2's, or one that no abattoir has, refused. The
+		// inspector, who reads every holding, is told one is not there.
+		insp := b.token("inspector")
 		for _, tc := range []struct {
 			token, mhs string
 			status     int
-		}{{k1, "0035", 200}, {k2, "0035", 403}, {k1, "0099", 403}, {b.token("inspector"), "0035", 200}, {b.token("inspector"), "0099", 200}} {
+		}{{k1, "0035", 200}, {k2, "0035", 403}, {k1, "0099", 403}, {insp, "0035", 200}, {insp, "0099", 404},
+			{k2, "99%2F999%2F9999", 403}, {insp, "99%2F999%2F9999", 404}} {
 			res := b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='"+tc.mhs+"')", tc.token, nil)
 			if res.status != tc.status || tc.status == 200 && !strings.Contains(string(res.body), `"value":[]`) {
 				t.Errorf("look-up by MHS %s = %d %s, want %d", tc.mhs, res.status, res.body, tc.status)
@@ -62,6 +65,9 @@ func TestMovementLifecycle(t *testing.T) {
 			// A refusal names the MHS as sent, not the holding it is.
 			if res.status == http.StatusForbidden && strings.Contains(string(res.body), "01/100/") {
 				t.Errorf("refused look-up by MHS %s names a holding: %s", tc.mhs, res.body)
+			}
+			if res.status == http.StatusNotFound && res.problem().Errors[0].Source != "path:holding" {
+				t.Errorf("look-up of %s: 404 at %q, want at path:holding", tc.mhs, res.problem().Errors[0].Source)
 			}
 		}
 

@@ -104,10 +104,24 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 	if err != nil {
 		return nil, false, err
 	}
-	if cph.IsZero() { // an MHS no abattoir has: nothing awaits its review, which an inspector, who reads every holding, may be told
-		if u.Role == livestock.RoleInspector {
-			return nil, false, nil
+	if u.Role == livestock.RoleInspector {
+		// An inspector reads every holding, and may be told which do not
+		// exist: an empty list would hide a mistyped CPH. A keeper is
+		// refused as for any holding not theirs, which tells them nothing.
+		if !cph.IsZero() {
+			if _, err := s.store.Holding(ctx, cph); err != nil && !livestock.IsNotFound(err) {
+				return nil, false, err
+			} else if err != nil {
+				cph = livestock.CPH{}
+			}
 		}
+		if cph.IsZero() {
+			msg := "no holding " + ref.String()
+			return nil, false, &livestock.Error{Kind: livestock.KindNotFound, Detail: msg,
+				Fields: []livestock.FieldError{{Code: livestock.CodeNotFound, Source: "path:holding", Value: ref.String(), Message: msg}}}
+		}
+	}
+	if cph.IsZero() { // an MHS no abattoir has
 		return nil, false, forbidden("path:holding", ref.String(), "you may not read holding "+ref.String())
 	}
 	if !u.CanRead(cph) {

@@ -32,8 +32,8 @@ var movementOps = []struct {
 	{"createUndoRequest", "POST", "/v1/UndoRequests", "201", "UndoRequest", []string{"403", "413"}},
 	{"getUndoRequest", "GET", "/v1/UndoRequests({requestId})", "200", "UndoRequest", []string{"403", "404"}},
 	{"validateHoldings", "POST", "/v1/Holdings/ValidHoldings", "200", "ValidHoldingsResultEnvelope", []string{"413"}},
-	{"listHoldingMovementsForReview", "GET", "/v1/HoldingMovementForReviews(species={species},holding={holding})", "200", "MovementForReviewCollection", []string{"403"}},
-	{"listHoldingMovementsForReviewBySpecies", "GET", "/v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})", "200", "MovementForReviewCollection", []string{"403"}},
+	{"listHoldingMovementsForReview", "GET", "/v1/HoldingMovementForReviews(species={species},holding={holding})", "200", "MovementForReviewCollection", []string{"403", "404"}},
+	{"listHoldingMovementsForReviewBySpecies", "GET", "/v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})", "200", "MovementForReviewCollection", []string{"403", "404"}},
 }
 
 // TestMovementOperations: each operation of the movements interface has
