@@ -86,7 +86,7 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 }
 
 func newReviewItem(m movements.ForReview) reviewItem {
-	item := reviewItem{RequestID: m.RequestID, MovementDate: instant(m.TransferDate), Species: orNull(store.SpeciesName(m.Species)),
+	item := reviewItem{RequestID: m.RequestID, MovementDate: instant(m.MovementAt), Species: orNull(store.SpeciesName(m.Species)),
 		SourceHolding: orNull(m.Source.String()), DestinationHolding: orNull(m.Destination.String()), UserHolding: orNull(m.UserHolding),
 		IsDuplicate: len(m.Duplicates) > 0, DuplicateRequestIDs: append([]int64{}, m.Duplicates...),
 		DocumentType: orNull(m.DocumentType), DocumentRef: orNull(m.DocumentRef),

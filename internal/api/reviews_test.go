@@ -198,3 +198,49 @@ func TestReviewRefusedAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewLookupKeepsTheTime: the look-up shows the date-time the
+// transfer named, and $filter compares it (livestock-movements.md:
+// movementDate's "time component is mandatory"). The movement keeps only
+// its day; the look-up once showed and compared that day's midnight.
+func TestReviewLookupKeepsTheTime(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		d := day(-1)
+		sent := b.submit(k1, "TransferRequests", transfer(d+"T06:30:00Z", farm1, farm2, farm1, sheep("130181", 1), nil))
+		if !sent.applied() {
+			t.Fatalf("transfer: %s %+v", sent.RequestStatus, sent.Errors)
+		}
+		lookup := "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='" + farm2Path + "')"
+		for _, tc := range []struct {
+			filter string
+			want   []int64
+		}{
+			{"", []int64{sent.RequestID}},
+			{"movementDate ge " + d + "T06:00:00Z", []int64{sent.RequestID}},
+			{"movementDate ge " + d + "T07:00:00Z", nil},
+			{"movementDate le " + d + "T00:00:00Z", nil},
+			{"movementDate eq " + d + "T08:30:00%2b02:00", []int64{sent.RequestID}},
+		} {
+			path := lookup
+			if tc.filter != "" {
+				path += "?$filter=" + strings.ReplaceAll(tc.filter, " ", "%20")
+			}
+			var page struct{ Value []liveReviewItem }
+			res := b.get(path, k2)
+			res.decode(&page)
+			var got []int64
+			for _, it := range page.Value {
+				got = append(got, it.RequestID)
+				if it.MovementDate != d+"T06:30:00Z" {
+					t.Errorf("%q: movementDate %q, want %sT06:30:00Z", tc.filter, it.MovementDate, d)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%q: requestIds %v, want %v (%d %s)", tc.filter, got, tc.want, res.status, res.body)
+			}
+		}
+	})
+}

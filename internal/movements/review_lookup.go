@@ -16,6 +16,10 @@ import (
 // A string left "" is unknown: the look-up shows it as null.
 type ForReview struct {
 	store.Movement
+	// MovementAt is the date-time the transfer (or its correction) named,
+	// kept with its request; the movement keeps only its day, which stands
+	// in for a request that has none.
+	MovementAt    time.Time
 	UserHolding   string // the holding the submitter acted as
 	Haulier       string
 	Vehicle       string
@@ -106,7 +110,10 @@ func (s *Service) detailReviews(ctx context.Context, q store.ReviewQuery, list [
 
 func detailReview(m store.Movement, req store.Request) ForReview {
 	f := ForReview{Movement: m, DeviceDetails: make([]DeviceDetail, len(m.Devices)), BatchDetails: make([]BatchDetail, len(m.Batches)),
-		DocumentType: DocumentType, DocumentRef: req.DocumentRef, UserHolding: m.Source.String()}
+		DocumentType: DocumentType, DocumentRef: req.DocumentRef, UserHolding: m.Source.String(), MovementAt: m.TransferDate}
+	if !req.MovementDate.IsZero() {
+		f.MovementAt = req.MovementDate
+	}
 	// The end that reported the movement stands for userHolding when the
 	// content does not say.
 	if m.ReportedBy == store.SideDestination {

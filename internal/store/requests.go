@@ -82,7 +82,7 @@ type Request struct {
 	UserName      string // the submitter
 	RequestDate   time.Time
 	UpdatedDate   time.Time
-	MovementDate  time.Time         // the transfer date, or a review's arrival date, at 00:00Z; zero when none
+	MovementDate  time.Time         // the transfer's date-time as reported, or a review's arrival date at 00:00Z; zero when none
 	Species       livestock.Species // Sheep, Goats or Deer; zero when none (a review's, until its job reads the movement)
 	TrackingID    string            // "" when none; unique per user among requests that have one
 	CorrelationID string

@@ -1,6 +1,7 @@
 package sqldb
 
 import (
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/odata"
@@ -11,6 +12,9 @@ import (
 
 // column is a filterable field as stored: its column and how it compares.
 type column struct {
+	// name is the column, or, in parentheses, the whole SQL expression of
+	// the field, written as it is: a value kept in another table than the
+	// one filtered.
 	name string
 	kind colKind
 	none noneKind // how a value that is not there is stored
@@ -18,8 +22,11 @@ type column struct {
 
 // ref is how SQL names col on the table aliased by prefix.
 func (col column) ref(prefix string) string {
-	if col.kind == colFalse {
+	switch {
+	case col.kind == colFalse:
 		return "(1 = 0)"
+	case strings.HasPrefix(col.name, "("):
+		return col.name
 	}
 	return prefix + col.name
 }
@@ -67,7 +74,10 @@ var requestFields = map[string]column{
 
 // reviewFields are the fields of store.ReviewFilterFields.
 var reviewFields = map[string]column{
-	"movementDate": {"transfer_date", colDate, alwaysSet},
+	// The date-time the transfer (or its correction) named, kept with the
+	// request that last set the movement: the movement keeps only its day,
+	// and a filter on the day would drop a move at 19:40 from "ge 12:00".
+	"movementDate": {"(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.request_id)", colInstant, nullNone},
 	// The requestId an item shows: after a correction, the correction's
 	// (the movement's id stays its first transfer's).
 	"requestId": {"request_id", colInt, alwaysSet},

@@ -46,11 +46,20 @@ func transfer(user string, holdings ...livestock.CPH) store.Request {
 }
 
 // addMovement inserts the transfer request that makes m, then m with the
-// request's id, and returns the id.
+// request's id, and returns the id. The request names m's transfer date
+// at 00:00Z, as its date-time.
 func addMovement(t *testing.T, s store.Store, m store.Movement) int64 {
 	t.Helper()
+	return addMovementAt(t, s, m, m.TransferDate)
+}
+
+// addMovementAt is addMovement with the request naming the date-time at.
+func addMovementAt(t *testing.T, s store.Store, m store.Movement, at time.Time) int64 {
+	t.Helper()
 	inTx(t, s, func(c context.Context, tx store.Tx) (err error) {
-		if m.ID, err = tx.InsertRequest(c, transfer(m.UserName, m.Source, m.Destination)); err != nil {
+		r := transfer(m.UserName, m.Source, m.Destination)
+		r.MovementDate = at
+		if m.ID, err = tx.InsertRequest(c, r); err != nil {
 			return err
 		}
 		return tx.InsertMovement(c, m)

@@ -13,34 +13,40 @@ import (
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// testReviewFilter checks that movementDate compares a transfer date as
-// the instant 00:00Z of that date.
+// testReviewFilter checks that movementDate compares the date-time the
+// movement's request named (here 00:00Z of each transfer date, and 19:40Z
+// of the fifth's): the movement keeps only its day.
 func testReviewFilter(t *testing.T, s store.Store) {
 	var got []int64
 	for _, d := range []time.Time{ymd(2026, 10, 31), ymd(2026, 11, 1), ymd(2026, 11, 30), ymd(2026, 12, 1)} {
 		got = append(got, addMovement(t, s, pending(farmB, livestock.SpeciesSheep, d)))
 	}
+	evening := time.Date(2026, 11, 15, 19, 40, 0, 0, time.UTC)
+	got = append(got, addMovementAt(t, s, pending(farmB, livestock.SpeciesSheep, ymd(2026, 11, 15)), evening))
 	for _, tt := range []struct {
 		name   string
 		filter odata.Expr
 		want   []int
 	}{
 		{"November, as the document writes it", and(cmpf("movementDate", odata.Ge, at("2026-11-01T00:00:00Z")),
-			cmpf("movementDate", odata.Le, at("2026-11-30T23:59:59Z"))), []int{1, 2}},
+			cmpf("movementDate", odata.Le, at("2026-11-30T23:59:59Z"))), []int{1, 2, 4}},
 		{"ge midnight", cmpf("movementDate", odata.Ge, at("2026-11-30T00:00:00Z")), []int{2, 3}},
-		{"ge a second past", cmpf("movementDate", odata.Ge, at("2026-11-01T00:00:01Z")), []int{2, 3}},
-		{"gt midnight", cmpf("movementDate", odata.Gt, at("2026-11-01T00:00:00Z")), []int{2, 3}},
-		{"gt noon", cmpf("movementDate", odata.Gt, at("2026-11-01T12:00:00Z")), []int{2, 3}},
+		{"ge a second past", cmpf("movementDate", odata.Ge, at("2026-11-01T00:00:01Z")), []int{2, 3, 4}},
+		{"gt midnight", cmpf("movementDate", odata.Gt, at("2026-11-01T00:00:00Z")), []int{2, 3, 4}},
+		{"gt noon", cmpf("movementDate", odata.Gt, at("2026-11-01T12:00:00Z")), []int{2, 3, 4}},
 		{"lt midnight", cmpf("movementDate", odata.Lt, at("2026-11-01T00:00:00Z")), []int{0}},
 		{"lt noon", cmpf("movementDate", odata.Lt, at("2026-11-01T12:00:00Z")), []int{0, 1}},
 		{"le a second before", cmpf("movementDate", odata.Le, at("2026-10-31T23:59:59Z")), []int{0}},
 		{"le in another zone", cmpf("movementDate", odata.Le, at("2026-11-01T01:00:00+02:00")), []int{0}},
 		{"eq midnight", cmpf("movementDate", odata.Eq, at("2026-11-30T00:00:00Z")), []int{2}},
 		{"eq noon", cmpf("movementDate", odata.Eq, at("2026-11-30T12:00:00Z")), nil},
-		{"ne midnight", cmpf("movementDate", odata.Ne, at("2026-11-30T00:00:00Z")), []int{0, 1, 3}},
-		{"ne noon", cmpf("movementDate", odata.Ne, at("2026-11-30T12:00:00Z")), []int{0, 1, 2, 3}},
-		{"not eq noon", not(cmpf("movementDate", odata.Eq, at("2026-11-30T12:00:00Z"))), []int{0, 1, 2, 3}},
-		{"requestId", or(cmpf("requestId", odata.Eq, got[0]), cmpf("requestId", odata.Gt, got[2])), []int{0, 3}},
+		{"ne midnight", cmpf("movementDate", odata.Ne, at("2026-11-30T00:00:00Z")), []int{0, 1, 3, 4}},
+		{"ne noon", cmpf("movementDate", odata.Ne, at("2026-11-30T12:00:00Z")), []int{0, 1, 2, 3, 4}},
+		{"not eq noon", not(cmpf("movementDate", odata.Eq, at("2026-11-30T12:00:00Z"))), []int{0, 1, 2, 3, 4}},
+		{"ge noon of an evening move's day", cmpf("movementDate", odata.Ge, at("2026-11-15T12:00:00Z")), []int{2, 3, 4}},
+		{"le midnight of an evening move's day", cmpf("movementDate", odata.Le, at("2026-11-15T00:00:00Z")), []int{0, 1}},
+		{"eq an evening move's time", cmpf("movementDate", odata.Eq, at("2026-11-15T19:40:00Z")), []int{4}},
+		{"requestId", or(cmpf("requestId", odata.Eq, got[0]), cmpf("requestId", odata.Gt, got[2])), []int{0, 3, 4}},
 	} {
 		q := store.ReviewQuery{Holding: farmB, Species: livestock.SpeciesSheep, Filter: tt.filter}
 		wantIDs(t, tt.name, movementIDs(reviews(t, s, q)), pick(got, tt.want...))
