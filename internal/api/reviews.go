@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -58,7 +59,10 @@ type reviewBatch struct {
 // awaitingReview answers both forms of the review look-up.
 func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 	u, _ := auth.UserFrom(r.Context())
-	q, err := odata.ParseQuery(r.URL.Query(), store.ReviewFilterFields, s.cfg.MaxPage)
+	// $select as the live definition declares it for the look-up; $expand
+	// of content, which an item does not have, as before.
+	q, err := odata.Parse(r.URL.Query(), odata.Collection{Fields: store.ReviewFilterFields, Members: jsonMembers(reviewItem{}),
+		Expand: []odata.Expansion{{Name: "content"}}, MaxPage: s.cfg.MaxPage})
 	if err != nil {
 		return err
 	}
@@ -75,9 +79,17 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := collection{Context: s.baseURL(r) + "/v1/$metadata#" + reviewSet, Value: make([]any, 0, len(list))}
+	page := collection{Context: contextURL(s.baseURL(r), reviewSet, q), Value: make([]any, 0, len(list))}
+	keyed := q // an item always has its key, which a review names it by
+	if q.Select != nil && !slices.Contains(q.Select, "requestId") {
+		keyed.Select = append(slices.Clone(q.Select), "requestId")
+	}
 	for _, m := range list {
-		page.Value = append(page.Value, newReviewItem(m))
+		item, err := selectMembers(newReviewItem(m), keyed)
+		if err != nil {
+			return err
+		}
+		page.Value = append(page.Value, item)
 	}
 	if more && !q.HasTop {
 		page.NextLink = s.nextLink(r, q, nil, list[len(list)-1].ID, nil)

@@ -244,3 +244,35 @@ func TestReviewLookupKeepsTheTime(t *testing.T) {
 		}
 	})
 }
+
+// TestReviewLookupSelect: the look-up takes $select, as the live
+// definition declares for it: each item has only the members named.
+func TestReviewLookupSelect(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1, k2 := b.token("keeper1"), b.token("keeper2")
+	if sent := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil)); !sent.applied() {
+		t.Fatalf("transfer: %s %+v", sent.RequestStatus, sent.Errors)
+	}
+	lookup := "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='" + farm2Path + "')"
+	res := b.get(lookup+"?$select=movementDate,requestId", k2)
+	var page struct {
+		Context string                       `json:"@odata.context"`
+		Value   []map[string]json.RawMessage `json:"value"`
+	}
+	res.decode(&page)
+	if len(page.Value) != 1 || len(page.Value[0]) != 2 || page.Value[0]["requestId"] == nil || page.Value[0]["movementDate"] == nil ||
+		!strings.HasSuffix(page.Context, "#HoldingMovementForReviews(movementDate,requestId)") {
+		t.Errorf("$select=movementDate,requestId: %d %s", res.status, res.body)
+	}
+	// The key is always there: a review names the movement by it.
+	res = b.get(lookup+"?$select=sourceHolding", k2)
+	page.Value = nil
+	res.decode(&page)
+	if len(page.Value) != 1 || len(page.Value[0]) != 2 || page.Value[0]["requestId"] == nil {
+		t.Errorf("$select=sourceHolding: %d %s, want sourceHolding and requestId", res.status, res.body)
+	}
+	if res := b.do(http.MethodGet, lookup+"?$select=colour", k2, nil); res.status != http.StatusBadRequest || res.problem().Errors[0].Source != "query:$select" {
+		t.Errorf("$select=colour: %d %s, want 400 at query:$select", res.status, res.body)
+	}
+}

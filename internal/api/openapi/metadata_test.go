@@ -87,7 +87,9 @@ func TestMetadata(t *testing.T) {
 			t.Errorf("MovementRequest.%s is %q, want %q", prop, got, want)
 		}
 	}
-	for prop, want := range map[string]string{"movementDate": "Edm.DateTimeOffset", "isAccepted": "Edm.Boolean?",
+	// As for an approved movement, only the key is required: $select may
+	// leave any other member out.
+	for prop, want := range map[string]string{"requestId": "Edm.Int64", "movementDate": "Edm.DateTimeOffset?", "isAccepted": "Edm.Boolean?",
 		"duplicateRequestIds": "Collection(Edm.Int64)", "reviewBatches": "Collection(Drover.ReviewBatch)"} {
 		if got := types["MovementForReview"][prop]; got != want {
 			t.Errorf("MovementForReview.%s is %q, want %s", prop, got, want)
