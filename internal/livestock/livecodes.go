@@ -122,8 +122,16 @@ func (f FieldError) LiveCode(e Endpoint) string {
 	if strings.HasPrefix(f.Source, "query:$") && e != EndpointOtherMovement {
 		return liveQueryOption
 	}
+	if e == EndpointUndo && f.Code == CodeBadLength && f.Source == "/content/trackingId" {
+		return liveUndoTrackingLength
+	}
 	return LiveCode(e, f.Code)
 }
+
+// liveUndoTrackingLength is UndoRequests' own code for a trackingId over
+// 36 characters ("The TrackingID {0} exceeds the maximum character limit
+// of 36."); its catalogue has no 30061.
+const liveUndoTrackingLength = "41"
 
 // liveQueryOption is the live code of every refused OData query option:
 // "The OData query options are invalid. {0}".

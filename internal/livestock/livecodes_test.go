@@ -51,6 +51,14 @@ func TestFieldErrorLiveCode(t *testing.T) {
 			t.Errorf("%+v.LiveCode = %q, want %q", tc.f, got, tc.want)
 		}
 	}
+	// UndoRequests has its own code for a trackingId too long, and no 30061.
+	long := FieldError{Code: CodeBadLength, Source: "/content/trackingId"}
+	if got := long.LiveCode(EndpointUndo); got != "41" {
+		t.Errorf("undo's long trackingId: %q, want 41", got)
+	}
+	if got := long.LiveCode(EndpointTransfer); got != "30061" {
+		t.Errorf("transfer's long trackingId: %q, want 30061", got)
+	}
 }
 
 func TestTarget(t *testing.T) {
