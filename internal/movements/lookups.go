@@ -109,10 +109,11 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 		// exist: an empty list would hide a mistyped CPH. A keeper is
 		// refused as for any holding not theirs, which tells them nothing.
 		if !cph.IsZero() {
-			if _, err := s.store.Holding(ctx, cph); err != nil && !livestock.IsNotFound(err) {
-				return nil, false, err
-			} else if err != nil {
+			switch _, err := s.store.Holding(ctx, cph); {
+			case livestock.IsNotFound(err):
 				cph = livestock.CPH{}
+			case err != nil:
+				return nil, false, err
 			}
 		}
 		if cph.IsZero() {
