@@ -75,7 +75,7 @@ func (s *Server) approvedPage(w http.ResponseWriter, r *http.Request, narrow oda
 	if err != nil {
 		return err
 	}
-	q = withKey(q)
+	q = withKey(q, approvedKey...)
 	list, more, err := s.movements.ApprovedMovements(r.Context(), u, narrow, q, s.cfg.MaxPage)
 	if err != nil {
 		return err
@@ -124,7 +124,7 @@ func (s *Server) getApproved(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q = withKey(q)
+	q = withKey(q, approvedKey...)
 	a, err := s.movements.ApprovedMovement(r.Context(), u, id, rawSide)
 	if err != nil {
 		return err
@@ -165,15 +165,15 @@ func functionValue(v string) string {
 	return v
 }
 
-// withKey adds an approved movement's key, id and recordedBy, to a
-// $select that leaves either out: the record is always answered with the
-// identity a client reads it again by, which its schema requires.
-func withKey(q odata.Query) odata.Query {
+// withKey adds an entity's key members to a $select that leaves any out:
+// a record is always answered with the identity a client names it by
+// again, which its schema requires.
+func withKey(q odata.Query, key ...string) odata.Query {
 	if q.Select == nil {
 		return q
 	}
 	sel := slices.Clone(q.Select)
-	for _, k := range []string{"id", "recordedBy"} {
+	for _, k := range key {
 		if !slices.Contains(sel, k) {
 			sel = append(sel, k)
 		}
@@ -181,3 +181,7 @@ func withKey(q odata.Query) odata.Query {
 	q.Select = sel
 	return q
 }
+
+// approvedKey is an approved movement's key: its id and the end that
+// recorded it.
+var approvedKey = []string{"id", "recordedBy"}

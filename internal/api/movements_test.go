@@ -373,8 +373,8 @@ func TestReviewWithoutATotal(t *testing.T) {
 }
 
 // TestRepeatedTagPointsAtItsList: a tag given twice is a 400 V017 at the
-// second one, in the list it was given in (devicesWithDetail had been
-// reported as devices, at an index that list did not have).
+// second one, in the list it was given in: devicesWithDetail, not devices
+// at an index that list does not have.
 func TestRepeatedTagPointsAtItsList(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -60,7 +59,7 @@ type reviewBatch struct {
 func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 	u, _ := auth.UserFrom(r.Context())
 	// $select as the live definition declares it for the look-up; $expand
-	// of content, which an item does not have, as before.
+	// of content is accepted and changes nothing: an item has no content.
 	q, err := odata.Parse(r.URL.Query(), odata.Collection{Fields: store.ReviewFilterFields, Members: jsonMembers(reviewItem{}),
 		Expand: []odata.Expansion{{Name: "content"}}, MaxPage: s.cfg.MaxPage})
 	if err != nil {
@@ -80,10 +79,7 @@ func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page := collection{Context: contextURL(s.baseURL(r), reviewSet, q), Value: make([]any, 0, len(list))}
-	keyed := q // an item always has its key, which a review names it by
-	if q.Select != nil && !slices.Contains(q.Select, "requestId") {
-		keyed.Select = append(slices.Clone(q.Select), "requestId")
-	}
+	keyed := withKey(q, "requestId") // the key a review names the movement by
 	for _, m := range list {
 		item, err := selectMembers(newReviewItem(m), keyed)
 		if err != nil {

@@ -201,8 +201,8 @@ func TestReviewRefusedAtOnce(t *testing.T) {
 
 // TestReviewLookupKeepsTheTime: the look-up shows the date-time the
 // transfer named, and $filter compares it (livestock-movements.md:
-// movementDate's "time component is mandatory"). The movement keeps only
-// its day; the look-up once showed and compared that day's midnight.
+// movementDate's "time component is mandatory"), though the movement
+// keeps only its day.
 func TestReviewLookupKeepsTheTime(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {

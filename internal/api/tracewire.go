@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -125,15 +126,15 @@ func dateParam(r *http.Request, name string, def time.Time, required bool) (time
 }
 
 // recordDate reads a date a register or trace is asked about, or says
-// which rule v breaks. Dates before the register's first are refused:
-// 0001-01-01 is Go's zero time, which an answer would echo as no date.
+// which rule v breaks (livestock.ParseRecordDate: a date before the
+// register's first is refused, since 0001-01-01 is Go's zero time, which
+// an answer would echo as no date).
 func recordDate(v string) (livestock.Date, string) {
-	d, err := livestock.ParseDate(v)
-	switch {
-	case err != nil:
-		return livestock.Date{}, "must be a date that exists, YYYY-MM-DD"
-	case d.Before(livestock.EarliestDate):
-		return livestock.Date{}, "must be " + livestock.EarliestDate.String() + " or later: the register holds no earlier date"
+	d, err := livestock.ParseRecordDate(v)
+	if e := (*livestock.Error)(nil); errors.As(err, &e) && len(e.Fields) > 0 {
+		return livestock.Date{}, e.Fields[0].Message
+	} else if err != nil {
+		return livestock.Date{}, err.Error()
 	}
 	return d, ""
 }

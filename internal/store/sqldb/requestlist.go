@@ -168,9 +168,9 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	}
 	var branches []string
 	// branch adds a branch in id order by the column order. The page's
-	// window is written into the branch's form once, here, rather than
-	// into the whole query at the end: a month is a dozen branches, and a
-	// strings.Replacer over them cost a tenth of the listing's CPU.
+	// window is written into the branch's short form once, here, rather
+	// than by a Replacer over every branch and then the whole query: a
+	// month is a dozen branches, read many times a second.
 	branchForm := page.Replace(s.tune.ListBranch)
 	branch := func(order, format string, a ...any) {
 		b := strings.Replace(branchForm, "{branch}", fmt.Sprintf(format, a...), 1)

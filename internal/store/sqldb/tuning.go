@@ -43,7 +43,7 @@ type Tuning struct {
 	// that row; nil when the store is to read rows through database/sql.
 	// A listing's page is a hundred rows of eighteen columns, and
 	// database/sql turns each column into an interface value and back,
-	// under a lock, which cost a third of the server's CPU for a page.
+	// under a lock, which is most of what reading a page costs the server.
 	QueryEach func(ctx context.Context, driverConn any, query string, args []any, row func(scan func(dest ...any) error) error) error
 	// FinishJob and UpdateRequest are the deferred forms of a job's
 	// completion (id $1, finished at $2) and of UpdateRequest's
