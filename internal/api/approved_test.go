@@ -17,11 +17,12 @@ import (
 
 // approvedItem is the part of an ApprovedMovement the tests read.
 type approvedItem struct {
-	ID          int64  `json:"id"`
-	RecordedBy  string `json:"recordedBy"`
-	SpeciesID   int    `json:"speciesId"`
-	AnimalTotal int    `json:"animalTotal"`
-	Devices     []struct {
+	ID           int64  `json:"id"`
+	RecordedBy   string `json:"recordedBy"`
+	TransferDate string `json:"transferDate"`
+	SpeciesID    int    `json:"speciesId"`
+	AnimalTotal  int    `json:"animalTotal"`
+	Devices      []struct {
 		TagNumber  string `json:"tagNumber"`
 		RecordedBy string `json:"approvedMovementRecordedBy"`
 	} `json:"devices"`
@@ -166,6 +167,47 @@ func TestApprovedMovements(t *testing.T) {
 		b.do(http.MethodGet, fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", off.RequestID), k2, nil).decode(&one)
 		if one.ID != off.RequestID || one.RecordedBy != "Destination" || one.AnimalTotal != 2 {
 			t.Errorf("one record = %+v", one)
+		}
+	})
+}
+
+// TestApprovedKeepsTheTime: an approved movement's transferDate is the
+// date-time its transfer named, as the live definition types it, and
+// $filter and ByTransferDateRange compare that; a range's end given as a
+// plain date takes in the whole of that day.
+func TestApprovedKeepsTheTime(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k2 := b.token("keeper2")
+		d := day(-1)
+		on := b.submit(k2, "TransferRequests", transfer(d+"T19:40:00Z", farm1, farm2, farm2, sheep("130181", 4), nil))
+		if !on.applied() {
+			t.Fatalf("transfer: %s %+v", on.RequestStatus, on.Errors)
+		}
+		var one approvedItem
+		b.do(http.MethodGet, fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", on.RequestID), k2, nil).decode(&one)
+		if one.TransferDate != d+"T19:40:00Z" {
+			t.Errorf("transferDate = %q, want %sT19:40:00Z", one.TransferDate, d)
+		}
+		ond := []string{fmt.Sprintf("%d/Destination", on.RequestID)}
+		for _, tc := range []struct {
+			path string
+			want []string
+		}{
+			{"/v1/ApprovedMovements?$filter=" + escape("transferDate gt "+d+"T19:00:00Z and transferDate lt "+d+"T20:00:00Z"), ond},
+			{"/v1/ApprovedMovements?$filter=" + escape("transferDate ge "+d+"T00:00:00Z and transferDate le "+d+"T19:00:00Z"), []string{}},
+			{"/v1/ApprovedMovements?$filter=" + escape("transferDate eq "+d+"T21:40:00%2B02:00"), ond},
+			{rangePath("1", d, d, "", farm2Path), ond},
+			{rangePath("1", d+"T00:00:00Z", d+"T12:00:00Z", "", farm2Path), []string{}},
+			{rangePath("1", d+"T19:40:00Z", d+"T23:00:00Z", "", farm2Path), ond},
+		} {
+			res := b.get(tc.path, k2)
+			var p approvedPage
+			res.decode(&p)
+			if got := p.keys(); !slices.Equal(got, tc.want) {
+				t.Errorf("%s = %v, want %v (%d %s)", tc.path, got, tc.want, res.status, res.body)
+			}
 		}
 	})
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -114,11 +115,20 @@ type approvedFlag struct {
 	IsSystem        bool   `json:"isSystem"`
 }
 
+// transferAt is the date-time a's transfer named; its day at 00:00Z
+// when its request keeps none.
+func transferAt(a store.ApprovedMovement) time.Time {
+	if a.TransferAt.IsZero() {
+		return a.TransferDate
+	}
+	return a.TransferAt
+}
+
 // approvedRecord renders a; context is set on a single entity.
 func (s *Server) approvedRecord(a movements.Approved, context string) approvedMovement {
 	out := approvedMovement{Context: context, ID: a.ID, RecordedBy: a.RecordedBy, SpeciesID: a.Species.ID(),
 		Species: approvedSpecies{ID: a.Species.ID(), Name: store.SpeciesName(a.Species)}, SourceHolding: a.Source.String(), DestinationHolding: a.Destination.String(),
-		TransferDate: instant(a.TransferDate), Devices: []approvedDevice{}, Batches: []approvedBatch{}, Flags: []approvedFlagLink{},
+		TransferDate: instant(transferAt(a.ApprovedMovement)), Devices: []approvedDevice{}, Batches: []approvedBatch{}, Flags: []approvedFlagLink{},
 		MovementDocument: approvedDocument{MovementDocumentRef: a.DocumentRef, DocumentType: approvedDocumentType{Name: a.DocumentType}},
 		HaulierName:      orNull(a.Haulier), VehicleNo: orNull(a.Vehicle)}
 	if a.Haulier != "" || a.Vehicle != "" {

@@ -124,8 +124,8 @@ func (s *Service) RangeFilter(ctx context.Context, u livestock.User, r TransferR
 		bad(livestock.CodeRangeSpeciesID, "speciesId", r.SpeciesID, fmt.Sprintf("SpeciesId %s is not valid: use %s", r.SpeciesID, speciesIDs()))
 	}
 
-	start, startOK := rangeDate(r.Start, "startTransferDate", bad)
-	end, endOK := rangeDate(r.End, "endTransferDate", bad)
+	start, startOK := rangeDate(r.Start, "startTransferDate", bad, false)
+	end, endOK := rangeDate(r.End, "endTransferDate", bad, true)
 	switch {
 	case r.Start == "" || r.End == "":
 		param := "startTransferDate"
@@ -204,7 +204,7 @@ func speciesIDs() string {
 
 // rangeDate reads a date-time of the range; a plain date is taken as its
 // 00:00Z. A value not given is not read (the caller reports it).
-func rangeDate(s, param string, bad func(livestock.Code, string, string, string)) (time.Time, bool) {
+func rangeDate(s, param string, bad func(livestock.Code, string, string, string), end bool) (time.Time, bool) {
 	if s == "" {
 		return time.Time{}, false
 	}
@@ -212,6 +212,9 @@ func rangeDate(s, param string, bad func(livestock.Code, string, string, string)
 		return t.Time(), true
 	}
 	if d, err := livestock.ParseDate(s); err == nil {
+		if end { // a day names all of it: transfer dates are date-times
+			return d.Time().Add(24*time.Hour - time.Microsecond), true
+		}
 		return d.Time(), true
 	}
 	bad(livestock.CodeBadFormat, param, s, param+" must be a date-time, yyyy-MM-ddTHH:mm:ssK, e.g. 2026-03-01T00:00:00Z")

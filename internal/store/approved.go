@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
@@ -26,6 +27,9 @@ const (
 type ApprovedMovement struct {
 	Movement
 	RecordedBy Side
+	// TransferAt is the date-time the request that set the movement named;
+	// Movement.TransferDate is its day.
+	TransferAt time.Time
 }
 
 // Key orders approved movements: by movement id, then Departure before

@@ -25,19 +25,23 @@ const (
 	approvedCountSQL = `SELECT count(*) FROM (%s UNION ALL %s) a WHERE %s`
 	// approvedDepartureSQL: a movement its departure keeper reported,
 	// whatever its review decided, until it is undone.
-	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id
+	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id, ` + transferAtSQL + `
 		FROM movements WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
 	// approvedDestinationSQL: a movement its destination keeper reported
 	// (it needs no review), or accepted, in whole or in part, on review.
-	approvedDestinationSQL = `SELECT ` + movementColumns + `, 'Destination' AS side, id * 2 + 1 AS k, %s AS species_id
+	approvedDestinationSQL = `SELECT ` + movementColumns + `, 'Destination' AS side, id * 2 + 1 AS k, %s AS species_id, ` + transferAtSQL + `
 		FROM movements WHERE state <> 'Undone' AND (reported_by = 'Destination' OR state = 'Accepted')%s`
+	// transferAtSQL is the date-time the movement's transfer (or the
+	// correction that last set it) named: a movement row keeps the day
+	// alone, for the rules and the trace, and its request the instant.
+	transferAtSQL = `(SELECT rq.movement_date FROM requests rq WHERE rq.id = movements.request_id) AS transfer_at`
 )
 
 // approvedFields are the fields of store.ApprovedFilterFields, as columns
 // of the listing's rows.
 var approvedFields = map[string]column{
 	"id":                 {"id", colInt, alwaysSet},
-	"transferDate":       {"transfer_date", colDate, alwaysSet},
+	"transferDate":       {"transfer_at", colInstant, alwaysSet},
 	"speciesId":          {"species_id", colInt, nullNone},
 	"recordedBy":         {"side", colText, alwaysSet},
 	"sourceHolding":      {"source", colText, alwaysSet},
@@ -86,7 +90,7 @@ func (s *Store) ApprovedMovements(ctx context.Context, q store.ApprovedQuery) (l
 		var a store.ApprovedMovement
 		var key int64
 		var speciesID sql.NullInt64
-		if a.Movement, err = scanMovement(withExtra{rows, []any{&a.RecordedBy, &key, &speciesID}}); err != nil {
+		if a.Movement, err = scanMovement(withExtra{rows, []any{&a.RecordedBy, &key, &speciesID, instant{&a.TransferAt}}}); err != nil {
 			return nil, err
 		}
 		list = append(list, a)

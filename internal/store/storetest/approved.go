@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -14,7 +15,8 @@ import (
 // approvedFixture adds one movement in each state an approved movement
 // can come from, and returns their ids in this order: reported by the
 // departure and awaiting review; accepted on review; reported by the
-// destination; undone; rejected on review; goats to the abattoir.
+// destination (at 19:40); undone; rejected on review; goats to the
+// abattoir.
 func approvedFixture(t *testing.T, s store.Store) []int64 {
 	t.Helper()
 	m := func(state store.MovementState, by store.Side, from, to livestock.CPH, species livestock.Species, day int) store.Movement {
@@ -34,7 +36,11 @@ func approvedFixture(t *testing.T, s store.Store) []int64 {
 		m(store.MovementRejected, store.SideDeparture, farmA, farmB, livestock.SpeciesSheep, 5),
 		m(store.MovementCompleted, store.SideDeparture, farmA, abattoir, livestock.SpeciesGoats, 6),
 	} {
-		ids = append(ids, addMovement(t, s, mv))
+		at := mv.TransferDate
+		if mv.Source == market {
+			at = at.Add(19*time.Hour + 40*time.Minute) // the request names a time of day
+		}
+		ids = append(ids, addMovementAt(t, s, mv, at))
 	}
 	return ids
 }
@@ -88,6 +94,11 @@ func testApprovedMovements(t *testing.T, s store.Store) {
 		{"not recordedBy", store.ApprovedQuery{All: true, Filter: not(cmpf("recordedBy", odata.Eq, "Destination"))}, []string{"0D", "1D", "4D", "5D"}},
 		{"transferDate range", store.ApprovedQuery{All: true, Filter: and(cmpf("transferDate", odata.Ge, at("2026-03-02T00:00:00Z")),
 			cmpf("transferDate", odata.Le, at("2026-03-05T12:00:00Z")))}, []string{"1D", "1d", "2d", "4D"}},
+		// transferDate is the date-time the transfer named, not its day.
+		{"transferDate keeps the time", store.ApprovedQuery{All: true, Filter: and(cmpf("transferDate", odata.Gt, at("2026-03-03T19:00:00Z")),
+			cmpf("transferDate", odata.Lt, at("2026-03-03T20:00:00Z")))}, []string{"2d"}},
+		{"transferDate before the time", store.ApprovedQuery{All: true, Filter: and(cmpf("transferDate", odata.Ge, at("2026-03-03T00:00:00Z")),
+			cmpf("transferDate", odata.Le, at("2026-03-03T19:00:00Z")))}, []string{}},
 		{"speciesId", store.ApprovedQuery{All: true, Filter: cmpf("speciesId", odata.Eq, int64(2))}, []string{"5D"}},
 		{"sourceHolding", store.ApprovedQuery{All: true, Filter: cmpf("sourceHolding", odata.Eq, market.String())}, []string{"2d"}},
 		{"destinationHolding and keeper", store.ApprovedQuery{Holdings: []livestock.CPH{farmA},
@@ -117,7 +128,7 @@ func testApprovedMovement(t *testing.T, s store.Store) {
 	got, err := s.ApprovedMovement(ctx(t), ids[1], store.SideDestination)
 	must(t, "ApprovedMovement", err)
 	want := movement(t, s, ids[1])
-	if diff := cmp.Diff(store.ApprovedMovement{Movement: want, RecordedBy: store.SideDestination}, got, cmpOpts); diff != "" {
+	if diff := cmp.Diff(store.ApprovedMovement{Movement: want, RecordedBy: store.SideDestination, TransferAt: want.TransferDate}, got, cmpOpts); diff != "" {
 		t.Errorf("ApprovedMovement (-want +got):\n%s", diff)
 	}
 	for _, tt := range []struct {
