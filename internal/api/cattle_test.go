@@ -42,27 +42,28 @@ func TestCattleMovements(t *testing.T) {
 		}
 		b.wantOn("the cow accepted", map[string]string{sandbox.Keepers[0].CalfTag(3).String(): farm2})
 
+		// Each with the live catalogue's own code for the rule.
 		for name, tc := range map[string]struct {
-			body   map[string]any
-			target string
+			body         map[string]any
+			code, target string
 		}{
 			"a batch": {func() map[string]any {
 				m := move(nil)
 				m["animalCount"] = 1
 				m["movementGroups"] = []map[string]any{{"batches": []map[string]any{{"batchNumber": "UK442501", "animalTotal": 1}}}}
 				return m
-			}(), "content.movementGroups[0].batches[0]"},
+			}(), "30009", "content.movementGroups[0].batches[0]"},
 			"a movement document": {func() map[string]any {
 				m := move(cow(2))
 				m["movementDocument"] = map[string]any{"documentType": "ARAMS1", "movementDocumentRef": "X1"}
 				return m
-			}(), "content.movementDocument"},
+			}(), "21164", "content.movementDocument"},
 			"an rfid": {move([]map[string]any{{"tagNumber": sandbox.Keepers[0].CalfTag(2).String(), "rfid": "0826013018100001"}}),
-				"content.movementGroups[0].devices[0].rfid"},
+				"3028", "content.movementGroups[0].devices[0].rfid"},
 		} {
 			res := b.post(k1, "TransferRequests", map[string]any{"content": tc.body})
-			if status, code, target := liveRefusal(res); status != http.StatusBadRequest || code != "31000" || target != tc.target {
-				t.Errorf("cattle with %s: %d %s, want 400 31000 at %s", name, res.status, res.body, tc.target)
+			if status, code, target := liveRefusal(res); status != http.StatusBadRequest || code != tc.code || target != tc.target {
+				t.Errorf("cattle with %s: %d %s, want 400 %s at %s", name, res.status, res.body, tc.code, tc.target)
 			}
 		}
 

@@ -55,7 +55,7 @@ const liveSystemException = "313"
 func liveError(ep livestock.Endpoint, p problem) claError {
 	e := claError{Message: p.Detail, Details: make([]singleError, 0, len(p.Errors))}
 	for _, f := range p.Errors {
-		fe := livestock.FieldError{Code: f.Code, Source: f.Source}
+		fe := livestock.FieldError{Code: f.Code, Source: f.Source, Value: f.Value}
 		code := fe.LiveCode(ep)
 		if f.Code == livestock.CodeInternal {
 			code = liveSystemException // the endpoint's own code is its background job's

@@ -54,7 +54,7 @@ func TestMovementSubmissionErrors(t *testing.T) {
 			{"trackingId too long", k1, map[string]any{"content": with("trackingId", strings.Repeat("x", 37))}, 400, "S007", "/content/trackingId"},
 			{"not your holding", k2, map[string]any{"content": good()}, 403, "A002", "/content/userHolding"},
 			{"userHolding not in the move", k1, map[string]any{"content": with("userHolding", "01/100/0253")}, 400, "V002", "/content/userHolding"},
-			{"same holding both ends", k1, map[string]any{"content": with("destinationHolding", farm1)}, 400, "V003", "/content/userHolding"},
+			{"same holding both ends", k1, map[string]any{"content": with("destinationHolding", farm1)}, 400, "V012", "/content/destinationHolding"},
 			{"malformed JSON", k1, `{"content": {`, 400, "S005", ""},
 		} {
 			var res response

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
@@ -115,7 +116,7 @@ func TestLiveShapedMovements(t *testing.T) {
 		doc["departureDetail"].(map[string]any)["animalTotal"] = 2
 		doc["destinationDetail"].(map[string]any)["totalAnimalsReceived"] = 3
 		wrong := b.post(k1, "CorrectTransferRequests", whole(fix))
-		if status, code, target := liveRefusal(wrong); status != http.StatusBadRequest || code != "4028" ||
+		if status, code, target := liveRefusal(wrong); status != http.StatusBadRequest || code != "21148" ||
 			target != "content.movementDocument.destinationDetail.totalAnimalsReceived" {
 			t.Errorf("a document total that disagrees: %d %s", wrong.status, wrong.body)
 		}
@@ -185,3 +186,119 @@ func TestDeerByFreezebrandAndTotal(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestLiveFieldCodes: a rule the live catalogue gives one field a code of
+// its own for is refused with that code, not the generic one (30059,
+// 30060, 30062, 31000), at the field's target.
+func TestLiveFieldCodes(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	doc := map[string]any{"documentType": "CLA", "movementDocumentRef": "R1"}
+	with := func(d map[string]any, k string, v any) map[string]any {
+		out := maps.Clone(d)
+		out[k] = v
+		return out
+	}
+	detail := func(k string, v any) []map[string]any {
+		return []map[string]any{{"device": map[string]any{"tagNumber": "UK0130181 00020"}, "beginBirthPeriod": "2024-01-01T00:00:00Z",
+			"endBirthPeriod": "2024-01-20T00:00:00Z", k: v}}
+	}
+	for _, tc := range []struct {
+		name       string
+		collection string
+		change     func(c map[string]any)
+		code       string
+		target     string
+	}{
+		{"animalCount 0", "TransferRequests", func(c map[string]any) {
+			c["animalCount"], c["movementGroups"] = 0, []map[string]any{{"devices": []any{}}}
+		}, "4009", "content.animalCount"},
+		{"departure total", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "departureDetail", map[string]any{"animalTotal": 7})
+		}, "21109", "content.movementDocument.departureDetail.animalTotal"},
+		{"total received", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "destinationDetail", map[string]any{"totalAnimalsReceived": 7})
+		}, "21148", "content.movementDocument.destinationDetail.totalAnimalsReceived"},
+		{"documentType unknown", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "documentType", "NOPE")
+		}, "4058", "content.movementDocument.documentType"},
+		{"documentType without its ref", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = map[string]any{"documentType": "CLA"}
+		}, "4059", "content.movementDocument.movementDocumentRef"},
+		{"transporterType", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "transportDetail", map[string]any{"transporterType": "Spaceship"})
+		}, "21130", "content.movementDocument.transportDetail.transporterType"},
+		{"FCI withdrawal", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "fciDetail", map[string]any{"metFCIWithdrawalPeriodCode": "ZZZ"})
+		}, "21161", "content.movementDocument.fciDetail.metFCIWithdrawalPeriodCode"},
+		{"batch number", "TransferRequests", func(c map[string]any) {
+			c["animalCount"] = 2
+			c["movementGroups"] = []map[string]any{{"devices": sheep("130181", 20), "batches": []map[string]any{{"batchNumber": "XX1", "animalTotal": 1}}}}
+		}, "30010", "content.movementGroups[0].batches[0].batchNumber"},
+		{"tag number", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devices": []map[string]any{{"tagNumber": "UK01301810002"}}}}
+		}, "30019", "content.movementGroups[0].devices[0].tagNumber"},
+		{"no tag or rfid", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devices": []map[string]any{{"tagNumber": nil, "rfid": nil}}}}
+		}, "30017", "content.movementGroups[0].devices[0].tagNumber"},
+		{"rfid", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devices": []map[string]any{{"tagNumber": "UK0130181 00020", "rfid": "12345"}}}}
+		}, "3027", "content.movementGroups[0].devices[0].rfid"},
+		{"half a birth period", "TransferRequests", func(c map[string]any) {
+			d := detail("gender", "Female")
+			delete(d[0], "endBirthPeriod")
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": d}}
+		}, "8023", "content.movementGroups[0].devicesWithDetail[0].endBirthPeriod"},
+		{"birth period backwards", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": detail("endBirthPeriod", "2023-12-01T00:00:00Z")}}
+		}, "8004", "content.movementGroups[0].devicesWithDetail[0].endBirthPeriod"},
+		{"birth period too long", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": detail("endBirthPeriod", "2024-03-01T00:00:00Z")}}
+		}, "8022", "content.movementGroups[0].devicesWithDetail[0].endBirthPeriod"},
+		{"gender", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": detail("gender", "Bull")}}
+		}, "21458", "content.movementGroups[0].devicesWithDetail[0].gender"},
+		{"breed", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": detail("breed", "Holstein")}}
+		}, "21465", "content.movementGroups[0].devicesWithDetail[0].breed"},
+		{"management tag", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": detail("mgtTag", map[string]any{"identifier": "AB#"})}}
+		}, "21904", "content.movementGroups[0].devicesWithDetail[0].mgtTag.identifier"},
+		{"holding badly formed", "TransferRequests", func(c map[string]any) { c["destinationHolding"] = "01-100-0264" }, "30001", "content.destinationHolding"},
+		{"holding empty", "TransferRequests", func(c map[string]any) { c["destinationHolding"] = "" }, "30000", "content.destinationHolding"},
+		{"holding missing", "CorrectTransferRequests", func(c map[string]any) {
+			c["requestId"] = 1
+			delete(c, "destinationHolding")
+		}, "30000", "content.destinationHolding"},
+		{"species UNKNOWN", "TransferRequests", func(c map[string]any) { c["species"] = "UNKNOWN" }, "4042", "content.species"},
+		{"one holding at both ends", "TransferRequests", func(c map[string]any) { c["destinationHolding"] = farm1 }, "4063", "content.destinationHolding"},
+		{"cattle with an rfid", "TransferRequests", func(c map[string]any) {
+			c["species"] = "Cattle"
+			c["movementGroups"] = []map[string]any{{"devices": []map[string]any{{"tagNumber": "UK701212100013", "rfid": "0826010130100020"}}}}
+		}, "3028", "content.movementGroups[0].devices[0].rfid"},
+	} {
+		content := transfer(day(0)+"T09:00:00Z", farm1, farm2, farm1, sheep("130181", 20), nil)
+		tc.change(content)
+		res := b.post(k1, tc.collection, map[string]any{"content": content})
+		if status, code, target := liveRefusal(res); status != http.StatusBadRequest || code != tc.code || target != tc.target {
+			t.Errorf("%s: %d %s at %q, want 400 %s at %q\n%s", tc.name, status, code, target, tc.code, tc.target, res.body)
+		}
+	}
+
+	// The review's and the undo's own codes for a body that names nothing.
+	for _, tc := range []struct {
+		collection, body, code string
+	}{
+		{"ReviewHoldingMovementRequests", `{"content":null}`, "21370"},
+		{"ReviewHoldingMovementRequests", `{"content":{"holding":"` + farm1 + `"}}`, "21371"},
+		{"ReviewHoldingMovementRequests", `{"content":{"holding":"` + farm1 + `","reviewMovement":{"isAccepted":false}}}`, "21372"},
+		{"UndoRequests", `{"content":null}`, "14003"},
+		{"UndoRequests", `{"content":{}}`, "14003"},
+	} {
+		res := b.do(http.MethodPost, "/v1/"+tc.collection, k1, strings.NewReader(tc.body), "Content-Type", "application/json")
+		if status, code, _ := liveRefusal(res); status != http.StatusBadRequest || code != tc.code {
+			t.Errorf("%s %s: %d %s, want 400 %s\n%s", tc.collection, tc.body, status, code, tc.code, res.body)
+		}
+	}
+}

@@ -163,8 +163,11 @@ func TestMovementLifecycle(t *testing.T) {
 		first := b.submit(k1, "TransferRequests", transfer(day(0), farm1, farm2, farm1, sheep("130181", 4, 5), nil))
 		correction := transfer(day(0), farm1, farm2, farm1, sheep("130181", 6, 7), nil)
 		correction["requestToBeCorrected_ID"] = first.RequestID
-		if res := b.post(k2, "CorrectTransferRequests", map[string]any{"content": correction}); res.status != http.StatusForbidden {
+		if res := b.post(k2, "CorrectTransferRequests", map[string]any{"content": correction}); res.status != http.StatusForbidden ||
+			res.problem().Errors[0].Code != "A005" {
 			t.Errorf("keeper2 correcting keeper1's transfer: %d %s", res.status, res.body)
+		} else if _, code, _ := liveRefusal(res); code != "14002" {
+			t.Errorf("keeper2 correcting keeper1's transfer: live code %s, want 14002", code)
 		}
 		corrected := b.submit(k1, "CorrectTransferRequests", correction)
 		if !corrected.applied() { // CompletedWarning: farm1 is under standstill
@@ -197,8 +200,11 @@ func TestMovementLifecycle(t *testing.T) {
 
 		// keeper1 undoes a third transfer; keeper2 may not.
 		third := b.submit(k1, "TransferRequests", transfer(day(0), farm1, farm2, farm1, sheep("130181", 8), nil))
-		if res := b.post(k2, "UndoRequests", map[string]any{"content": map[string]any{"requestToBeUndone_ID": third.RequestID}}); res.status != http.StatusForbidden {
-			t.Errorf("keeper2 undoing keeper1's transfer: %d", res.status)
+		if res := b.post(k2, "UndoRequests", map[string]any{"content": map[string]any{"requestToBeUndone_ID": third.RequestID}}); res.status != http.StatusForbidden ||
+			res.problem().Errors[0].Code != "A005" {
+			t.Errorf("keeper2 undoing keeper1's transfer: %d %s", res.status, res.body)
+		} else if _, code, _ := liveRefusal(res); code != "14002" {
+			t.Errorf("keeper2 undoing keeper1's transfer: live code %s, want 14002", code)
 		}
 		undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": third.RequestID})
 		if undo.RequestStatus != "Success" {

@@ -36,6 +36,7 @@ const (
 	CodeForbidden       Code = "A002" // the user may not act for that holding
 	CodeUnknownUser     Code = "A003" // a valid token for a subject with no user record
 	CodeBadGrant        Code = "A004" // the token endpoint refused the grant
+	CodeNotSubmitter    Code = "A005" // only the user who submitted a request may undo or correct it
 
 	CodeNotFound    Code = "R001" // no such resource
 	CodeRateLimited Code = "R002" // over the per-user rate limit
@@ -47,14 +48,13 @@ const (
 	CodeNoMethod    Code = "R008" // the endpoint exists but not with this method
 
 	// Movements: found when the request is received (400 or 403 at once).
-	CodeNoEnvelope       Code = "S014" // the body is not wrapped in {"content": …}
-	CodeDuplicateTrack   Code = "V001" // the trackingId was used before by this user
-	CodeUserHolding      Code = "V002" // userHolding is neither the source nor the destination
-	CodeAmbiguousHolding Code = "V003" // the user keeps both holdings and userHolding cannot tell the direction
-	CodeReplayMismatch   Code = "V004" // a correlation id replayed with a different request
-	CodeFilterField      Code = "S015" // $filter names a field that cannot be filtered
-	CodeFilterSyntax     Code = "S016" // $filter cannot be parsed
-	CodePageTooLarge     Code = "S017" // $top above the largest page
+	CodeNoEnvelope     Code = "S014" // the body is not wrapped in {"content": …}
+	CodeDuplicateTrack Code = "V001" // the trackingId was used before by this user
+	CodeUserHolding    Code = "V002" // userHolding is neither the source nor the destination
+	CodeReplayMismatch Code = "V004" // a correlation id replayed with a different request
+	CodeFilterField    Code = "S015" // $filter names a field that cannot be filtered
+	CodeFilterSyntax   Code = "S016" // $filter cannot be parsed
+	CodePageTooLarge   Code = "S017" // $top above the largest page
 
 	// Movements: found by the background job (the request ends Fail).
 	CodeHoldingUnknown    Code = "V010" // a holding (CPH or MHS) is not registered
@@ -137,6 +137,13 @@ const (
 	CodeDeviceRestricted Code = "V070" // live 22039: the animal may not leave its holding (registered late, no passport)
 )
 
+// Codes of an animal's birth period (beginBirthPeriod, endBirthPeriod),
+// each its own rule in the live catalogue.
+const (
+	CodeBirthOrder Code = "V071" // live 8004: the period ends before it begins
+	CodeBirthSpan  Code = "V072" // live 8022: the period is longer than 31 days
+)
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -155,6 +162,7 @@ var Codes = []CodeInfo{
 	{CodeForbidden, KindForbidden, "Not permitted for this user"},
 	{CodeUnknownUser, KindUnauthenticated, "The token's subject is not a registered user"},
 	{CodeBadGrant, KindInvalid, "The token request was refused"},
+	{CodeNotSubmitter, KindForbidden, "Only the user who submitted a request may undo or correct it"},
 	{CodeNotFound, KindNotFound, "No such resource"},
 	{CodeRateLimited, KindTooMany, "Too many requests for this user"},
 	{CodeOverloaded, KindUnavailable, "The service is overloaded"},
@@ -169,7 +177,6 @@ var Codes = []CodeInfo{
 	{CodePageTooLarge, KindInvalid, "$top is above the largest results page"},
 	{CodeDuplicateTrack, KindInvalid, "The trackingId was used before by this user"},
 	{CodeUserHolding, KindInvalid, "userHolding is neither the source nor the destination"},
-	{CodeAmbiguousHolding, KindInvalid, "userHolding cannot tell the direction of the move"},
 	{CodeReplayMismatch, KindInvalid, "The correlation id was used before for a different request"},
 	{CodeHoldingUnknown, KindInvalid, "The holding is not registered"},
 	{CodeHoldingType, KindInvalid, "The holding's type does not fit its role in the move"},
@@ -228,4 +235,6 @@ var Codes = []CodeInfo{
 	{CodeReportedAgain, KindInvalid, "Warning: the move was reported already from its other end; this report applied nothing again"},
 	{CodeNotForCattle, KindInvalid, "A movement of cattle has no batches, movement document, device application or rfid"},
 	{CodeDeviceRestricted, KindInvalid, "The animal may not leave its holding: registered after the statutory limit, it has no passport"},
+	{CodeBirthOrder, KindInvalid, "The birth period ends before it begins"},
+	{CodeBirthSpan, KindInvalid, "The birth period is longer than 31 days"},
 }

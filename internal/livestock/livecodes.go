@@ -56,6 +56,9 @@ var liveCodes = map[Code]string{
 	CodeTooManyErrors:     "40", // There have been too many validation errors in this one request.
 	CodeNotForCattle:      "31000",
 	CodeDeviceRestricted:  "22039",
+	CodeBirthOrder:        "8004",  // The start date of birth date range is later than the the end date of birthdate range.
+	CodeBirthSpan:         "8022",  // The beginning birth period and the ending birth period cannot be more than {0} days apart
+	CodeNotSubmitter:      "14002", // Only administrator and user who made the original request can submit the request.
 }
 
 // endpointCodes are the rules whose live code differs by endpoint.
@@ -117,21 +120,119 @@ func LiveCode(e Endpoint, c Code) string {
 
 // LiveCode is the code f carries on the wire of endpoint e (LiveCode):
 // a broken rule of an OData system query option ($top, $filter, …) is the
-// live catalogue's 31003 whatever Drover's code for it.
+// live catalogue's 31003 whatever Drover's code for it, and a rule the
+// catalogue gives a field its own code for (fieldCodes) has that code.
 func (f FieldError) LiveCode(e Endpoint) string {
 	if strings.HasPrefix(f.Source, "query:$") && e != EndpointOtherMovement {
 		return liveQueryOption
 	}
-	if e == EndpointUndo && f.Code == CodeBadLength && f.Source == "/content/trackingId" {
-		return liveUndoTrackingLength
+	if live, ok := fieldCode(e, f); ok {
+		return live
 	}
 	return LiveCode(e, f.Code)
 }
 
-// liveUndoTrackingLength is UndoRequests' own code for a trackingId over
-// 36 characters ("The TrackingID {0} exceeds the maximum character limit
-// of 36."); its catalogue has no 30061.
-const liveUndoTrackingLength = "41"
+// fieldRule is a rule broken at a field: Drover's code and the field's
+// JSON pointer with each array index written "*".
+type fieldRule struct {
+	code Code
+	path string
+}
+
+// transferFields are the live codes the catalogues of TransferRequests and
+// CorrectTransferRequests give to one field's rule, where the generic code
+// (30059 invalid format, 30060 invalid value, 30062 required, 31000 must
+// not be set) would otherwise stand.
+var transferFields = map[fieldRule]string{
+	{CodeBadFormat, "/content/animalCount"}:                                               "4009",  // The number of animals should be between 1 and 99,999.
+	{CodeAnimalCount, "/content/movementDocument/departureDetail/animalTotal"}:            "21109", // The Departure AnimalTotal {0} must equal the total …
+	{CodeAnimalCount, "/content/movementDocument/destinationDetail/totalAnimalsReceived"}: "21148", // The total animals received must equal …
+	{CodeBadEnum, "/content/movementDocument/documentType"}:                               "4058",  // The DocumentType_ID {0} is invalid.
+	{CodeMissing, "/content/movementDocument/documentType"}:                               "4059",  // Both the DocumentID and DocumentType must be specified or left empty.
+	{CodeMissing, "/content/movementDocument/movementDocumentRef"}:                        "4059",
+	{CodeBadEnum, "/content/movementDocument/transportDetail/transporterType"}:            "21130", // The MovementDocument TransporterType {0} is invalid.
+	{CodeBadEnum, "/content/movementDocument/fciDetail/metFCIWithdrawalPeriodCode"}:       "21161", // The FCI Withdrawal Periods Met option is invalid.
+	{CodeNotForCattle, "/content/movementDocument"}:                                       "21164", // Populating the movement document … isn't supported for the species {0}.
+	{CodeBadFormat, "/content/movementGroups/*/batches/*/batchNumber"}:                    "30010", // The batch number {0} is in an invalid format.
+	{CodeBadFormat, "/content/movementGroups/*/batches/*/animalTotal"}:                    "30011", // The AnimalTotal for the batch number {0} must be between 1 and 99999.
+	{CodeBadEnum, "/content/movementGroups/*/batches/*/stockType"}:                        "30012", // The BatchNumber {0} contains an invalid StockType {1} …
+	{CodeNotForCattle, "/content/movementGroups/*/batches"}:                               "30009", // Batch identification is not supported for the species {0}.
+	{CodeNotForCattle, "/content/movementGroups/*/batches/*"}:                             "30009",
+	{CodeBadFormat, "/content/movementGroups/*/devices/*/tagNumber"}:                      "30019", // The tag number {0} is in an invalid format.
+	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/device/tagNumber"}:     "30019",
+	{CodeMissing, "/content/movementGroups/*/devices/*/tagNumber"}:                        "30017", // The animal must have either the visual tag number or EID specified.
+	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/device/tagNumber"}:       "30017",
+	{CodeBadFormat, "/content/movementGroups/*/devices/*/rfid"}:                           "3027", // The RFID {0} is in an invalid format.
+	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/device/rfid"}:          "3027",
+	{CodeNotForCattle, "/content/movementGroups/*/devices/*/rfid"}:                        "3028", // The RFID {0} not valid for this species.
+	{CodeNotForCattle, "/content/movementGroups/*/devicesWithDetail/*/device/rfid"}:       "3028",
+	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/beginBirthPeriod"}:       "8023", // Either both the Beginning and Ending birth period must be specified or none at all
+	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/endBirthPeriod"}:         "8023",
+	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/gender"}:                 "21458", // The {1} gender {0} does not exists or is invalid for the species of animal.
+	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/breed"}:                  "21465", // The {1} breed {0} is invalid for species.
+	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/mgtTag/identifier"}:    "21904", // The management identifier/tag {0} … has some invalid characters …
+	{CodeMissing, "/content/sourceHolding"}:                                               "30000", // {0} CPH is missing.
+	{CodeMissing, "/content/destinationHolding"}:                                          "30000",
+	{CodeMissing, "/content/userHolding"}:                                                 "30000",
+	{CodeBadFormat, "/content/sourceHolding"}:                                             "30001", // {0} CPH {1} is not in the correct format.
+	{CodeBadFormat, "/content/destinationHolding"}:                                        "30001",
+	{CodeBadFormat, "/content/userHolding"}:                                               "30001",
+	{CodeHoldingType, "/content/sourceHolding"}:                                           "4070", // Movements must not be recorded off an abattoir.
+}
+
+// fieldCodes are the per-field live codes of each endpoint.
+var fieldCodes = map[Endpoint]map[fieldRule]string{
+	EndpointTransfer:   transferFields,
+	EndpointCorrection: transferFields,
+	EndpointReview: {
+		{CodeWrongType, "/content"}:                        "21370", // The ReviewHoldingMovement is NULL.
+		{CodeMissing, "/content/reviewMovement"}:           "21371", // The ReviewHoldingMovement must contain one or more ReviewedMovements.
+		{CodeWrongType, "/content/reviewMovement"}:         "21371",
+		{CodeMissing, "/content/reviewMovement/requestId"}: "21372", // The ReviewedMovements requires a value for the MovementRequest_ID.
+	},
+	EndpointUndo: {
+		{CodeWrongType, "/content"}:             "14003", // The Undo Request cannot be NULL.
+		{CodeMissing, "/content/undoRequestId"}: "14003",
+		{CodeBadLength, "/content/trackingId"}:  "41", // The TrackingID {0} exceeds the maximum character limit of 36.
+	},
+}
+
+// fieldCode is the live code fieldCodes gives f on endpoint e. A holding
+// given as "" is missing (30000) rather than badly formed, and the species
+// UNKNOWN has its own refusal.
+func fieldCode(e Endpoint, f FieldError) (string, bool) {
+	rules := fieldCodes[e]
+	if rules == nil || !strings.HasPrefix(f.Source, "/") {
+		return "", false
+	}
+	path := indexesAsStar(f.Source)
+	if (e == EndpointTransfer || e == EndpointCorrection) && f.Code == CodeBadEnum && path == "/content/species" &&
+		strings.EqualFold(f.Value, "UNKNOWN") {
+		return liveUnknownSpecies, true
+	}
+	if f.Code == CodeBadFormat && f.Value == "" && strings.HasSuffix(path, "Holding") {
+		if live, ok := rules[fieldRule{CodeMissing, path}]; ok {
+			return live, true
+		}
+	}
+	live, ok := rules[fieldRule{f.Code, path}]
+	return live, ok
+}
+
+// liveUnknownSpecies: "You cannot transfer UNKNOWN species."
+const liveUnknownSpecies = "4042"
+
+// indexesAsStar is JSON pointer p with each segment that is an array
+// index written "*".
+func indexesAsStar(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if isIndex(s) {
+			segs[i] = "*"
+		}
+	}
+	return strings.Join(segs, "/")
+}
 
 // liveQueryOption is the live code of every refused OData query option:
 // "The OData query options are invalid. {0}".

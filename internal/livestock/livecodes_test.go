@@ -122,6 +122,44 @@ func TestLiveCodesInCatalogue(t *testing.T) {
 			}
 		}
 	}
+	for e, rules := range fieldCodes {
+		for r, live := range rules {
+			if !byEndpoint[e][live] {
+				t.Errorf("%s at %s on %s maps to %s, which %s.csv does not have", r.code, r.path, e, live, e)
+			}
+		}
+	}
+	if !byEndpoint[EndpointTransfer][liveUnknownSpecies] {
+		t.Errorf("%s is not in TransferRequests.csv", liveUnknownSpecies)
+	}
+}
+
+// TestFieldCodes: a field's own live code applies at any index of its
+// arrays and on its endpoints only; an empty holding is a missing one.
+func TestFieldCodes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		e    Endpoint
+		f    FieldError
+		want string
+	}{
+		{EndpointTransfer, FieldError{Code: CodeBadFormat, Source: "/content/movementGroups/3/batches/12/batchNumber"}, "30010"},
+		{EndpointCorrection, FieldError{Code: CodeBadFormat, Source: "/content/movementGroups/0/devices/0/rfid"}, "3027"},
+		{EndpointReview, FieldError{Code: CodeBadFormat, Source: "/content/movementGroups/0/devices/0/rfid"}, "30059"},
+		{EndpointTransfer, FieldError{Code: CodeBadFormat, Source: "/content/sourceHolding", Value: "01-100-0257"}, "30001"},
+		{EndpointTransfer, FieldError{Code: CodeBadFormat, Source: "/content/sourceHolding", Value: ""}, "30000"},
+		{EndpointTransfer, FieldError{Code: CodeBadEnum, Source: "/content/species", Value: "Unknown"}, "4042"},
+		{EndpointTransfer, FieldError{Code: CodeBadEnum, Source: "/content/species", Value: "Llama"}, "30060"},
+		{EndpointTransfer, FieldError{Code: CodeHoldingType, Source: "/content/sourceHolding"}, "4070"},
+		{EndpointTransfer, FieldError{Code: CodeHoldingType, Source: "/content/destinationHolding"}, "30015"},
+		{EndpointUndo, FieldError{Code: CodeBadLength, Source: "/content/trackingId"}, "41"},
+		{EndpointTransfer, FieldError{Code: CodeBadLength, Source: "/content/trackingId"}, "30061"},
+		{EndpointTransfer, FieldError{Code: CodeBadFormat, Source: "query:$top"}, "31003"},
+	} {
+		if got := tc.f.LiveCode(tc.e); got != tc.want {
+			t.Errorf("%s %s at %s (%q) = %s, want %s", tc.e, tc.f.Code, tc.f.Source, tc.f.Value, got, tc.want)
+		}
+	}
 }
 
 // catalogueDir finds the live error catalogue (shared/spec/live/cla-errors

@@ -99,9 +99,9 @@ func birthPeriod(errs *fieldErrs, at string, begin, end *string, dob bool) (*str
 	}
 	switch {
 	case ed.Before(bd):
-		errs.bad(livestock.CodeBadFormat, endAt, e.String(), "the birth period ends before it begins")
+		errs.bad(livestock.CodeBirthOrder, endAt, e.String(), "the birth period ends before it begins")
 	case ed.DaysSince(bd) > 31:
-		errs.bad(livestock.CodeBadFormat, endAt, e.String(), "the birth period is at most 31 days long")
+		errs.bad(livestock.CodeBirthSpan, endAt, e.String(), "the birth period is at most 31 days long")
 	}
 	return ptr(b.String()), ptr(e.String())
 }

@@ -47,9 +47,9 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	}
 	isSource, isDest := user == t.Source, user == dest && !dest.IsZero()
 	switch {
-	case isSource && isDest:
-		return req, livestock.Invalid("the direction of the move is ambiguous", livestock.FieldError{Code: livestock.CodeAmbiguousHolding,
-			Source: "/content/userHolding", Value: t.UserHolding.String(), Message: "userHolding is both the source and the destination"})
+	case isSource && isDest: // the live catalogue's immediate 4063
+		return req, livestock.Invalid("the source and the destination are the same holding", livestock.FieldError{Code: livestock.CodeSameHolding,
+			Source: "/content/destinationHolding", Value: t.Destination.String(), Message: "the destination is the source holding"})
 	case !isSource && !isDest:
 		return req, livestock.Invalid("userHolding is not part of the move", livestock.FieldError{Code: livestock.CodeUserHolding,
 			Source: "/content/userHolding", Value: t.UserHolding.String(), Message: "userHolding must be the source or the destination holding"})
@@ -99,7 +99,7 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 	case err != nil:
 		return req, err
 	case target.UserName != u.Name:
-		return req, forbidden(undoTarget, fmt.Sprint(w.UndoRequestID), "only the user who submitted a request may undo it")
+		return req, notSubmitter(undoTarget, w.UndoRequestID, "undo")
 	case !s.actsForTarget(u, target):
 		return req, forbidden(undoTarget, fmt.Sprint(w.UndoRequestID), "you do not act now for "+targetHolding(target))
 	}
@@ -121,7 +121,7 @@ func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, ver
 	case err != nil:
 		return err
 	case target.UserName != u.Name:
-		return forbidden("/content/"+correctionTarget, fmt.Sprint(id), "only the user who submitted a request may "+verb+" it")
+		return notSubmitter("/content/"+correctionTarget, id, verb)
 	case !s.actsForTarget(u, target):
 		return forbidden("/content/"+correctionTarget, fmt.Sprint(id), "you do not act now for "+targetHolding(target))
 	}
@@ -146,6 +146,14 @@ func actsFor(u livestock.User, h livestock.HoldingRef) bool {
 		return u.CanActForMHS(h.MHS)
 	}
 	return u.CanActFor(h.CPH)
+}
+
+// notSubmitter refuses to let a user verb (undo, correct) request id,
+// which another user submitted: the live catalogues' own 14002.
+func notSubmitter(source string, id int64, verb string) error {
+	msg := "only the user who submitted a request may " + verb + " it"
+	return &livestock.Error{Kind: livestock.KindForbidden, Detail: msg,
+		Fields: []livestock.FieldError{{Code: livestock.CodeNotSubmitter, Source: source, Value: fmt.Sprint(id), Message: msg}}}
 }
 
 func forbidden(source, value, msg string) error {
