@@ -302,3 +302,31 @@ func TestReviewArrivalDate(t *testing.T) {
 		b.wantOn("rejected by the destination", map[string]string{"UK0130181 00006": farm1})
 	})
 }
+
+// TestPendingMoveBringsNoStandstill: a move awaiting its destination's
+// review has brought nothing yet, so it cannot put the other keeper's
+// holding under standstill; once accepted, the arrival does.
+func TestPendingMoveBringsNoStandstill(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		off := b.submit(k1, "TransferRequests", transfer(day(0), farm1, farm2, farm1, sheep("130181", 1), nil))
+		if !off.applied() {
+			t.Fatalf("keeper1's move to keeper2: %s %+v", off.RequestStatus, off.Errors)
+		}
+		own := b.submit(k2, "TransferRequests", transfer(day(0), farm2, farm1, farm2, sheep("130186", 1), nil))
+		if own.RequestStatus != "Success" || len(own.Warnings) != 0 {
+			t.Errorf("keeper2's own move off, keeper1's still awaiting review: %s %+v", own.RequestStatus, own.Warnings)
+		}
+		accept := decide(farm2, off.RequestID, true, 1)
+		accept["reviewMovement"].(map[string]any)["arrivalDate"] = day(0)
+		if rec := b.submit(k2, "ReviewHoldingMovementRequests", accept); !rec.applied() {
+			t.Fatalf("keeper2 accepting: %s %+v", rec.RequestStatus, rec.Errors)
+		}
+		after := b.submit(k2, "TransferRequests", transfer(day(0), farm2, farm1, farm2, sheep("130186", 2), nil))
+		if after.RequestStatus != "CompletedWarning" || len(after.Warnings) != 1 || after.Warnings[0].Code != "W001" {
+			t.Errorf("keeper2's move off after the arrival: %s %+v, want CompletedWarning with W001", after.RequestStatus, after.Warnings)
+		}
+	})
+}

@@ -173,6 +173,7 @@ type MovementTx interface {
 	// not answer for them, and the source's keeper still moves them.
 	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)
 	// ArrivalsOn lists movements that brought animals onto cph with an
-	// arrival date in [from, to]: pending, completed and accepted ones.
+	// arrival date in [from, to]: completed and accepted ones (one
+	// awaiting review has brought none yet).
 	ArrivalsOn(ctx context.Context, cph livestock.CPH, from, to time.Time) ([]Arrival, error)
 }

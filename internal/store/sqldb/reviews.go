@@ -29,7 +29,7 @@ const (
 	// arrivalsSQL asks for the expression movements_arrivals indexes.
 	arrivalsSQL = `SELECT id, coalesce(arrival_date, transfer_date), species, flags, source FROM movements
 		WHERE destination = $1 AND coalesce(arrival_date, transfer_date) BETWEEN $2 AND $3
-		AND state IN ($4, $5, $6)
+		AND state IN ($4, $5)
 		ORDER BY coalesce(arrival_date, transfer_date), id`
 )
 
@@ -100,16 +100,18 @@ func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[str
 	return found, err
 }
 
-// ArrivalsOn lists the pending, completed and accepted movements onto cph
-// whose arrival date (the transfer date until reviewed) is in [from, to],
-// taken as dates, in date order.
+// ArrivalsOn lists the completed and accepted movements onto cph whose
+// arrival date is in [from, to], taken as dates, in date order. A movement
+// awaiting review has brought nothing yet: until the review its animals
+// stay where they were, and its reporter cannot put another keeper's
+// holding under standstill.
 func (t *tx) ArrivalsOn(ctx context.Context, cph livestock.CPH, from, to time.Time) (list []store.Arrival, err error) {
 	defer t.s.wrap(&err, "ArrivalsOn")
 	k := arrivalsKey{cph, date(from), date(to)}
 	if list, ok := t.keptArrivals(k); ok {
 		return list, nil
 	}
-	rows, err := t.tx.QueryContext(ctx, arrivalsSQL, cph.String(), date(from), date(to), string(store.MovementPendingReview),
+	rows, err := t.tx.QueryContext(ctx, arrivalsSQL, cph.String(), date(from), date(to),
 		string(store.MovementCompleted), string(store.MovementAccepted))
 	if err != nil {
 		return nil, err

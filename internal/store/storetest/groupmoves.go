@@ -13,7 +13,8 @@ import (
 
 // testGroupMoveReads runs, in groups, fns that each read a sheep, the
 // movements of a route and of arrivals and the sheep's state in transit,
-// then record a movement of it and move it, then read again: every read
+// then record a movement of it awaiting review and one completed of a
+// batch, and move the sheep, then read again: every read
 // sees what the store holds, the writes of the fn itself and of the fns
 // before it in its group among them. A group keeps what it read of moves
 // for its later fns (sqldb's groupmoves.go); a read kept past a write
@@ -46,7 +47,7 @@ func testGroupMoveReads(t *testing.T, s store.Store) {
 				if got := animals[sheep].CPH; got != wantOn {
 					return fmt.Errorf("call %d, %s: the sheep is on %s; want %s", i, when, got, wantOn)
 				}
-				if len(route) != wantRecorded || len(arrivals) != wantRecorded || (moving[sheep] != 0) != (wantRecorded > 0) {
+				if len(route) != 2*wantRecorded || len(arrivals) != wantRecorded || (moving[sheep] != 0) != (wantRecorded > 0) {
 					return fmt.Errorf("call %d, %s: %d movements on the route, %d arrivals, in transit on %d; want %d recorded",
 						i, when, len(route), len(arrivals), moving[sheep], wantRecorded)
 				}
@@ -58,12 +59,18 @@ func testGroupMoveReads(t *testing.T, s store.Store) {
 			m := pending(farmB, livestock.SpeciesSheep, day)
 			m.ReportedBy = store.SideDeparture
 			m.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, sheep), PriorCPH: on, PriorOnSince: day}}
-			var err error
-			if m.ID, err = tx.InsertRequest(c, transfer("keeper1", farmA, farmB)); err != nil {
-				return err
-			}
-			if err := tx.InsertMovement(c, m); err != nil {
-				return err
+			// and one of another animal that arrived, which ArrivalsOn reads
+			// (one awaiting review has brought nothing yet).
+			arrived := m
+			arrived.State, arrived.ReviewHolding, arrived.ArrivalDate, arrived.Devices = store.MovementCompleted, livestock.CPH{}, day, nil
+			for _, mv := range []*store.Movement{&m, &arrived} {
+				var err error
+				if mv.ID, err = tx.InsertRequest(c, transfer("keeper1", farmA, farmB)); err != nil {
+					return err
+				}
+				if err := tx.InsertMovement(c, *mv); err != nil {
+					return err
+				}
 			}
 			if err := tx.MoveAnimals(c, []string{sheep}, other[on], day); err != nil {
 				return err

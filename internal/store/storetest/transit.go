@@ -105,7 +105,7 @@ func testArrivalsOn(t *testing.T, s store.Store) {
 	}
 	b := farmB
 	ms := []store.Movement{
-		arrival(store.MovementPendingReview, 10, 0, b), // 0: arrives on its transfer date until reviewed
+		arrival(store.MovementPendingReview, 10, 0, b), // 0: awaiting review, has brought nothing yet
 		arrival(store.MovementAccepted, 14, 15, b),     // 1
 		arrival(store.MovementCompleted, 12, 12, b),    // 2
 		arrival(store.MovementRejected, 12, 12, b),     // 3: never arrived
@@ -126,9 +126,10 @@ func testArrivalsOn(t *testing.T, s store.Store) {
 		from, to int
 		want     []int
 	}{
-		{10, 15, []int{0, 2, 1}}, // in date order
+		{10, 15, []int{2, 1}}, // in date order
 		{11, 14, []int{2}},
 		{15, 15, []int{1}},
+		{10, 10, nil},
 		{17, 31, nil},
 	} {
 		var want []store.Arrival
