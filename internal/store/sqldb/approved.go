@@ -49,15 +49,17 @@ var approvedFields = map[string]column{
 }
 
 // speciesIDSQL is the live speciesId of a movement's species, from
-// livestock's own numbering: constants only, never a caller's text.
+// livestock's own numbering: constants only, never a caller's text. It is
+// a bigint, as $filter's integers are: compared with PostgreSQL's integer,
+// a value past 2^31 could not be bound.
 var speciesIDSQL = func() string {
 	var b strings.Builder
-	b.WriteString("CASE species")
+	b.WriteString("CAST(CASE species")
 	for _, name := range livestock.MovementSpeciesNames() {
 		sp, _ := livestock.ParseMovementSpecies(name)
 		fmt.Fprintf(&b, " WHEN '%s' THEN %d", name, sp.ID())
 	}
-	b.WriteString(" END")
+	b.WriteString(" END AS BIGINT)")
 	return b.String()
 }()
 

@@ -100,6 +100,7 @@ func testApprovedMovements(t *testing.T, s store.Store) {
 		{"transferDate before the time", store.ApprovedQuery{All: true, Filter: and(cmpf("transferDate", odata.Ge, at("2026-03-03T00:00:00Z")),
 			cmpf("transferDate", odata.Le, at("2026-03-03T19:00:00Z")))}, []string{}},
 		{"speciesId", store.ApprovedQuery{All: true, Filter: cmpf("speciesId", odata.Eq, int64(2))}, []string{"5D"}},
+		{"speciesId past 2^31", store.ApprovedQuery{All: true, Filter: cmpf("speciesId", odata.Gt, int64(1)<<31)}, []string{}},
 		{"sourceHolding", store.ApprovedQuery{All: true, Filter: cmpf("sourceHolding", odata.Eq, market.String())}, []string{"2d"}},
 		{"destinationHolding and keeper", store.ApprovedQuery{Holdings: []livestock.CPH{farmA},
 			Filter: cmpf("destinationHolding", odata.Eq, abattoir.String())}, []string{"5D"}},
