@@ -163,12 +163,13 @@ func TestReviewByBatchMovementID(t *testing.T) {
 			t.Errorf("awaiting review after it: %+v", left.Value)
 		}
 
-		// A batchMovementId of another movement is not a line of this one.
+		// A batchMovementId of another movement is not a line of this one:
+		// the live catalogue's own code for it.
 		wrong := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
 			"reviewMovement": map[string]any{"requestId": other.RequestID, "isAccepted": true, "arrivalDate": day(0),
 				"acceptedBatches": []map[string]any{{"batchMovementId": left.Value[0].ReviewBatches[0].BatchMovementID}}}})
-		if errs, _ := wrong.codes(); !slices.Equal(errs, []string{livestock.LiveCode(livestock.EndpointReview, livestock.CodeReviewDevice)}) || wrong.Errors[0].Target != "content.reviewMovement.acceptedBatches[0].batchMovementId" {
-			t.Errorf("a line of another movement: %s %+v, want V026 at its batchMovementId", wrong.RequestStatus, wrong.Errors)
+		if errs, _ := wrong.codes(); !slices.Equal(errs, []string{"21377"}) || wrong.Errors[0].Target != "content.reviewMovement.acceptedBatches[0].batchMovementId" {
+			t.Errorf("a line of another movement: %s %+v, want 21377 (an invalid BatchMovement_ID) at its batchMovementId", wrong.RequestStatus, wrong.Errors)
 		}
 	})
 }
@@ -191,11 +192,29 @@ func TestReviewRefusedAtOnce(t *testing.T) {
 			"rejectedBatches": []map[string]any{{"animalTotal": 1}}}, "/content/reviewMovement/rejectedBatches/0/batchMovementId"},
 		{"an rfid of another tag", map[string]any{"requestId": 7, "isAccepted": true, "arrivalDate": day(0),
 			"acceptedDevices": []map[string]any{{"tagNumber": "UK0130181 00002", "rfid": "0826013018100001"}}}, "/content/reviewMovement/acceptedDevices/0/tagNumber"},
+		// A rejection that says what it accepts: the live catalogue's own codes.
+		{"a rejection naming accepted devices", map[string]any{"requestId": 7, "isAccepted": false, "arrivalDate": day(0),
+			"acceptedDevices": []map[string]any{{"tagNumber": "UK0130181 00002"}}}, "/content/reviewMovement/acceptedDevices"},
+		{"a rejection naming accepted batches", map[string]any{"requestId": 7, "isAccepted": false,
+			"acceptedBatches": []map[string]any{{"batchNumber": "UK130181"}}}, "/content/reviewMovement/acceptedBatches"},
+		{"a rejection with an animalTotal", map[string]any{"requestId": 7, "isAccepted": false, "animalTotal": 2}, "/content/reviewMovement/animalTotal"},
 	} {
 		res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": map[string]any{"holding": farm2, "reviewMovement": tc.review}})
 		if res.status != http.StatusBadRequest || !strings.Contains(string(res.body), `"`+tc.source+`"`) {
 			t.Errorf("%s: %d %s, want 400 at %s", tc.name, res.status, res.body, tc.source)
 		}
+		want := map[string]string{"/content/reviewMovement/acceptedDevices": "21375", "/content/reviewMovement/acceptedBatches": "21375",
+			"/content/reviewMovement/animalTotal": "21504"}[tc.source]
+		if _, code, _ := liveRefusal(res); want != "" && code != want {
+			t.Errorf("%s: live code %s, want %s", tc.name, code, want)
+		}
+	}
+	// A rejection with animalTotal 0, as a client generated from the live
+	// definition sends it, is no refusal (the movement 7 does not exist:
+	// the job decides that).
+	ok := map[string]any{"requestId": 7, "isAccepted": false, "animalTotal": 0, "arrivalDate": day(0)}
+	if res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": map[string]any{"holding": farm2, "reviewMovement": ok}}); res.status == http.StatusBadRequest {
+		t.Errorf("a rejection with animalTotal 0: %d %s", res.status, res.body)
 	}
 }
 

@@ -144,6 +144,12 @@ const (
 	CodeBirthSpan  Code = "V072" // live 8022: the period is longer than 31 days
 )
 
+// Codes of a review that rejects a movement and yet says what it accepts.
+const (
+	CodeRejectAccepts Code = "V073" // live 21375: a rejection names accepted devices or batches
+	CodeRejectTotal   Code = "V074" // live 21504: a rejection gives an animalTotal other than 0
+)
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -237,4 +243,6 @@ var Codes = []CodeInfo{
 	{CodeDeviceRestricted, KindInvalid, "The animal may not leave its holding: registered after the statutory limit, it has no passport"},
 	{CodeBirthOrder, KindInvalid, "The birth period ends before it begins"},
 	{CodeBirthSpan, KindInvalid, "The birth period is longer than 31 days"},
+	{CodeRejectAccepts, KindInvalid, "A review that rejects the movement names accepted devices or batches"},
+	{CodeRejectTotal, KindInvalid, "A review that rejects the movement gives an animalTotal other than 0"},
 }

@@ -59,6 +59,8 @@ var liveCodes = map[Code]string{
 	CodeBirthOrder:        "8004",  // The start date of birth date range is later than the the end date of birthdate range.
 	CodeBirthSpan:         "8022",  // The beginning birth period and the ending birth period cannot be more than {0} days apart
 	CodeNotSubmitter:      "14002", // Only administrator and user who made the original request can submit the request.
+	CodeRejectAccepts:     "21375", // The MovementRequest_ID {0} cannot be rejected as it contains {1} ShowBatches and {2} ShowDevices.
+	CodeRejectTotal:       "21504", // The MovementRequest_ID {0} review is rejected, animal total should not be set {1}.
 }
 
 // endpointCodes are the rules whose live code differs by endpoint.
@@ -189,6 +191,9 @@ var fieldCodes = map[Endpoint]map[fieldRule]string{
 		{CodeMissing, "/content/reviewMovement"}:           "21371", // The ReviewHoldingMovement must contain one or more ReviewedMovements.
 		{CodeWrongType, "/content/reviewMovement"}:         "21371",
 		{CodeMissing, "/content/reviewMovement/requestId"}: "21372", // The ReviewedMovements requires a value for the MovementRequest_ID.
+		// The MovementRequest_ID {0} contains a ShowBatch or HideBatch with a invalid BatchMovement_ID {1}.
+		{CodeReviewDevice, "/content/reviewMovement/acceptedBatches/*/batchMovementId"}: "21377",
+		{CodeReviewDevice, "/content/reviewMovement/rejectedBatches/*/batchMovementId"}: "21377",
 	},
 	EndpointUndo: {
 		{CodeWrongType, "/content"}:             "14003", // The Undo Request cannot be NULL.

@@ -122,8 +122,34 @@ func decodeReview(content []byte) (livestock.Review, reviewContent, error) {
 		errs = append(errs, livestock.FieldError{Code: livestock.CodeMissing, Source: at + "/isAccepted",
 			Message: "isAccepted is required when the review names no accepted or rejected devices or batches"})
 	}
+	if ok && !accepted {
+		errs = append(errs, rejectionAccepts(rm)...)
+	}
 	r.IsAccepted, rm.IsAccepted = accepted, &accepted
 	return r, w, errs.err()
+}
+
+// rejectionAccepts is what a rejecting review says it accepts, which the
+// live catalogue refuses at once: accepted devices or batches (21375), or
+// an animalTotal other than 0 (21504; a client generated from the live
+// definition, where the member is a plain integer, sends 0). An
+// arrivalDate is allowed, as that definition makes every client send one.
+func rejectionAccepts(rm *reviewMovementWire) []livestock.FieldError {
+	const at = "/content/reviewMovement"
+	var errs []livestock.FieldError
+	if nd, nb := len(rm.AcceptedDevices), len(rm.AcceptedBatches); nd+nb > 0 {
+		list := "/acceptedDevices"
+		if nd == 0 {
+			list = "/acceptedBatches"
+		}
+		errs = append(errs, livestock.FieldError{Code: livestock.CodeRejectAccepts, Source: at + list,
+			Message: fmt.Sprintf("a review that rejects the movement accepts nothing, but this one names %d accepted batches and %d accepted devices", nb, nd)})
+	}
+	if rm.AnimalTotal != nil && *rm.AnimalTotal != 0 {
+		errs = append(errs, livestock.FieldError{Code: livestock.CodeRejectTotal, Source: at + "/animalTotal", Value: fmt.Sprint(*rm.AnimalTotal),
+			Message: "a review that rejects the movement accepts no animals: give animalTotal 0, or none"})
+	}
+	return errs
 }
 
 // acceptedOf is what a review decides: isAccepted when given; when it is
