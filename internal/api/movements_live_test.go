@@ -301,4 +301,10 @@ func TestLiveFieldCodes(t *testing.T) {
 			t.Errorf("%s %s: %d %s, want 400 %s\n%s", tc.collection, tc.body, status, code, tc.code, res.body)
 		}
 	}
+
+	// The review look-up's own code for a species not given.
+	res := b.get("/v1/HoldingMovementForReviews/ReviewBySpecies(species=,holding="+farm1Path+")", k1)
+	if status, code, target := liveRefusal(res); status != http.StatusBadRequest || code != "22080" || target != "species" {
+		t.Errorf("the look-up with no species: %d %s at %q, want 400 22080 at species\n%s", status, code, target, res.body)
+	}
 }

@@ -195,6 +195,9 @@ var fieldCodes = map[Endpoint]map[fieldRule]string{
 		{CodeReviewDevice, "/content/reviewMovement/acceptedBatches/*/batchMovementId"}: "21377",
 		{CodeReviewDevice, "/content/reviewMovement/rejectedBatches/*/batchMovementId"}: "21377",
 	},
+	EndpointReviewLookup: {
+		{CodeMissing, "path:species"}: "22080", // Species must be provided
+	},
 	EndpointUndo: {
 		{CodeWrongType, "/content"}:             "14003", // The Undo Request cannot be NULL.
 		{CodeMissing, "/content/undoRequestId"}: "14003",
@@ -207,7 +210,7 @@ var fieldCodes = map[Endpoint]map[fieldRule]string{
 // UNKNOWN has its own refusal.
 func fieldCode(e Endpoint, f FieldError) (string, bool) {
 	rules := fieldCodes[e]
-	if rules == nil || !strings.HasPrefix(f.Source, "/") {
+	if rules == nil || f.Source == "" {
 		return "", false
 	}
 	path := indexesAsStar(f.Source)
