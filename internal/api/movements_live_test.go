@@ -195,6 +195,7 @@ func TestLiveFieldCodes(t *testing.T) {
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})
 	k1 := b.token("keeper1")
 	doc := map[string]any{"documentType": "CLA", "movementDocumentRef": "R1"}
+	y := day(-1)
 	with := func(d map[string]any, k string, v any) map[string]any {
 		out := maps.Clone(d)
 		out[k] = v
@@ -273,6 +274,19 @@ func TestLiveFieldCodes(t *testing.T) {
 		}, "30000", "content.destinationHolding"},
 		{"species UNKNOWN", "TransferRequests", func(c map[string]any) { c["species"] = "UNKNOWN" }, "4042", "content.species"},
 		{"one holding at both ends", "TransferRequests", func(c map[string]any) { c["destinationHolding"] = farm1 }, "4063", "content.destinationHolding"},
+		{"loaded after the departure", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "departureDetail", map[string]any{"departureDateTime": y + "T09:00:00Z", "loadingDateTime": y + "T10:00:00Z"})
+		}, "21118", "content.movementDocument.departureDetail.loadingDateTime"},
+		{"arrived before the departure", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(with(doc, "departureDetail", map[string]any{"departureDateTime": y + "T09:00:00Z"}),
+				"destinationDetail", map[string]any{"arrivalDateTime": y + "T08:00:00Z"})
+		}, "21116", "content.movementDocument.destinationDetail.arrivalDateTime"},
+		{"unloaded before the arrival", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "destinationDetail", map[string]any{"arrivalDateTime": y + "T10:00:00Z", "unloadingDateTime": y + "T09:59:00Z"})
+		}, "21121", "content.movementDocument.destinationDetail.unloadingDateTime"},
+		{"departs tomorrow", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "departureDetail", map[string]any{"departureDateTime": day(1) + "T12:00:00Z"})
+		}, "21110", "content.movementDocument.departureDetail.departureDateTime"},
 		{"cattle with an rfid", "TransferRequests", func(c map[string]any) {
 			c["species"] = "Cattle"
 			c["movementGroups"] = []map[string]any{{"devices": []map[string]any{{"tagNumber": "UK701212100013", "rfid": "0826010130100020"}}}}

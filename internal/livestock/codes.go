@@ -150,6 +150,11 @@ const (
 	CodeRejectTotal   Code = "V074" // live 21504: a rejection gives an animalTotal other than 0
 )
 
+// CodeDocumentTimes: a movement document's times out of order (loaded
+// after the departure, arrived before it, unloaded before the arrival);
+// the live catalogue has a code for each, by field (fieldCodes).
+const CodeDocumentTimes Code = "V075"
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -245,4 +250,5 @@ var Codes = []CodeInfo{
 	{CodeBirthSpan, KindInvalid, "The birth period is longer than 31 days"},
 	{CodeRejectAccepts, KindInvalid, "A review that rejects the movement names accepted devices or batches"},
 	{CodeRejectTotal, KindInvalid, "A review that rejects the movement gives an animalTotal other than 0"},
+	{CodeDocumentTimes, KindInvalid, "The movement document's times are out of order"},
 }

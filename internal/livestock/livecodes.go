@@ -179,7 +179,12 @@ var transferFields = map[fieldRule]string{
 	{CodeBadFormat, "/content/sourceHolding"}:                                             "30001", // {0} CPH {1} is not in the correct format.
 	{CodeBadFormat, "/content/destinationHolding"}:                                        "30001",
 	{CodeBadFormat, "/content/userHolding"}:                                               "30001",
-	{CodeHoldingType, "/content/sourceHolding"}:                                           "4070", // Movements must not be recorded off an abattoir.
+	{CodeHoldingType, "/content/sourceHolding"}:                                           "4070",  // Movements must not be recorded off an abattoir.
+	{CodeDocumentTimes, "/content/movementDocument/departureDetail/loadingDateTime"}:      "21118", // The Loading Date Time must be before the Departure Date Time {0}.
+	{CodeDocumentTimes, "/content/movementDocument/destinationDetail/arrivalDateTime"}:    "21116", // The Arrival Date Time must be after Departure Date Time {0}.
+	{CodeDocumentTimes, "/content/movementDocument/destinationDetail/unloadingDateTime"}:  "21121", // The Unloading Date Time must be after the Arrival Date Time {0}.
+	{CodeDateFuture, "/content/movementDocument/departureDetail/departureDateTime"}:       "21110", // The Departure Date Time is an invalid date and cannot be in the future.
+	{CodeDateFuture, "/content/movementDocument/destinationDetail/arrivalDateTime"}:       "21113", // The Arrival Date Time is an invalid date and cannot be in the future.
 }
 
 // fieldCodes are the per-field live codes of each endpoint.

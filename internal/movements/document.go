@@ -2,6 +2,8 @@ package movements
 
 import (
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
 )
@@ -23,7 +25,8 @@ func (v *vocab) readDocument(species livestock.Species, doc *movementDocument, e
 		errs.bad(livestock.CodeMissing, at+"/documentType", "", "documentType and movementDocumentRef are given together or not at all")
 	}
 	var totals []livestock.Located[int]
-	instant := func(p string, s *string) *string {
+	var times documentTimes
+	instant := func(p string, s *string, into *time.Time) *string {
 		if s == nil {
 			return nil
 		}
@@ -32,22 +35,24 @@ func (v *vocab) readDocument(species livestock.Species, doc *movementDocument, e
 			errs.add(at+p, err)
 			return s
 		}
+		*into = t.Time()
 		return ptr(t.String())
 	}
 	if d := doc.DepartureDetail; d != nil {
-		d.DepartureDateTime = instant("/departureDetail/departureDateTime", d.DepartureDateTime)
-		d.LoadingDateTime = instant("/departureDetail/loadingDateTime", d.LoadingDateTime)
+		d.DepartureDateTime = instant("/departureDetail/departureDateTime", d.DepartureDateTime, &times.departure)
+		d.LoadingDateTime = instant("/departureDetail/loadingDateTime", d.LoadingDateTime, &times.loading)
 		if d.AnimalTotal != nil {
 			totals = append(totals, livestock.Located[int]{Value: *d.AnimalTotal, At: at + "/departureDetail/animalTotal"})
 		}
 	}
 	if d := doc.DestinationDetail; d != nil {
-		d.ArrivalDateTime = instant("/destinationDetail/arrivalDateTime", d.ArrivalDateTime)
-		d.UnloadingDateTime = instant("/destinationDetail/unloadingDateTime", d.UnloadingDateTime)
+		d.ArrivalDateTime = instant("/destinationDetail/arrivalDateTime", d.ArrivalDateTime, &times.arrival)
+		d.UnloadingDateTime = instant("/destinationDetail/unloadingDateTime", d.UnloadingDateTime, &times.unloading)
 		if d.TotalAnimalsReceived != nil {
 			totals = append(totals, livestock.Located[int]{Value: *d.TotalAnimalsReceived, At: at + "/destinationDetail/totalAnimalsReceived"})
 		}
 	}
+	times.checkOrder(errs)
 	if d := doc.TransportDetail; d != nil && d.TransporterType != nil && !v.transporter[*d.TransporterType] {
 		errs.bad(livestock.CodeBadEnum, at+"/transportDetail/transporterType", *d.TransporterType, "not a transporter type (see /v1/StandingData/transporterType)")
 	}
@@ -64,4 +69,60 @@ func (v *vocab) readDocument(species livestock.Species, doc *movementDocument, e
 		}
 	}
 	return totals
+}
+
+// documentTimes are the times a movement document gives (zero: not given).
+type documentTimes struct {
+	departure, loading, arrival, unloading time.Time
+}
+
+// checkOrder holds the times to the order the live catalogue does: loaded
+// no later than the departure (21118), arrived after it (21116), unloaded
+// no earlier than the arrival (21121).
+func (d documentTimes) checkOrder(errs *fieldErrs) {
+	const at = "/content/movementDocument"
+	given := func(ts ...time.Time) bool { return !slices.ContainsFunc(ts, time.Time.IsZero) }
+	stamp := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	if given(d.loading, d.departure) && d.loading.After(d.departure) {
+		errs.bad(livestock.CodeDocumentTimes, at+"/departureDetail/loadingDateTime", stamp(d.loading),
+			"the loading is after the departure ("+stamp(d.departure)+")")
+	}
+	if given(d.arrival, d.departure) && !d.arrival.After(d.departure) {
+		errs.bad(livestock.CodeDocumentTimes, at+"/destinationDetail/arrivalDateTime", stamp(d.arrival),
+			"the arrival is not after the departure ("+stamp(d.departure)+")")
+	}
+	if given(d.unloading, d.arrival) && d.unloading.Before(d.arrival) {
+		errs.bad(livestock.CodeDocumentTimes, at+"/destinationDetail/unloadingDateTime", stamp(d.unloading),
+			"the unloading is before the arrival ("+stamp(d.arrival)+")")
+	}
+}
+
+// maxClockSkew is how far past the registry's clock a time the sender's
+// software gives may be: a farm computer's clock drifts.
+const maxClockSkew = 5 * time.Minute
+
+// futureDocumentTimes refuses a departure or an arrival the document dates
+// in the future (the live catalogue's 21110 and 21113). It runs at
+// submission, against the clock; doc was normalised by readDocument.
+func futureDocumentTimes(doc *movementDocument, now time.Time) []livestock.FieldError {
+	if doc == nil {
+		return nil
+	}
+	var errs []livestock.FieldError
+	check := func(p string, s *string) {
+		if s == nil {
+			return
+		}
+		if t, err := livestock.ParseDateTime(*s); err == nil && t.Time().After(now.Add(maxClockSkew)) {
+			errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/movementDocument" + p, Value: *s,
+				Message: "the time is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
+		}
+	}
+	if d := doc.DepartureDetail; d != nil {
+		check("/departureDetail/departureDateTime", d.DepartureDateTime)
+	}
+	if d := doc.DestinationDetail; d != nil {
+		check("/destinationDetail/arrivalDateTime", d.ArrivalDateTime)
+	}
+	return errs
 }
