@@ -284,6 +284,14 @@ func TestLiveFieldCodes(t *testing.T) {
 		{"unloaded before the arrival", "TransferRequests", func(c map[string]any) {
 			c["movementDocument"] = with(doc, "destinationDetail", map[string]any{"arrivalDateTime": y + "T10:00:00Z", "unloadingDateTime": y + "T09:59:00Z"})
 		}, "21121", "content.movementDocument.destinationDetail.unloadingDateTime"},
+		{"animalCount 100000", "TransferRequests", func(c map[string]any) { c["animalCount"] = 100000 }, "4009", "content.animalCount"},
+		{"a vehicle registration of one letter", "TransferRequests", func(c map[string]any) { c["transportVehicleRegistrationNo"] = "A" },
+			"4061", "content.transportVehicleRegistrationNo"},
+		{"the document's vehicle registration", "TransferRequests", func(c map[string]any) {
+			c["movementDocument"] = with(doc, "transportDetail", map[string]any{"transportVehicleRegistrationNo": "AB12-CDE"})
+		}, "21131", "content.movementDocument.transportDetail.transportVehicleRegistrationNo"},
+		{"a haulier name over 50", "TransferRequests", func(c map[string]any) { c["transportHaulierName"] = strings.Repeat("h", 51) },
+			"30061", "content.transportHaulierName"},
 		{"departs tomorrow", "TransferRequests", func(c map[string]any) {
 			c["movementDocument"] = with(doc, "departureDetail", map[string]any{"departureDateTime": day(1) + "T12:00:00Z"})
 		}, "21110", "content.movementDocument.departureDetail.departureDateTime"},

@@ -146,45 +146,47 @@ type fieldRule struct {
 // (30059 invalid format, 30060 invalid value, 30062 required, 31000 must
 // not be set) would otherwise stand.
 var transferFields = map[fieldRule]string{
-	{CodeBadFormat, "/content/animalCount"}:                                               "4009",  // The number of animals should be between 1 and 99,999.
-	{CodeAnimalCount, "/content/movementDocument/departureDetail/animalTotal"}:            "21109", // The Departure AnimalTotal {0} must equal the total …
-	{CodeAnimalCount, "/content/movementDocument/destinationDetail/totalAnimalsReceived"}: "21148", // The total animals received must equal …
-	{CodeBadEnum, "/content/movementDocument/documentType"}:                               "4058",  // The DocumentType_ID {0} is invalid.
-	{CodeMissing, "/content/movementDocument/documentType"}:                               "4059",  // Both the DocumentID and DocumentType must be specified or left empty.
-	{CodeMissing, "/content/movementDocument/movementDocumentRef"}:                        "4059",
-	{CodeBadEnum, "/content/movementDocument/transportDetail/transporterType"}:            "21130", // The MovementDocument TransporterType {0} is invalid.
-	{CodeBadEnum, "/content/movementDocument/fciDetail/metFCIWithdrawalPeriodCode"}:       "21161", // The FCI Withdrawal Periods Met option is invalid.
-	{CodeNotForCattle, "/content/movementDocument"}:                                       "21164", // Populating the movement document … isn't supported for the species {0}.
-	{CodeBadFormat, "/content/movementGroups/*/batches/*/batchNumber"}:                    "30010", // The batch number {0} is in an invalid format.
-	{CodeBadFormat, "/content/movementGroups/*/batches/*/animalTotal"}:                    "30011", // The AnimalTotal for the batch number {0} must be between 1 and 99999.
-	{CodeBadEnum, "/content/movementGroups/*/batches/*/stockType"}:                        "30012", // The BatchNumber {0} contains an invalid StockType {1} …
-	{CodeNotForCattle, "/content/movementGroups/*/batches"}:                               "30009", // Batch identification is not supported for the species {0}.
-	{CodeNotForCattle, "/content/movementGroups/*/batches/*"}:                             "30009",
-	{CodeBadFormat, "/content/movementGroups/*/devices/*/tagNumber"}:                      "30019", // The tag number {0} is in an invalid format.
-	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/device/tagNumber"}:     "30019",
-	{CodeMissing, "/content/movementGroups/*/devices/*/tagNumber"}:                        "30017", // The animal must have either the visual tag number or EID specified.
-	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/device/tagNumber"}:       "30017",
-	{CodeBadFormat, "/content/movementGroups/*/devices/*/rfid"}:                           "3027", // The RFID {0} is in an invalid format.
-	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/device/rfid"}:          "3027",
-	{CodeNotForCattle, "/content/movementGroups/*/devices/*/rfid"}:                        "3028", // The RFID {0} not valid for this species.
-	{CodeNotForCattle, "/content/movementGroups/*/devicesWithDetail/*/device/rfid"}:       "3028",
-	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/beginBirthPeriod"}:       "8023", // Either both the Beginning and Ending birth period must be specified or none at all
-	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/endBirthPeriod"}:         "8023",
-	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/gender"}:                 "21458", // The {1} gender {0} does not exists or is invalid for the species of animal.
-	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/breed"}:                  "21465", // The {1} breed {0} is invalid for species.
-	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/mgtTag/identifier"}:    "21904", // The management identifier/tag {0} … has some invalid characters …
-	{CodeMissing, "/content/sourceHolding"}:                                               "30000", // {0} CPH is missing.
-	{CodeMissing, "/content/destinationHolding"}:                                          "30000",
-	{CodeMissing, "/content/userHolding"}:                                                 "30000",
-	{CodeBadFormat, "/content/sourceHolding"}:                                             "30001", // {0} CPH {1} is not in the correct format.
-	{CodeBadFormat, "/content/destinationHolding"}:                                        "30001",
-	{CodeBadFormat, "/content/userHolding"}:                                               "30001",
-	{CodeHoldingType, "/content/sourceHolding"}:                                           "4070",  // Movements must not be recorded off an abattoir.
-	{CodeDocumentTimes, "/content/movementDocument/departureDetail/loadingDateTime"}:      "21118", // The Loading Date Time must be before the Departure Date Time {0}.
-	{CodeDocumentTimes, "/content/movementDocument/destinationDetail/arrivalDateTime"}:    "21116", // The Arrival Date Time must be after Departure Date Time {0}.
-	{CodeDocumentTimes, "/content/movementDocument/destinationDetail/unloadingDateTime"}:  "21121", // The Unloading Date Time must be after the Arrival Date Time {0}.
-	{CodeDateFuture, "/content/movementDocument/departureDetail/departureDateTime"}:       "21110", // The Departure Date Time is an invalid date and cannot be in the future.
-	{CodeDateFuture, "/content/movementDocument/destinationDetail/arrivalDateTime"}:       "21113", // The Arrival Date Time is an invalid date and cannot be in the future.
+	{CodeBadFormat, "/content/animalCount"}:                                                     "4009",  // The number of animals should be between 1 and 99,999.
+	{CodeAnimalCount, "/content/movementDocument/departureDetail/animalTotal"}:                  "21109", // The Departure AnimalTotal {0} must equal the total …
+	{CodeAnimalCount, "/content/movementDocument/destinationDetail/totalAnimalsReceived"}:       "21148", // The total animals received must equal …
+	{CodeBadEnum, "/content/movementDocument/documentType"}:                                     "4058",  // The DocumentType_ID {0} is invalid.
+	{CodeMissing, "/content/movementDocument/documentType"}:                                     "4059",  // Both the DocumentID and DocumentType must be specified or left empty.
+	{CodeMissing, "/content/movementDocument/movementDocumentRef"}:                              "4059",
+	{CodeBadEnum, "/content/movementDocument/transportDetail/transporterType"}:                  "21130", // The MovementDocument TransporterType {0} is invalid.
+	{CodeBadEnum, "/content/movementDocument/fciDetail/metFCIWithdrawalPeriodCode"}:             "21161", // The FCI Withdrawal Periods Met option is invalid.
+	{CodeNotForCattle, "/content/movementDocument"}:                                             "21164", // Populating the movement document … isn't supported for the species {0}.
+	{CodeBadFormat, "/content/movementGroups/*/batches/*/batchNumber"}:                          "30010", // The batch number {0} is in an invalid format.
+	{CodeBadFormat, "/content/movementGroups/*/batches/*/animalTotal"}:                          "30011", // The AnimalTotal for the batch number {0} must be between 1 and 99999.
+	{CodeBadEnum, "/content/movementGroups/*/batches/*/stockType"}:                              "30012", // The BatchNumber {0} contains an invalid StockType {1} …
+	{CodeNotForCattle, "/content/movementGroups/*/batches"}:                                     "30009", // Batch identification is not supported for the species {0}.
+	{CodeNotForCattle, "/content/movementGroups/*/batches/*"}:                                   "30009",
+	{CodeBadFormat, "/content/movementGroups/*/devices/*/tagNumber"}:                            "30019", // The tag number {0} is in an invalid format.
+	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/device/tagNumber"}:           "30019",
+	{CodeMissing, "/content/movementGroups/*/devices/*/tagNumber"}:                              "30017", // The animal must have either the visual tag number or EID specified.
+	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/device/tagNumber"}:             "30017",
+	{CodeBadFormat, "/content/movementGroups/*/devices/*/rfid"}:                                 "3027", // The RFID {0} is in an invalid format.
+	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/device/rfid"}:                "3027",
+	{CodeNotForCattle, "/content/movementGroups/*/devices/*/rfid"}:                              "3028", // The RFID {0} not valid for this species.
+	{CodeNotForCattle, "/content/movementGroups/*/devicesWithDetail/*/device/rfid"}:             "3028",
+	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/beginBirthPeriod"}:             "8023", // Either both the Beginning and Ending birth period must be specified or none at all
+	{CodeMissing, "/content/movementGroups/*/devicesWithDetail/*/endBirthPeriod"}:               "8023",
+	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/gender"}:                       "21458", // The {1} gender {0} does not exists or is invalid for the species of animal.
+	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/breed"}:                        "21465", // The {1} breed {0} is invalid for species.
+	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/mgtTag/identifier"}:          "21904", // The management identifier/tag {0} … has some invalid characters …
+	{CodeMissing, "/content/sourceHolding"}:                                                     "30000", // {0} CPH is missing.
+	{CodeMissing, "/content/destinationHolding"}:                                                "30000",
+	{CodeMissing, "/content/userHolding"}:                                                       "30000",
+	{CodeBadFormat, "/content/sourceHolding"}:                                                   "30001", // {0} CPH {1} is not in the correct format.
+	{CodeBadFormat, "/content/destinationHolding"}:                                              "30001",
+	{CodeBadFormat, "/content/userHolding"}:                                                     "30001",
+	{CodeHoldingType, "/content/sourceHolding"}:                                                 "4070",  // Movements must not be recorded off an abattoir.
+	{CodeBadFormat, "/content/transportVehicleRegistrationNo"}:                                  "4061",  // The TransportVehicleRegistrationNo {0} is in an invalid format.
+	{CodeBadFormat, "/content/movementDocument/transportDetail/transportVehicleRegistrationNo"}: "21131", // The MovementDocument TransportVehicleRegistrationNo {0} is in an invalid format.
+	{CodeDocumentTimes, "/content/movementDocument/departureDetail/loadingDateTime"}:            "21118", // The Loading Date Time must be before the Departure Date Time {0}.
+	{CodeDocumentTimes, "/content/movementDocument/destinationDetail/arrivalDateTime"}:          "21116", // The Arrival Date Time must be after Departure Date Time {0}.
+	{CodeDocumentTimes, "/content/movementDocument/destinationDetail/unloadingDateTime"}:        "21121", // The Unloading Date Time must be after the Arrival Date Time {0}.
+	{CodeDateFuture, "/content/movementDocument/departureDetail/departureDateTime"}:             "21110", // The Departure Date Time is an invalid date and cannot be in the future.
+	{CodeDateFuture, "/content/movementDocument/destinationDetail/arrivalDateTime"}:             "21113", // The Arrival Date Time is an invalid date and cannot be in the future.
 }
 
 // fieldCodes are the per-field live codes of each endpoint.
