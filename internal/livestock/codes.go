@@ -155,6 +155,10 @@ const (
 // the live catalogue has a code for each, by field (fieldCodes).
 const CodeDocumentTimes Code = "V075"
 
+// CodeSaleOnly: saleDate, saleId or a group's vendorHolding in a transfer
+// that is not a sale yard recording a move off itself.
+const CodeSaleOnly Code = "V076"
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -251,4 +255,5 @@ var Codes = []CodeInfo{
 	{CodeRejectAccepts, KindInvalid, "A review that rejects the movement names accepted devices or batches"},
 	{CodeRejectTotal, KindInvalid, "A review that rejects the movement gives an animalTotal other than 0"},
 	{CodeDocumentTimes, KindInvalid, "The movement document's times are out of order"},
+	{CodeSaleOnly, KindInvalid, "Only a sale yard recording a move off itself gives saleDate, saleId or vendorHolding"},
 }

@@ -180,6 +180,9 @@ var transferFields = map[fieldRule]string{
 	{CodeBadFormat, "/content/destinationHolding"}:                                              "30001",
 	{CodeBadFormat, "/content/userHolding"}:                                                     "30001",
 	{CodeHoldingType, "/content/sourceHolding"}:                                                 "4070",  // Movements must not be recorded off an abattoir.
+	{CodeSaleOnly, "/content/saleDate"}:                                                         "4043",  // Only Saleyard can specify Sale Date and only for a saleyard out transfer.
+	{CodeSaleOnly, "/content/saleId"}:                                                           "4044",  // Only Saleyard can specify Sale ID …
+	{CodeSaleOnly, "/content/movementGroups/*/vendorHolding"}:                                   "4046",  // Only Saleyard can specify Vendor Holding …
 	{CodeBadFormat, "/content/transportVehicleRegistrationNo"}:                                  "4061",  // The TransportVehicleRegistrationNo {0} is in an invalid format.
 	{CodeBadFormat, "/content/movementDocument/transportDetail/transportVehicleRegistrationNo"}: "21131", // The MovementDocument TransportVehicleRegistrationNo {0} is in an invalid format.
 	{CodeDocumentTimes, "/content/movementDocument/departureDetail/loadingDateTime"}:            "21118", // The Loading Date Time must be before the Departure Date Time {0}.

@@ -55,7 +55,8 @@ type MovementGroup struct {
 // records is for CheckTransfer.
 type Transfer struct {
 	TransferDate Date
-	SaleDate     Date // of a sale through a market; zero when none is given
+	SaleDate     Date   // of a sale through a market; zero when none is given
+	SaleID       string // the market's reference of that sale; "" when none is given
 	Species      Species
 	UserHolding  HoldingRef
 	Source       CPH

@@ -60,6 +60,9 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 	case f.Source != nil && f.Destination.CPH == f.Source.CPH:
 		bad(CodeSameHolding, "/content/destinationHolding", t.Destination.String(), "the destination is the source holding")
 	}
+	if f.Source != nil && (f.Source.Type != HoldingSaleYard || t.UserHolding.CPH != t.Source) {
+		errs = append(errs, saleFields(t)...)
+	}
 	errs = append(errs, CheckTransferForm(t, f.KnownFlag)...)
 
 	seen := map[string]bool{}
@@ -158,4 +161,27 @@ func transferWarnings(t Transfer, f TransferFacts) (warns []FieldError) {
 			Message: fmt.Sprintf("reported %d days after the move; movements are to be reported within %d days", f.Today.DaysSince(t.TransferDate), LateReportDays)})
 	}
 	return warns
+}
+
+// saleFields refuses the sale's details (saleDate, saleId, each group's
+// vendorHolding) in a transfer that is not a sale yard recording a move off
+// itself: only there was anything sold, by whom the live definition says.
+func saleFields(t Transfer) []FieldError {
+	var errs []FieldError
+	bad := func(at, value string) {
+		errs = append(errs, FieldError{Code: CodeSaleOnly, Source: at, Value: value,
+			Message: "only a sale yard recording a move off itself gives " + at[strings.LastIndex(at, "/")+1:]})
+	}
+	if !t.SaleDate.IsZero() {
+		bad("/content/saleDate", t.SaleDate.String())
+	}
+	if t.SaleID != "" {
+		bad("/content/saleId", t.SaleID)
+	}
+	for g, grp := range t.Groups {
+		if grp.VendorHolding != "" {
+			bad(pointer("movementGroups", g, "vendorHolding"), grp.VendorHolding)
+		}
+	}
+	return errs
 }

@@ -47,8 +47,21 @@ func TestCheckTransfer(t *testing.T) {
 	}{
 		{"valid", func(*Transfer, *TransferFacts) {}, nil, nil},
 		{"future date", func(tr *Transfer, f *TransferFacts) { tr.TransferDate = mustDate(t, "2026-11-22") }, []Code{CodeDateFuture}, nil},
-		{"sale tomorrow", func(tr *Transfer, f *TransferFacts) { tr.SaleDate = mustDate(t, "2026-11-22") }, []Code{CodeDateFuture}, nil},
-		{"sale yesterday", func(tr *Transfer, f *TransferFacts) { tr.SaleDate = mustDate(t, "2026-11-20") }, nil, nil},
+		{"sale tomorrow", func(tr *Transfer, f *TransferFacts) {
+			f.Source.Type, tr.SaleDate = HoldingSaleYard, mustDate(t, "2026-11-22")
+		}, []Code{CodeDateFuture}, nil},
+		{"sale yesterday", func(tr *Transfer, f *TransferFacts) {
+			f.Source.Type, tr.SaleDate = HoldingSaleYard, mustDate(t, "2026-11-20")
+		}, nil, nil},
+		{"a sale yard's sale details", func(tr *Transfer, f *TransferFacts) {
+			f.Source.Type, tr.SaleID, tr.Groups[0].VendorHolding = HoldingSaleYard, "S-1", "01/100/0257"
+		}, nil, nil},
+		{"a farm's sale details", func(tr *Transfer, f *TransferFacts) {
+			tr.SaleDate, tr.SaleID, tr.Groups[0].VendorHolding = mustDate(t, "2026-11-20"), "S-1", "01/100/0257"
+		}, []Code{CodeSaleOnly, CodeSaleOnly, CodeSaleOnly}, nil},
+		{"sale details on a move onto the buyer's farm", func(tr *Transfer, f *TransferFacts) {
+			f.Source.Type, tr.UserHolding, tr.SaleID = HoldingSaleYard, tr.Destination, "S-1"
+		}, []Code{CodeSaleOnly}, nil},
 		{"unknown source", func(tr *Transfer, f *TransferFacts) { f.Source = nil }, []Code{CodeHoldingUnknown}, nil},
 		{"unknown destination", func(tr *Transfer, f *TransferFacts) { f.Destination = nil }, []Code{CodeHoldingUnknown}, nil},
 		{"from an abattoir", func(tr *Transfer, f *TransferFacts) { f.Source.Type = HoldingAbattoir }, []Code{CodeHoldingType}, nil},

@@ -58,6 +58,7 @@ func (v *vocab) decodeTransfer(content []byte) (decoded, error) {
 	}
 	readTrackingID(&in.TrackingID, &errs)
 	m.SaleID, m.Haulier, m.VehicleReg, m.TrackingID = in.SaleID, in.Haulier, in.VehicleReg, in.TrackingID
+	t.SaleID = deref(in.SaleID)
 	d.target, d.named = target(&errs, "/content/", member{"requestToBeUndone_ID", in.RequestToBeUndone}, member{"requestToBeCorrected_ID", in.RequestToBeCorrected})
 	if d.named != "" {
 		m.RequestToBeUndone = &d.target
