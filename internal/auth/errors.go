@@ -14,6 +14,7 @@ import (
 const (
 	reasonMissing        = "no Authorization header"
 	reasonNotBearer      = "the Authorization header is not a Bearer token"
+	reasonRepeated       = "more than one Authorization header"
 	reasonMalformed      = "token malformed"
 	reasonAlgNone        = "token unsigned (alg none)"
 	reasonAlgorithm      = "token algorithm not supported"

@@ -93,3 +93,17 @@ func TestAuthenticateHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthenticateTwoHeaders: the Authorization header given twice is
+// refused, whichever of the two holds a token.
+func TestAuthenticateTwoHeaders(t *testing.T) {
+	t.Parallel()
+	v := NewVerifier("https://issuer.test", "drover", &oidc.StaticKeySet{}, nil)
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Add("Authorization", "Bearer x.y.z")
+	r.Header.Add("Authorization", "Basic a2VlcGVyMQ==")
+	_, err := v.Authenticate(r)
+	if diff := cmp.Diff(refused(livestock.CodeUnauthenticated, reasonRepeated), failureOf(err)); diff != "" {
+		t.Errorf("two Authorization headers (-want +got):\n%s", diff)
+	}
+}

@@ -56,8 +56,13 @@ func NewVerifier(issuer, audience string, keys oidc.KeySet, users UserLookup) *V
 func (v *Verifier) SetCacheTTL(d time.Duration) { v.cache = newTokenCache(d) }
 
 // Authenticate verifies the bearer token of r's Authorization header. The
-// scheme is matched without regard to case (RFC 7235).
+// scheme is matched without regard to case (RFC 7235). The header given
+// twice is refused rather than one of them read: a proxy in front may
+// have read the other.
 func (v *Verifier) Authenticate(r *http.Request) (livestock.User, error) {
+	if len(r.Header.Values("Authorization")) > 1 {
+		return livestock.User{}, unauthenticated(livestock.CodeUnauthenticated, reasonRepeated, errNoCredentials)
+	}
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
 	if h == "" {
 		return livestock.User{}, unauthenticated(livestock.CodeUnauthenticated, reasonMissing, errNoCredentials)
