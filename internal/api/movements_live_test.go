@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drover-registry/drover/internal/api"
 	"github.com/drover-registry/drover/internal/livestock"
@@ -292,6 +293,9 @@ func TestLiveFieldCodes(t *testing.T) {
 		}, "21131", "content.movementDocument.transportDetail.transportVehicleRegistrationNo"},
 		{"a haulier name over 50", "TransferRequests", func(c map[string]any) { c["transportHaulierName"] = strings.Repeat("h", 51) },
 			"30061", "content.transportHaulierName"},
+		{"moves in two hours", "TransferRequests", func(c map[string]any) {
+			c["transferDate"] = time.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
+		}, "V019", "content.transferDate"},
 		{"departs tomorrow", "TransferRequests", func(c map[string]any) {
 			c["movementDocument"] = with(doc, "departureDetail", map[string]any{"departureDateTime": day(1) + "T12:00:00Z"})
 		}, "21110", "content.movementDocument.departureDetail.departureDateTime"},

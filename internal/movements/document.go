@@ -101,14 +101,25 @@ func (d documentTimes) checkOrder(errs *fieldErrs) {
 // software gives may be: a farm computer's clock drifts.
 const maxClockSkew = 5 * time.Minute
 
-// futureDocumentTimes refuses a departure or an arrival the document dates
-// in the future (the live catalogue's 21110 and 21113). It runs at
-// submission, against the clock; doc was normalised by readDocument.
-func futureDocumentTimes(doc *movementDocument, now time.Time) []livestock.FieldError {
-	if doc == nil {
-		return nil
-	}
+// futureTimes refuses a transfer whose transferDate, or whose document's
+// departure or arrival (the live catalogue's 21110 and 21113), is in the
+// future. It runs at submission, against the clock: the job's rule on
+// transferDate compares days, so a move dated later today passed it. A
+// transferDate at 00:00:00 is a day (a plain date reads so, and clients
+// write days so), left to the job's rule: in British Summer Time the UK's
+// day begins at 23:00Z the evening before. d.model's document was
+// normalised by readDocument.
+func futureTimes(d decoded, now time.Time) []livestock.FieldError {
 	var errs []livestock.FieldError
+	at := d.at.Time()
+	if h, m, s := at.Clock(); (h != 0 || m != 0 || s != 0) && at.After(now.Add(maxClockSkew)) {
+		errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/transferDate", Value: d.at.String(),
+			Message: "the transfer date is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
+	}
+	doc := d.model.MovementDocument
+	if doc == nil {
+		return errs
+	}
 	check := func(p string, s *string) {
 		if s == nil {
 			return

@@ -18,8 +18,8 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	if err != nil {
 		return store.Request{}, err
 	}
-	if errs := futureDocumentTimes(d.model.MovementDocument, s.now()); len(errs) > 0 {
-		return store.Request{}, livestock.Invalid("the movement document's times are in the future", errs...)
+	if errs := futureTimes(d, s.now()); len(errs) > 0 {
+		return store.Request{}, livestock.Invalid("the transfer names a time in the future", errs...)
 	}
 	t := d.t
 	var req store.Request
