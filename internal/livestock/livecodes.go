@@ -158,8 +158,7 @@ var transferFields = map[fieldRule]string{
 	{CodeBadFormat, "/content/movementGroups/*/batches/*/batchNumber"}:                          "30010", // The batch number {0} is in an invalid format.
 	{CodeBadFormat, "/content/movementGroups/*/batches/*/animalTotal"}:                          "30011", // The AnimalTotal for the batch number {0} must be between 1 and 99999.
 	{CodeBadEnum, "/content/movementGroups/*/batches/*/stockType"}:                              "30012", // The BatchNumber {0} contains an invalid StockType {1} …
-	{CodeNotForCattle, "/content/movementGroups/*/batches"}:                                     "30009", // Batch identification is not supported for the species {0}.
-	{CodeNotForCattle, "/content/movementGroups/*/batches/*"}:                                   "30009",
+	{CodeNotForCattle, "/content/movementGroups/*/batches/*"}:                                   "30009", // Batch identification is not supported for the species {0}.
 	{CodeBadFormat, "/content/movementGroups/*/devices/*/tagNumber"}:                            "30019", // The tag number {0} is in an invalid format.
 	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/device/tagNumber"}:           "30019",
 	{CodeMissing, "/content/movementGroups/*/devices/*/tagNumber"}:                              "30017", // The animal must have either the visual tag number or EID specified.

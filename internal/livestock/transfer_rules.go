@@ -165,7 +165,7 @@ func transferWarnings(t Transfer, f TransferFacts) (warns []FieldError) {
 
 // saleFields refuses the sale's details (saleDate, saleId, each group's
 // vendorHolding) in a transfer that is not a sale yard recording a move off
-// itself: only there was anything sold, by whom the live definition says.
+// itself: the live definition allows them only there.
 func saleFields(t Transfer) []FieldError {
 	var errs []FieldError
 	bad := func(at, value string) {

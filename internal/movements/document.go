@@ -2,7 +2,6 @@ package movements
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -10,10 +9,11 @@ import (
 
 // readDocument checks a transfer's movement document and normalises it in
 // place: its type is one of standing data documentType, given with its
-// reference; its times are date-times; its transporter type and FCI code
-// are in standing data (an earlier FCI code becomes the live one); the
-// non-compliant devices are devices of the species. It returns the animal
-// totals the document states, which the job holds to the movement's.
+// reference; its times are date-times, in order (checkOrder); its
+// transporter type and FCI code are in standing data (an earlier FCI code
+// becomes the live one); the non-compliant devices are devices of the
+// species. It returns the animal totals the document states, which the
+// job holds to the movement's.
 func (v *vocab) readDocument(species livestock.Species, doc *movementDocument, errs *fieldErrs) []livestock.Located[int] {
 	const at = "/content/movementDocument"
 	switch {
@@ -81,7 +81,7 @@ type documentTimes struct {
 // no earlier than the arrival (21121).
 func (d documentTimes) checkOrder(errs *fieldErrs) {
 	const at = "/content/movementDocument"
-	given := func(ts ...time.Time) bool { return !slices.ContainsFunc(ts, time.Time.IsZero) }
+	given := func(a, b time.Time) bool { return !a.IsZero() && !b.IsZero() }
 	stamp := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	if given(d.loading, d.departure) && d.loading.After(d.departure) {
 		errs.bad(livestock.CodeDocumentTimes, at+"/departureDetail/loadingDateTime", stamp(d.loading),
@@ -95,45 +95,4 @@ func (d documentTimes) checkOrder(errs *fieldErrs) {
 		errs.bad(livestock.CodeDocumentTimes, at+"/destinationDetail/unloadingDateTime", stamp(d.unloading),
 			"the unloading is before the arrival ("+stamp(d.arrival)+")")
 	}
-}
-
-// maxClockSkew is how far past the registry's clock a time the sender's
-// software gives may be: a farm computer's clock drifts.
-const maxClockSkew = 5 * time.Minute
-
-// futureTimes refuses a transfer whose transferDate, or whose document's
-// departure or arrival (the live catalogue's 21110 and 21113), is in the
-// future. It runs at submission, against the clock: the job's rule on
-// transferDate compares days, so a move dated later today passed it. A
-// transferDate at 00:00:00 is a day (a plain date reads so, and clients
-// write days so), left to the job's rule: in British Summer Time the UK's
-// day begins at 23:00Z the evening before. d.model's document was
-// normalised by readDocument.
-func futureTimes(d decoded, now time.Time) []livestock.FieldError {
-	var errs []livestock.FieldError
-	at := d.at.Time()
-	if h, m, s := at.Clock(); (h != 0 || m != 0 || s != 0) && at.After(now.Add(maxClockSkew)) {
-		errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/transferDate", Value: d.at.String(),
-			Message: "the transfer date is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
-	}
-	doc := d.model.MovementDocument
-	if doc == nil {
-		return errs
-	}
-	check := func(p string, s *string) {
-		if s == nil {
-			return
-		}
-		if t, err := livestock.ParseDateTime(*s); err == nil && t.Time().After(now.Add(maxClockSkew)) {
-			errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/movementDocument" + p, Value: *s,
-				Message: "the time is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
-		}
-	}
-	if d := doc.DepartureDetail; d != nil {
-		check("/departureDetail/departureDateTime", d.DepartureDateTime)
-	}
-	if d := doc.DestinationDetail; d != nil {
-		check("/destinationDetail/arrivalDateTime", d.ArrivalDateTime)
-	}
-	return errs
 }

@@ -25,16 +25,12 @@ const (
 	approvedCountSQL = `SELECT count(*) FROM (%s UNION ALL %s) a WHERE %s`
 	// approvedDepartureSQL: a movement its departure keeper reported,
 	// whatever its review decided, until it is undone.
-	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id, ` + transferAtSQL + `
-		FROM movements WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
+	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id,
+		` + movementInstantSQL + ` AS transfer_at FROM movements m WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
 	// approvedDestinationSQL: a movement its destination keeper reported
 	// (it needs no review), or accepted, in whole or in part, on review.
-	approvedDestinationSQL = `SELECT ` + movementColumns + `, 'Destination' AS side, id * 2 + 1 AS k, %s AS species_id, ` + transferAtSQL + `
-		FROM movements WHERE state <> 'Undone' AND (reported_by = 'Destination' OR state = 'Accepted')%s`
-	// transferAtSQL is the date-time the movement's transfer (or the
-	// correction that last set it) named: a movement row keeps the day
-	// alone, for the rules and the trace, and its request the instant.
-	transferAtSQL = `(SELECT rq.movement_date FROM requests rq WHERE rq.id = movements.request_id) AS transfer_at`
+	approvedDestinationSQL = `SELECT ` + movementColumns + `, 'Destination' AS side, id * 2 + 1 AS k, %s AS species_id,
+		` + movementInstantSQL + ` AS transfer_at FROM movements m WHERE state <> 'Undone' AND (reported_by = 'Destination' OR state = 'Accepted')%s`
 )
 
 // approvedFields are the fields of store.ApprovedFilterFields, as columns

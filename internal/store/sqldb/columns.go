@@ -73,11 +73,16 @@ var requestFields = map[string]column{
 }
 
 // reviewFields are the fields of store.ReviewFilterFields.
+// movementInstantSQL is the date-time the request that last set movement
+// m named (the transfer, or its correction): the movement keeps only the
+// day, for the rules and the trace.
+const movementInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.request_id)"
+
 var reviewFields = map[string]column{
 	// The date-time the transfer (or its correction) named, kept with the
 	// request that last set the movement: the movement keeps only its day,
 	// and a filter on the day would drop a move at 19:40 from "ge 12:00".
-	"movementDate": {"(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.request_id)", colInstant, nullNone},
+	"movementDate": {movementInstantSQL, colInstant, nullNone},
 	// The requestId an item shows: after a correction, the correction's
 	// (the movement's id stays its first transfer's).
 	"requestId": {"request_id", colInt, alwaysSet},

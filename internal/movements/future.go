@@ -1,0 +1,47 @@
+package movements
+
+import (
+	"time"
+
+	"github.com/drover-registry/drover/internal/livestock"
+)
+
+// maxClockSkew is how far past the registry's clock a time the sender's
+// software gives may be: a farm computer's clock drifts.
+const maxClockSkew = 5 * time.Minute
+
+// futureTimes refuses a transfer whose transferDate, or whose document's
+// departure or arrival (the live catalogue's 21110 and 21113), is in the
+// future. It runs at submission, against the clock; the job's rule on
+// transferDate compares days only. A transferDate at 00:00:00 is a day (a
+// plain date reads so, and clients write days so), left to the job's
+// rule: in British Summer Time the UK's day begins at 23:00Z the evening
+// before. d.model's document was normalised by readDocument.
+func futureTimes(d decoded, now time.Time) []livestock.FieldError {
+	var errs []livestock.FieldError
+	at := d.at.Time()
+	if h, m, s := at.Clock(); (h != 0 || m != 0 || s != 0) && at.After(now.Add(maxClockSkew)) {
+		errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/transferDate", Value: d.at.String(),
+			Message: "the transfer date is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
+	}
+	doc := d.model.MovementDocument
+	if doc == nil {
+		return errs
+	}
+	check := func(p string, s *string) {
+		if s == nil {
+			return
+		}
+		if t, err := livestock.ParseDateTime(*s); err == nil && t.Time().After(now.Add(maxClockSkew)) {
+			errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/movementDocument" + p, Value: *s,
+				Message: "the time is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
+		}
+	}
+	if d := doc.DepartureDetail; d != nil {
+		check("/departureDetail/departureDateTime", d.DepartureDateTime)
+	}
+	if d := doc.DestinationDetail; d != nil {
+		check("/destinationDetail/arrivalDateTime", d.ArrivalDateTime)
+	}
+	return errs
+}
