@@ -304,7 +304,7 @@ func TestLiveFieldCodes(t *testing.T) {
 			c["movementGroups"] = []map[string]any{{"devices": []map[string]any{{"tagNumber": "UK701212100013", "rfid": "0826010130100020"}}}}
 		}, "3028", "content.movementGroups[0].devices[0].rfid"},
 	} {
-		content := transfer(day(0)+"T09:00:00Z", farm1, farm2, farm1, sheep("130181", 20), nil)
+		content := transfer(y+"T09:00:00Z", farm1, farm2, farm1, sheep("130181", 20), nil)
 		tc.change(content)
 		res := b.post(k1, tc.collection, map[string]any{"content": content})
 		if status, code, target := liveRefusal(res); status != http.StatusBadRequest || code != tc.code || target != tc.target {
