@@ -279,8 +279,8 @@ func TestValidHoldings(t *testing.T) {
 		}
 		for _, bad := range []map[string]any{{"holdings": []any{}}, {"holdings": nil}} {
 			if res := b.post(b.token("keeper2"), "Holdings/ValidHoldings", map[string]any{"content": bad}); res.status != http.StatusBadRequest ||
-				!strings.Contains(string(res.body), `"target":"content.holdings"`) {
-				t.Errorf("ValidHoldings %v = %d %s, want 400 naming content.holdings", bad, res.status, res.body)
+				!strings.Contains(string(res.body), `"target":"content.holdings"`) || !strings.Contains(string(res.body), "at least one holding") {
+				t.Errorf("ValidHoldings %v = %d %s, want 400 naming content.holdings and its rule", bad, res.status, res.body)
 			}
 		}
 	})
