@@ -216,6 +216,9 @@ func TestLiveFieldCodes(t *testing.T) {
 		{"animalCount 0", "TransferRequests", func(c map[string]any) {
 			c["animalCount"], c["movementGroups"] = 0, []map[string]any{{"devices": []any{}}}
 		}, "4009", "content.animalCount"},
+		{"no animals", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devices": []any{}, "batches": []any{}}}
+		}, "4064", "content.movementGroups"},
 		{"departure total", "TransferRequests", func(c map[string]any) {
 			c["movementDocument"] = with(doc, "departureDetail", map[string]any{"animalTotal": 7})
 		}, "21109", "content.movementDocument.departureDetail.animalTotal"},

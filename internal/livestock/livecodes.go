@@ -178,6 +178,7 @@ var transferFields = map[fieldRule]string{
 	{CodeBadFormat, "/content/sourceHolding"}:                                                   "30001", // {0} CPH {1} is not in the correct format.
 	{CodeBadFormat, "/content/destinationHolding"}:                                              "30001",
 	{CodeBadFormat, "/content/userHolding"}:                                                     "30001",
+	{CodeMissing, "/content/movementGroups"}:                                                    "4064",  // The transfer must include one or more individual identified animals or batches.
 	{CodeHoldingType, "/content/sourceHolding"}:                                                 "4070",  // Movements must not be recorded off an abattoir.
 	{CodeSaleOnly, "/content/saleDate"}:                                                         "4043",  // Only Saleyard can specify Sale Date and only for a saleyard out transfer.
 	{CodeSaleOnly, "/content/saleId"}:                                                           "4044",  // Only Saleyard can specify Sale ID …

@@ -82,6 +82,10 @@ func TestCheckTransfer(t *testing.T) {
 			tr.Species = SpeciesDeer
 			tr.Groups = []MovementGroup{{Batches: []BatchLine{{Total: 11}}}}
 		}, []Code{CodeAnimalCount}, nil},
+		{"no animals at all: that rule alone, not the counts", func(tr *Transfer, f *TransferFacts) {
+			tr.Groups = []MovementGroup{{}}
+			tr.DocumentTotals = []Located[int]{{12, "/content/movementDocument/departureDetail/animalTotal"}}
+		}, []Code{CodeMissing}, nil},
 		{"the document's totals agree", func(tr *Transfer, f *TransferFacts) {
 			tr.DocumentTotals = []Located[int]{{12, "/content/movementDocument/departureDetail/animalTotal"}}
 		}, nil, nil},
