@@ -207,6 +207,10 @@ func (t token) isWord(w string) bool { return t.kind == tWord && t.text == w }
 
 func (p *parser) unknownField(f token) *livestock.Error {
 	msg := fmt.Sprintf("%s cannot be filtered on; the fields are %s", clip(f.text), listFields(p.fields))
+	if end := f.off + len(f.raw); end < len(p.s) && p.s[end] == '(' {
+		msg = fmt.Sprintf("%s() is a function, and functions are not supported: compare a field with a value (eq, ne, gt, ge, lt, le), "+
+			"joined by and, or, not; the fields are %s", clip(f.text), listFields(p.fields))
+	}
 	if len(p.fields) == 0 {
 		msg = fmt.Sprintf("%s cannot be filtered on; this collection has no fields to filter on", clip(f.text))
 	}

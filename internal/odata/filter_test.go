@@ -195,7 +195,11 @@ func TestParseFilterErrors(t *testing.T) {
 		{"a keyword where a field belongs", "and eq 1",
 			filterErr(syntax, "and", "at character 1: expected a comparison (a field, an operator and a value), found and")},
 		{"a function", "contains(species,'ee')",
-			filterErr(field, "contains", "at character 1: contains cannot be filtered on; the fields are "+allowed)},
+			filterErr(field, "contains", "at character 1: contains() is a function, and functions are not supported: compare a field with a value "+
+				"(eq, ne, gt, ge, lt, le), joined by and, or, not; the fields are "+allowed)},
+		{"a function after and", "species eq 'Sheep' and year(requestDate) eq 2026",
+			filterErr(field, "year", "at character 24: year() is a function, and functions are not supported: compare a field with a value "+
+				"(eq, ne, gt, ge, lt, le), joined by and, or, not; the fields are "+allowed)},
 		{"no space after not", "not(species eq 'Sheep')",
 			filterErr(syntax, "(", "at character 4: expected a space before an opening parenthesis")},
 
