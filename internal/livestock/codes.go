@@ -81,7 +81,7 @@ const (
 
 	// Registration (animal-registration.md). V006 and V038 keep the live
 	// service's meanings.
-	CodeDamSpecies         Code = "V006" // the dam is of another species
+	CodeDamSpecies         Code = "V006" // the birth or genetic dam is of another species
 	CodeBirthSiteUnknown   Code = "V038" // the birth site is not known
 	CodeNotIssued          Code = "V031" // the identifier was not issued to a herd at the registration site
 	CodeRegistered         Code = "V032" // the identifier is registered already
@@ -92,14 +92,14 @@ const (
 	CodeDeathBeforeBirth   Code = "V037" // the death date is before the birth date
 	CodeBornElsewhere      Code = "V039" // a birth registration of an animal born on another holding
 	CodeDamUnknown         Code = "V040" // the birth dam is not registered
-	CodeDamNotFemale       Code = "V041" // the birth dam is not female
+	CodeDamNotFemale       Code = "V041" // the birth or genetic dam is not female
 	CodeDamNotAlive        Code = "V042" // the birth dam is dead, lost or stolen
 	CodeDamElsewhere       Code = "V043" // the birth dam is not on the registration holding
 	CodeSireInvalid        Code = "V044" // a registered sire is not male or of another species
 	CodeImportOnly         Code = "V045" // OriginalIdentifier or importParents outside a registration of category registration
 	CodeDamRequired        Code = "V046" // a birth registration without a birth dam
 	CodeRegistrationHolder Code = "V047" // the registration site is not a holding (CPH) the keeper acts for
-	CodeDamTooYoung        Code = "V048" // the birth dam was not born before the calf
+	CodeDamTooYoung        Code = "V048" // the birth or genetic dam was not born before the calf (or is the calf)
 	CodeBornHere           Code = "V049" // category registration for an animal born on the registering holding
 
 	// Warnings: the request succeeds and records them.
@@ -214,7 +214,7 @@ var Codes = []CodeInfo{
 	{CodeNotCorrectable, KindInvalid, "The transfer can no longer be corrected"},
 	{CodeNotUndoable, KindInvalid, "The request cannot be undone"},
 	{CodeDeviceDead, KindInvalid, "The animal is dead, lost or stolen"},
-	{CodeDamSpecies, KindInvalid, "The birth dam is of another species"},
+	{CodeDamSpecies, KindInvalid, "The birth or genetic dam is of another species"},
 	{CodeBirthSiteUnknown, KindInvalid, "The birth site is not known"},
 	{CodeNotIssued, KindInvalid, "The identifier was not issued to a herd at the registration site"},
 	{CodeRegistered, KindInvalid, "The identifier is registered already"},
@@ -225,14 +225,14 @@ var Codes = []CodeInfo{
 	{CodeDeathBeforeBirth, KindInvalid, "The death date is before the birth date"},
 	{CodeBornElsewhere, KindInvalid, "A birth registration must be made on the holding of birth"},
 	{CodeDamUnknown, KindInvalid, "The birth dam is not registered"},
-	{CodeDamNotFemale, KindInvalid, "The birth dam is not female"},
+	{CodeDamNotFemale, KindInvalid, "The birth or genetic dam is not female"},
 	{CodeDamNotAlive, KindInvalid, "The birth dam is dead, lost or stolen"},
 	{CodeDamElsewhere, KindInvalid, "The birth dam is not on the registration holding"},
 	{CodeSireInvalid, KindInvalid, "The sire is not a male of the same species"},
 	{CodeImportOnly, KindInvalid, "OriginalIdentifier and importParents belong to category registration"},
 	{CodeDamRequired, KindInvalid, "A birth registration needs a birth dam"},
 	{CodeRegistrationHolder, KindInvalid, "The registration site must be a holding number the user acts for"},
-	{CodeDamTooYoung, KindInvalid, "The birth dam was not born before the calf"},
+	{CodeDamTooYoung, KindInvalid, "The birth or genetic dam was not born before the calf"},
 	{CodeBornHere, KindInvalid, "A calf born on the registering holding is registered as birthRegistration"},
 	{CodeStandstill, KindInvalid, "Warning: the move breaches the standstill on the source holding"},
 	{CodeLateReport, KindInvalid, "Warning: the move was reported after the 3-day deadline"},

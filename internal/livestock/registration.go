@@ -65,6 +65,7 @@ type RegistrationFacts struct {
 	BreedKnown func(species Species, code string) bool
 	SiteKnown  func(SiteID) bool
 	BirthDam   *AnimalRecord // nil when not registered (or not given)
+	GeneticDam *AnimalRecord
 	Sire       *AnimalRecord
 }
 

@@ -36,6 +36,7 @@ func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome
 		}
 	}
 	checkDates(r, f, bad)
+	checkGeneticDam(r, f, bad)
 	switch r.Category {
 	case CategoryBirth:
 		checkBirthRegistration(r, f, bad)
@@ -102,6 +103,28 @@ func checkDates(r Registration, f RegistrationFacts, bad func(Code, string, stri
 		case r.DeathDate.After(f.Received):
 			bad(CodeDateOrder, "/death/date", r.DeathDate.String(), "%s is after today (%s)", r.DeathDate, f.Received)
 		}
+	}
+}
+
+// checkGeneticDam: a genetic dam named in registration is not the animal
+// itself and, when registered on a holding the registrant may read, is a
+// female of the species born before it. She may be dead or on another
+// holding (an embryo outlives its donor and travels); a tag the registry
+// does not hold is recorded as given, as the sire's is.
+func checkGeneticDam(r Registration, f RegistrationFacts, bad func(Code, string, string, string, ...any)) {
+	const at = "/registration/geneticDam/identifier"
+	dam := f.GeneticDam
+	switch {
+	case r.GeneticDam == "":
+	case r.GeneticDam == r.Tag.String():
+		bad(CodeDamTooYoung, at, r.GeneticDam, "%s is the animal being registered", r.GeneticDam)
+	case dam == nil:
+	case dam.Sex != SexFemale:
+		bad(CodeDamNotFemale, at, r.GeneticDam, "the genetic dam %s is not female", r.GeneticDam)
+	case dam.Species != r.Species:
+		bad(CodeDamSpecies, at, r.GeneticDam, "the genetic dam %s is of species %s, not %s", r.GeneticDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
+	case !dam.Born.IsZero() && !r.BirthDate.IsZero() && !dam.Born.Before(r.BirthDate):
+		bad(CodeDamTooYoung, at, r.GeneticDam, "the genetic dam %s was born on %s, not before the animal (%s)", r.GeneticDam, dam.Born, r.BirthDate)
 	}
 }
 

@@ -83,6 +83,21 @@ func TestCheckRegistration(t *testing.T) {
 		{"sire female", func(r *Registration, f *RegistrationFacts) {
 			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale}
 		}, []Code{CodeSireInvalid}, nil, false},
+		{"genetic dam not registered: recorded as given", func(r *Registration, f *RegistrationFacts) { r.GeneticDam = "UK442501300003" }, nil, nil, false},
+		{"genetic dam dead, elsewhere", func(r *Registration, f *RegistrationFacts) {
+			r.GeneticDam, f.GeneticDam = "UK442501300003", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale, State: StateDead, Holding: other,
+				Born: mustDate(t, "2020-01-01")}
+		}, nil, nil, false},
+		{"genetic dam male", func(r *Registration, f *RegistrationFacts) {
+			r.GeneticDam, f.GeneticDam = "UK442501300003", &AnimalRecord{Species: SpeciesCattle, Sex: SexMale}
+		}, []Code{CodeDamNotFemale}, nil, false},
+		{"genetic dam a bison", func(r *Registration, f *RegistrationFacts) {
+			r.GeneticDam, f.GeneticDam = "UK442501300003", &AnimalRecord{Species: SpeciesBison, Sex: SexFemale}
+		}, []Code{CodeDamSpecies}, nil, false},
+		{"genetic dam born after the calf", func(r *Registration, f *RegistrationFacts) {
+			r.GeneticDam, f.GeneticDam = "UK442501300003", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale, Born: mustDate(t, "2026-11-10")}
+		}, []Code{CodeDamTooYoung}, nil, false},
+		{"genetic dam the calf itself", func(r *Registration, f *RegistrationFacts) { r.GeneticDam = r.Tag.String() }, []Code{CodeDamTooYoung}, nil, false},
 		{"import fields on a birth registration", func(r *Registration, f *RegistrationFacts) { r.OriginalIdentifier = "FR123" }, []Code{CodeImportOnly}, nil, false},
 		{"import: parents not on the system", func(r *Registration, f *RegistrationFacts) {
 			r.Category, r.OriginalIdentifier, r.ImportParents = CategoryOther, "FR1234567890", []string{"FR1", "FR2"}

@@ -61,7 +61,7 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 // may not read is not there for the rules, as an animal no one registered.
 func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registration, user string, received livestock.Date) (livestock.RegistrationFacts, error) {
 	f := livestock.RegistrationFacts{Received: received, BreedKnown: s.breedKnown}
-	l, err := tx.LookUpRegistration(ctx, r.Tag.String(), r.BirthDam, r.Sire)
+	l, err := tx.LookUpRegistration(ctx, r.Tag.String(), store.Parents{BirthDam: r.BirthDam, GeneticDam: r.GeneticDam, Sire: r.Sire})
 	if err != nil {
 		return f, err
 	}
@@ -70,10 +70,11 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registrati
 		cph := l.Flock.CPH
 		f.IssuedTo, f.IssuedFor = &cph, l.Tag.Species
 	}
-	if l.Dam, l.Sire, err = ownParents(ctx, tx, user, r.RegistrationSite, l.Dam, l.Sire); err != nil {
+	parents := []*store.Animal{l.Dam, l.GeneticDam, l.Sire}
+	if err := ownParents(ctx, tx, user, r.RegistrationSite, parents); err != nil {
 		return f, err
 	}
-	f.BirthDam, f.Sire = parentRecord(l.Dam), parentRecord(l.Sire)
+	f.BirthDam, f.GeneticDam, f.Sire = parentRecord(parents[0]), parentRecord(parents[1]), parentRecord(parents[2])
 	known := map[livestock.SiteID]bool{}
 	for _, site := range append(append([]livestock.SiteID(nil), r.BirthSite...), r.DeathSites...) {
 		if site.Type != livestock.SiteHolding {
@@ -100,34 +101,28 @@ func parentRecord(a *store.Animal) *livestock.AnimalRecord {
 		Born: livestock.DateOf(a.BirthDate), OnSince: livestock.DateOf(a.OnSince)}
 }
 
-// ownParents is dam and sire, each nil unless user may read its holding:
-// a parent on another keeper's holding is answered as one not registered,
+// ownParents sets to nil each parent on a holding user may not read: a
+// parent on another keeper's holding is answered as one not registered,
 // so that naming a tag tells a keeper nothing of what another keeper's
 // holdings hold (issue 20). The registration holding is the user's
 // (Submit checks it), so only a parent elsewhere costs a read of the
 // user's grants.
-func ownParents(ctx context.Context, tx store.Tx, user string, site livestock.CPH, dam, sire *store.Animal) (*store.Animal, *store.Animal, error) {
+func ownParents(ctx context.Context, tx store.Tx, user string, site livestock.CPH, parents []*store.Animal) error {
 	var u *livestock.User
-	own := func(a *store.Animal) (*store.Animal, error) {
+	for i, a := range parents {
 		if a == nil || a.CPH == site {
-			return a, nil
+			continue
 		}
 		if u == nil {
 			found, err := tx.UserByName(ctx, user)
 			if err != nil && !livestock.IsNotFound(err) {
-				return nil, err
+				return err
 			}
 			u = &found
 		}
 		if !u.CanRead(a.CPH) {
-			return nil, nil
+			parents[i] = nil
 		}
-		return a, nil
 	}
-	dam, err := own(dam)
-	if err != nil {
-		return nil, nil, err
-	}
-	sire, err = own(sire)
-	return dam, sire, err
+	return nil
 }

@@ -57,8 +57,8 @@ type RegistrationTx interface {
 	UpdateRegistration(ctx context.Context, r Registration) error
 	// LookUpRegistration reads in one statement what a registration's
 	// rules look at: whether an animal wears identifier already, how it
-	// was issued, and the registered parents dam and sire ("" for none).
-	LookUpRegistration(ctx context.Context, identifier, dam, sire string) (RegistrationLookup, error)
+	// was issued, and the registered parents named ("" for none).
+	LookUpRegistration(ctx context.Context, identifier string, parents Parents) (RegistrationLookup, error)
 	// RegisterAnimal adds an animal with its registration details; an
 	// identifier registered already is KindConflict.
 	RegisterAnimal(ctx context.Context, a Animal) error
@@ -70,10 +70,16 @@ type RegistrationLookup struct {
 	Registered bool       // an animal wears the identifier already
 	Tag        *IssuedTag // the identifier as issued; nil when it never was
 	Flock      Flock      // the flock or herd Tag's mark names (every issued mark names one)
-	// Dam and Sire are the parents asked for, nil when not asked for or
-	// not registered. Only where each is and what it is are read:
-	// Identifier, Species, Sex, BirthDate, CPH, OnSince and State.
-	Dam, Sire *Animal
+	// Dam, GeneticDam and Sire are the parents asked for, nil when not
+	// asked for or not registered. Only where each is and what it is are
+	// read: Identifier, Species, Sex, BirthDate, CPH, OnSince and State.
+	Dam, GeneticDam, Sire *Animal
+}
+
+// Parents are the identifiers of the parents a registration names, as
+// given; "" for one not named.
+type Parents struct {
+	BirthDam, GeneticDam, Sire string
 }
 
 // Flock is a flock or herd: a mark issued to a holding for one species.

@@ -32,12 +32,14 @@ const (
 	lookUpRegistrationSQL = `SELECT EXISTS (SELECT 1 FROM animals WHERE identifier = $1),
 		t.identifier, t.mark, t.species, t.issued_on, f.species, f.cph,
 		d.identifier, d.species, d.sex, d.birth_date, d.cph, d.on_since, d.state,
-		s.identifier, s.species, s.sex, s.birth_date, s.cph, s.on_since, s.state
+		s.identifier, s.species, s.sex, s.birth_date, s.cph, s.on_since, s.state,
+		g.identifier, g.species, g.sex, g.birth_date, g.cph, g.on_since, g.state
 		FROM (SELECT 1 AS one) AS q
 		LEFT JOIN issued_tags t ON t.identifier = $1
 		LEFT JOIN flocks f ON f.mark = t.mark
 		LEFT JOIN animals d ON d.identifier = $2
-		LEFT JOIN animals s ON s.identifier = $3`
+		LEFT JOIN animals s ON s.identifier = $3
+		LEFT JOIN animals g ON g.identifier = $4`
 )
 
 // RegisterAnimal adds an animal with its registration details. An
@@ -64,17 +66,17 @@ func (t *tx) RegisterAnimal(ctx context.Context, a store.Animal) (err error) {
 
 // LookUpRegistration reads a registration's facts as this transaction
 // sees them.
-func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire string) (l store.RegistrationLookup, err error) {
+func (t *tx) LookUpRegistration(ctx context.Context, identifier string, parents store.Parents) (l store.RegistrationLookup, err error) {
 	defer t.s.wrap(&err, "LookUpRegistration")
 	var tag store.IssuedTag
 	var tagID, flockCPH string
-	var parents [2]place
+	var read [3]place // birth dam, sire, genetic dam
 	dest := []any{&l.Registered, text{&tagID}, flockMarkCol{&tag.Mark}, speciesCol{&tag.Species}, day{&tag.IssuedOn},
 		speciesCol{&l.Flock.Species}, text{&flockCPH}}
-	for i := range parents {
-		dest = append(dest, parents[i].dest()...)
+	for i := range read {
+		dest = append(dest, read[i].dest()...)
 	}
-	if err := t.tx.QueryRowContext(ctx, lookUpRegistrationSQL, identifier, dam, sire).Scan(dest...); err != nil {
+	if err := t.tx.QueryRowContext(ctx, lookUpRegistrationSQL, identifier, parents.BirthDam, parents.Sire, parents.GeneticDam).Scan(dest...); err != nil {
 		return store.RegistrationLookup{}, err
 	}
 	if tagID != "" {
@@ -86,10 +88,13 @@ func (t *tx) LookUpRegistration(ctx context.Context, identifier, dam, sire strin
 			return store.RegistrationLookup{}, err
 		}
 	}
-	if l.Dam, err = parents[0].animal(); err != nil {
+	if l.Dam, err = read[0].animal(); err != nil {
 		return store.RegistrationLookup{}, err
 	}
-	l.Sire, err = parents[1].animal()
+	if l.Sire, err = read[1].animal(); err != nil {
+		return store.RegistrationLookup{}, err
+	}
+	l.GeneticDam, err = read[2].animal()
 	return l, err
 }
 

@@ -121,19 +121,23 @@ func testLookUpRegistration(t *testing.T, s store.Store) {
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
 		for _, want := range sd.Tags {
 			i := slices.IndexFunc(sd.Flocks, func(f store.Flock) bool { return f.Mark == want.Mark })
-			l, err := tx.LookUpRegistration(c, want.Identifier.String(), dam.Identifier.String(), "")
+			l, err := tx.LookUpRegistration(c, want.Identifier.String(), store.Parents{BirthDam: dam.Identifier.String()})
 			wantL := store.RegistrationLookup{Registered: isRegistered(want.Identifier.String()), Tag: &want, Flock: sd.Flocks[i], Dam: wantDam}
 			if err != nil || !cmp.Equal(wantL, l, cmpOpts) {
 				t.Errorf("tx.LookUpRegistration(%q, dam) = %+v, %v; want %+v", want.Identifier, l, err, wantL)
 			}
 		}
-		// Never issued, with a sire and no dam, then with a dam nobody
-		// registered.
-		l, err := tx.LookUpRegistration(c, "UK0100001 09999", "", dam.Identifier.String())
+		// Never issued, with a sire and no dam, then with a genetic dam
+		// alone, then with a dam nobody registered.
+		l, err := tx.LookUpRegistration(c, "UK0100001 09999", store.Parents{Sire: dam.Identifier.String()})
 		if want := (store.RegistrationLookup{Sire: wantDam}); err != nil || !cmp.Equal(want, l, cmpOpts) {
 			t.Errorf("tx.LookUpRegistration(never issued, sire) = %+v, %v; want %+v", l, err, want)
 		}
-		l, err = tx.LookUpRegistration(c, "UK0100001 09999", "UK0100001 09998", "")
+		l, err = tx.LookUpRegistration(c, "UK0100001 09999", store.Parents{GeneticDam: dam.Identifier.String()})
+		if want := (store.RegistrationLookup{GeneticDam: wantDam}); err != nil || !cmp.Equal(want, l, cmpOpts) {
+			t.Errorf("tx.LookUpRegistration(never issued, genetic dam) = %+v, %v; want %+v", l, err, want)
+		}
+		l, err = tx.LookUpRegistration(c, "UK0100001 09999", store.Parents{BirthDam: "UK0100001 09998"})
 		if err != nil || !cmp.Equal(store.RegistrationLookup{}, l, cmpOpts) {
 			t.Errorf("tx.LookUpRegistration(never issued, unknown dam) = %+v, %v; want nothing found", l, err)
 		}
@@ -143,7 +147,7 @@ func testLookUpRegistration(t *testing.T, s store.Store) {
 			return err
 		}
 		place := placeOf(storedAnimal(calf))
-		l, err = tx.LookUpRegistration(c, calf.Identifier.String(), "", calf.Identifier.String())
+		l, err = tx.LookUpRegistration(c, calf.Identifier.String(), store.Parents{Sire: calf.Identifier.String()})
 		if err != nil || !l.Registered || l.Dam != nil || !cmp.Equal(place, l.Sire, cmpOpts) {
 			t.Errorf("tx.LookUpRegistration after RegisterAnimal = %+v, %v; want registered, sire %+v", l, err, place)
 		}

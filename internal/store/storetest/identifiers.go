@@ -74,7 +74,7 @@ func StoredIdentifiers(t *testing.T, s store.Store, b Behind) {
 		t.Errorf("Animal read back as %q (%s), mark %q", a.Identifier, store.SpeciesName(a.Identifier.Species()), a.Identifier.Mark())
 	}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
-		l, err := tx.LookUpRegistration(c, "UK100002400017", "", "")
+		l, err := tx.LookUpRegistration(c, "UK100002400017", store.Parents{})
 		if err == nil && (l.Tag == nil || l.Tag.Identifier != tag(livestock.SpeciesCattle, "UK100002400017")) {
 			t.Errorf("LookUpRegistration read the issued cattle tag as %+v", l.Tag)
 		}

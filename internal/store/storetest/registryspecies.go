@@ -101,12 +101,12 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 			}
 		}
 		inTx(t, s, func(c context.Context, tx store.Tx) error {
-			l, err := tx.LookUpRegistration(c, reg(sp), seeded(sp), reg(sp))
+			l, err := tx.LookUpRegistration(c, reg(sp), store.Parents{BirthDam: seeded(sp), GeneticDam: seeded(sp), Sire: reg(sp)})
 			if err != nil {
 				return err
 			}
 			if l.Tag == nil || l.Tag.Species != sp || l.Flock.Species != sp || l.Dam == nil || l.Dam.Species != sp ||
-				l.Sire == nil || l.Sire.Species != sp {
+				l.Sire == nil || l.Sire.Species != sp || l.GeneticDam == nil || l.GeneticDam.Species != sp {
 				t.Errorf("%q: LookUpRegistration = %+v, want every species %q", want, l, want)
 			}
 			locked, err := tx.Animals(c, ids)
@@ -132,7 +132,7 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 		t.Errorf("AnimalsOn lists %d animals, want %d", len(on), 2*len(tagged))
 	}
 	inTx(t, s, func(c context.Context, tx store.Tx) error {
-		l, err := tx.LookUpRegistration(c, "never issued", "", "")
+		l, err := tx.LookUpRegistration(c, "never issued", store.Parents{})
 		if err != nil {
 			return err
 		}
@@ -147,7 +147,7 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 	sheep := livestock.SpeciesSheep
 	b.Exec(t, "UPDATE issued_tags SET species = 'sheep' WHERE identifier = $1", reg(sheep))
 	err = s.InTx(ctx(t), func(c context.Context, tx store.Tx) error {
-		_, err := tx.LookUpRegistration(c, reg(sheep), "", "")
+		_, err := tx.LookUpRegistration(c, reg(sheep), store.Parents{})
 		return err
 	})
 	if err == nil {
@@ -165,7 +165,7 @@ func RegistrySpecies(t *testing.T, s store.Store, b Behind) {
 		t.Errorf("AnimalsByID with species %q stored: no error", "sheep")
 	}
 	err = s.InTx(ctx(t), func(c context.Context, tx store.Tx) error {
-		_, err := tx.LookUpRegistration(c, "never issued", seeded(sheep), "")
+		_, err := tx.LookUpRegistration(c, "never issued", store.Parents{BirthDam: seeded(sheep)})
 		return err
 	})
 	if err == nil {
