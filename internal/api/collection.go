@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/drover-registry/drover/internal/odata"
@@ -33,23 +32,14 @@ const DefaultPageBytes = 1 << 20
 // and a keyset $skiptoken, so that following it costs the same at any
 // depth and never repeats or skips an item.
 func (s *Server) nextLink(r *http.Request, q odata.Query, key []string, last int64, keys []any) string {
-	return s.nextLinkTop(r, q, key, last, keys, 0)
-}
-
-// nextLinkTop is nextLink with $top set to top, when top > 0: the rest of
-// a $top page that its byte budget ended early.
-func (s *Server) nextLinkTop(r *http.Request, q odata.Query, key []string, last int64, keys []any, top int) string {
 	v := url.Values{}
 	for k, vs := range r.URL.Query() {
 		name := strings.TrimPrefix(strings.ToLower(k), "$")
-		if name != "skip" && name != "skiptoken" && (top == 0 || name != "top") {
+		if name != "skip" && name != "skiptoken" {
 			v[k] = vs
 		}
 	}
 	v.Set("$skiptoken", q.Token(key, last, keys))
-	if top > 0 {
-		v.Set("$top", strconv.Itoa(top))
-	}
 	return s.baseURL(r) + r.URL.EscapedPath() + "?" + v.Encode()
 }
 

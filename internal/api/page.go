@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 	"sync"
 )
@@ -10,13 +11,16 @@ import (
 // start and never encoded twice, and the buffer is kept for the next
 // page. It ends early when the items outgrow the byte budget (counting
 // each item's bytes and one comma): the first item is always written, whatever its size, so that
-// every page moves the listing on.
+// every page moves the listing on. A page that may not end early (one
+// asked for with $top, which has no next link) is instead sent in parts
+// of about the budget each (flush).
 type page struct {
 	b      []byte
 	start  int // where the first item begins
 	budget int
 	items  int  // the items written
 	cut    bool // whether the budget ended the page early
+	sent   bool // whether a part of the page has been sent (flush)
 	pooled *[]byte
 }
 
@@ -64,6 +68,33 @@ func (p *page) close(mark int) bool {
 	}
 	p.items++
 	return true
+}
+
+// keep keeps the item appended since open, whatever the page's size, and
+// sends what the page holds to w once it is past its budget.
+func (p *page) keep(w http.ResponseWriter) error {
+	p.items++
+	if len(p.b) <= p.budget {
+		return nil
+	}
+	if !p.sent {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		p.sent = true
+	}
+	_, err := w.Write(p.b)
+	p.b = p.b[:0]
+	return err
+}
+
+// send writes the page ended with body to w: the rest of it, when parts
+// were sent already (keep), or else the whole, with code.
+func (p *page) send(w http.ResponseWriter, code int, body []byte) error {
+	if !p.sent {
+		return writeBody(w, code, body)
+	}
+	_, err := w.Write(body)
+	return err
 }
 
 // end closes the page, with its @odata.nextLink when next is not "", and
