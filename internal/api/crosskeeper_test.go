@@ -330,3 +330,63 @@ func TestPendingMoveBringsNoStandstill(t *testing.T) {
 		}
 	})
 }
+
+// TestKeeperReadsOnlyTheirOwnRequests: keeper1's transfer onto keeper2's
+// farm is keeper1's request. keeper2 finds the move in the review look-up
+// and reviews it by its requestId, but reads the request itself nowhere
+// (listing, $count, by id, the review's collection for keeper1's review
+// of it), as the live definition has it: "for most user roles only
+// returns requests created by authenticated user". The inspector reads
+// both keepers' requests.
+func TestKeeperReadsOnlyTheirOwnRequests(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2, inspector := b.token("keeper1"), b.token("keeper2"), b.token("inspector")
+		sent := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1, 2), nil))
+		if _, ok := listed(b.awaiting(k2, farm2), sent.RequestID); !ok {
+			t.Fatalf("keeper2's look-up lacks transfer %d", sent.RequestID)
+		}
+		review := b.submit(k2, "ReviewHoldingMovementRequests", decide(farm2, sent.RequestID, true, 2))
+		if sent.RequestStatus != "Success" || review.RequestStatus != "Success" {
+			t.Fatalf("transfer %+v, review %+v", sent, review)
+		}
+		ids := func(token, collection string) []int64 {
+			var page struct{ Value []record }
+			b.do(http.MethodGet, "/v1/"+collection, token, nil).decode(&page)
+			var out []int64
+			for _, r := range page.Value {
+				out = append(out, r.RequestID)
+			}
+			return out
+		}
+		count := func(token, collection string) string {
+			return strings.TrimSpace(string(b.do(http.MethodGet, "/v1/"+collection+"/$count", token, nil).body))
+		}
+		for _, tc := range []struct {
+			token, collection string
+			id                int64
+			reads             bool
+		}{
+			{k1, "TransferRequests", sent.RequestID, true},
+			{k2, "TransferRequests", sent.RequestID, false},
+			{inspector, "TransferRequests", sent.RequestID, true},
+			{k2, "ReviewHoldingMovementRequests", review.RequestID, true},
+			{k1, "ReviewHoldingMovementRequests", review.RequestID, false},
+			{inspector, "ReviewHoldingMovementRequests", review.RequestID, true},
+		} {
+			got := ids(tc.token, tc.collection)
+			wantCount := "0"
+			if tc.reads {
+				wantCount = "1"
+			}
+			if slices.Contains(got, tc.id) != tc.reads || count(tc.token, tc.collection) != wantCount {
+				t.Errorf("%s: listed %v, $count %s; want request %d read: %v", tc.collection, got, count(tc.token, tc.collection), tc.id, tc.reads)
+			}
+			status := b.do(http.MethodGet, fmt.Sprintf("/v1/%s(%d)", tc.collection, tc.id), tc.token, nil).status
+			if want := map[bool]int{true: http.StatusOK, false: http.StatusNotFound}[tc.reads]; status != want {
+				t.Errorf("GET %s(%d) = %d, want %d", tc.collection, tc.id, status, want)
+			}
+		}
+	})
+}

@@ -42,9 +42,9 @@ func (s *Service) CountRequests(ctx context.Context, u livestock.User, typ store
 	return s.store.CountRequests(ctx, visibleRequests(u, typ, q))
 }
 
-// visibleRequests selects the requests of type typ that u may see and q's
-// $filter keeps: an inspector's, every one; a keeper's, their own and
-// those about a holding they act for.
+// visibleRequests selects the requests of type typ that u may read and
+// q's $filter keeps: an inspector's, every one; a keeper's, their own
+// (mayRead).
 func visibleRequests(u livestock.User, typ store.RequestType, q odata.Query) store.RequestQuery {
 	rq := store.RequestQuery{Type: typ, Filter: q.Filter}
 	if u.Role == livestock.RoleInspector {
@@ -52,9 +52,6 @@ func visibleRequests(u livestock.User, typ store.RequestType, q odata.Query) sto
 		return rq
 	}
 	rq.UserName = u.Name
-	for _, h := range u.Holdings {
-		rq.Holdings = append(rq.Holdings, h.CPH)
-	}
 	return rq
 }
 
@@ -64,7 +61,7 @@ func visibleRequests(u livestock.User, typ store.RequestType, q odata.Query) sto
 // told a keeper which of them were other keepers' requests.
 func (s *Service) Request(ctx context.Context, u livestock.User, typ store.RequestType, id int64) (store.Request, error) {
 	r, err := s.store.Request(ctx, id)
-	if livestock.IsNotFound(err) || err == nil && (r.Type != typ || !maySee(u, r)) {
+	if livestock.IsNotFound(err) || err == nil && (r.Type != typ || !mayRead(u, r)) {
 		return store.Request{}, &livestock.Error{Kind: livestock.KindNotFound, Detail: fmt.Sprintf("no %s %d", typ, id)}
 	}
 	if err != nil {
@@ -73,7 +70,20 @@ func (s *Service) Request(ctx context.Context, u livestock.User, typ store.Reque
 	return s.liveContent(r), nil
 }
 
-func maySee(u livestock.User, r store.Request) bool {
+// mayRead reports whether u may read request r: a keeper reads only the
+// requests they sent, as the live definition has it ("for most user roles
+// only returns requests created by authenticated user"), even one about
+// their own holding, which belongs to its sender; the inspector reads all.
+// The other end of a movement sees it in HoldingMovementForReviews and
+// ApprovedMovements.
+func mayRead(u livestock.User, r store.Request) bool {
+	return u.Role == livestock.RoleInspector || r.UserName == u.Name
+}
+
+// concerns reports whether request r is u's business as the target of a
+// write: u's own, or about a holding u acts for (a movement onto u's
+// holding is u's to review, by the requestId the look-up shows).
+func concerns(u livestock.User, r store.Request) bool {
 	if u.Role == livestock.RoleInspector || r.UserName == u.Name {
 		return true
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// A write naming a request its submitter may not see (maySee: not their
+// A write naming a request its submitter may not see (concerns: not their
 // own, and about no holding they act for) is answered as one naming an id
 // not in use: taken at submission, then failed by its job with V024 "no
 // such request", word for word. Request ids are sequential, and any other
@@ -34,5 +34,5 @@ func hiddenFrom(ctx context.Context, tx store.Tx, userName string, r store.Reque
 	if err != nil {
 		return false, err
 	}
-	return !maySee(u, r), nil
+	return !concerns(u, r), nil
 }

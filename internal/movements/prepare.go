@@ -97,7 +97,7 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 	req := store.Request{TargetID: w.UndoRequestID, TrackingID: deref(w.TrackingID), Content: normalised(w)}
 	target, err := s.store.Request(ctx, w.UndoRequestID)
 	switch {
-	case livestock.IsNotFound(err), err == nil && !maySee(u, target):
+	case livestock.IsNotFound(err), err == nil && !concerns(u, target):
 		return req, nil // the job fails it with V024
 	case err != nil:
 		return req, err
@@ -119,7 +119,7 @@ const correctionTarget = "requestToBeUndone_ID"
 func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
 	target, err := s.store.Request(ctx, id)
 	switch {
-	case livestock.IsNotFound(err), err == nil && !maySee(u, target):
+	case livestock.IsNotFound(err), err == nil && !concerns(u, target):
 		return nil // the job fails it with V024
 	case err != nil:
 		return err

@@ -134,7 +134,7 @@ func staleReview(named, current int64) livestock.FieldError {
 // a correction may come between the two.
 func (s *Service) checkMovement(ctx context.Context, u livestock.User, r livestock.Review) error {
 	reviewed, err := s.store.Request(ctx, r.RequestID)
-	if livestock.IsNotFound(err) || err == nil && !maySee(u, reviewed) { // notyours.go
+	if livestock.IsNotFound(err) || err == nil && !concerns(u, reviewed) { // notyours.go
 		return nil
 	}
 	if err != nil {
