@@ -19,8 +19,10 @@ import (
 // The registry built: movements spread over holdings 40/000/0000 on, dated
 // over the two years from firstDay in id order (with a few days of jitter),
 // every benchShare-th of them to or from one of the benchHoldings holdings
-// that the keeper benchUser acts for, so that a month of that keeper's
-// requests is about N/benchShare/24 of them. Every request is a Success
+// that the keeper benchUser acts for: half sent by benchUser, so that a
+// month of that keeper's own requests is about N/benchShare/48 of them,
+// and half by the other ends, which the keeper's listing must pass over
+// (a keeper reads only their own requests). Every request is a Success
 // with its movement (Completed, no devices: the listing does not read them).
 const (
 	benchUser     = "bench" // password "bench"
