@@ -64,7 +64,7 @@ func (s *Server) approvedCollection() odata.Collection {
 // approvedEntity is what the query options of one record may name:
 // $select and $expand, as the live definition has them.
 func (s *Server) approvedEntity() odata.Collection {
-	return odata.Collection{Members: jsonMembers(approvedMovement{}), Expand: approvedExpand, Format: true, MaxPage: s.cfg.MaxPage}
+	return odata.Collection{Members: jsonMembers(approvedMovement{}), Expand: approvedExpand, Format: true, MaxPage: s.cfg.MaxPage, Single: true}
 }
 
 // approvedPage writes one page of the approved movements narrow and the

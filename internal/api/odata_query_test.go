@@ -144,5 +144,30 @@ func TestODataQueryOptions(t *testing.T) {
 		if res.status != http.StatusBadRequest || res.problem().Errors[0].Source != "query:$filter" {
 			t.Errorf("/$count with a bad $filter: %d %s", res.status, res.body)
 		}
+		// One request, or a count, is no page: paging options are refused,
+		// not ignored.
+		first := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil))
+		for _, tc := range []struct{ path, source string }{
+			{fmt.Sprintf("/v1/TransferRequests(%d)?$top=1", first.RequestID), "query:$top"},
+			{fmt.Sprintf("/v1/TransferRequests(%d)?$skip=1", first.RequestID), "query:$skip"},
+			{fmt.Sprintf("/v1/TransferRequests(%d)?$filter=requestId%%20eq%%201", first.RequestID), "query:$filter"},
+			{"/v1/TransferRequests/$count?$top=1", "query:$top"},
+			{"/v1/TransferRequests/$count?$skiptoken=djE6MQ", "query:$skiptoken"},
+			{"/v1/ApprovedMovements(1,'Departure')?$top=1", "query:$top"},
+		} {
+			res := b.do(http.MethodGet, tc.path, k1, nil)
+			if res.status != http.StatusBadRequest || res.problem().Errors[0].Source != tc.source {
+				t.Errorf("GET %s: %d %s, want 400 naming %s", tc.path, res.status, res.body, tc.source)
+			}
+		}
+		if res := b.do(http.MethodGet, fmt.Sprintf("/v1/TransferRequests(%d)?$expand=content&$select=requestId", first.RequestID), k1, nil); res.status != http.StatusOK {
+			t.Errorf("one request with $expand and $select: %d %s", res.status, res.body)
+		}
+		for _, expand := range []string{"reviewDevices", "reviewBatches", "content", "reviewDevices,reviewBatches"} {
+			path := "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding='01%2F100%2F0264')?$expand=" + expand
+			if res := b.do(http.MethodGet, path, b.token("keeper2"), nil); res.status != http.StatusOK {
+				t.Errorf("GET %s: %d %s", path, res.status, res.body)
+			}
+		}
 	})
 }

@@ -39,5 +39,5 @@ func (s *Server) requestCollection(typ store.RequestType) odata.Collection {
 // requestEntity is what the query options of one request may name:
 // $select and $expand, as the live definition has them.
 func (s *Server) requestEntity(typ store.RequestType) odata.Collection {
-	return odata.Collection{Members: jsonMembers(requestRecord{}), Expand: requestExpand(typ), Format: true, MaxPage: s.cfg.MaxPage}
+	return odata.Collection{Members: jsonMembers(requestRecord{}), Expand: requestExpand(typ), Format: true, MaxPage: s.cfg.MaxPage, Single: true}
 }

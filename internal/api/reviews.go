@@ -58,10 +58,12 @@ type reviewBatch struct {
 // awaitingReview answers both forms of the review look-up.
 func (s *Server) awaitingReview(w http.ResponseWriter, r *http.Request) error {
 	u, _ := auth.UserFrom(r.Context())
-	// $select as the live definition declares it for the look-up; $expand
-	// of content is accepted and changes nothing: an item has no content.
+	// $select and $expand as the live definition declares them for the
+	// look-up. An item's devices and batches are always written, so
+	// expanding them changes nothing; nor does content, accepted for
+	// clients that expand it on every collection: an item has none.
 	q, err := odata.Parse(r.URL.Query(), odata.Collection{Fields: store.ReviewFilterFields, Members: jsonMembers(reviewItem{}),
-		Expand: []odata.Expansion{{Name: "content"}}, MaxPage: s.cfg.MaxPage})
+		Expand: []odata.Expansion{{Name: "content"}, {Name: "reviewDevices"}, {Name: "reviewBatches"}}, MaxPage: s.cfg.MaxPage})
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,10 @@ type Collection struct {
 	Count   bool        // whether $count=true is offered
 	Format  bool        // whether $format=json is accepted (JSON is all Drover writes)
 	MaxPage int         // the largest results page, the most $top may ask for
+	// Single says the answer is one item or a number, not a page: $top,
+	// $skip and $skiptoken are refused rather than ignored, and $filter
+	// is offered only over Fields.
+	Single bool
 }
 
 // Expansion is a member $expand may name, and the members below it that
@@ -107,7 +111,13 @@ func systemOptions(v url.Values) (map[string]givenOption, []string) {
 
 // offered is the options c accepts.
 func (c Collection) offered() []string {
-	names := []string{"$filter", "$top", "$skip", "$skiptoken"}
+	var names []string
+	if !c.Single || c.Fields != nil {
+		names = append(names, "$filter")
+	}
+	if !c.Single {
+		names = append(names, "$top", "$skip", "$skiptoken")
+	}
 	if c.Expand != nil {
 		names = append(names, "$expand")
 	}

@@ -121,7 +121,7 @@ func TestMovementParameters(t *testing.T) {
 	}
 	collection := []string{"XCorrelationID", "LICorrelationID", "Filter", "Top", "Skip", "SkipToken", "Expand", "Select", "OrderBy", "InlineCount", "Format"}
 	single := []string{"XCorrelationID", "LICorrelationID", "RequestID", "Expand", "Select", "Format"}
-	review := []string{"XCorrelationID", "LICorrelationID", "SpeciesInPath", "HoldingInPath", "ReviewFilter", "ReviewSelect", "Top", "Skip", "SkipToken"}
+	review := []string{"XCorrelationID", "LICorrelationID", "SpeciesInPath", "HoldingInPath", "ReviewFilter", "ReviewSelect", "ReviewExpand", "Top", "Skip", "SkipToken"}
 	for _, m := range movementOps {
 		var want []string
 		switch {
