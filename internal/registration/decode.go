@@ -25,24 +25,31 @@ func (p *problems) add(at string, err error) {
 
 // decode is the package's decode, with a death reason named by its id
 // (the live form) checked against the death reasons list and its name
-// stored beside it; one named by a name of the list gets its id too.
+// stored beside it; one named by a name of the list alone gets its id too.
+// The live schema makes the name read-only: a name that is none of the
+// list's is refused, not stored as free text.
 func (s *Service) decode(data []byte) (livestock.Registration, body, error) {
 	r, w, err := decode(data)
 	if w.Death == nil || w.Death.Reason == nil {
 		return r, w, err
 	}
 	reason := w.Death.Reason
+	var f livestock.FieldError
 	if reason.ID == "" {
-		reason.ID = s.deathReasonIDs[strings.ToLower(strings.TrimSpace(reason.Name))]
-		return r, w, err
-	}
-	name, ok := s.deathReasons[strings.ToLower(reason.ID)]
-	if ok {
+		id, ok := s.deathReasonIDs[strings.ToLower(strings.TrimSpace(reason.Name))]
+		if ok {
+			reason.ID, reason.Name = id, s.deathReasons[id]
+			return r, w, err
+		}
+		f = livestock.FieldError{Code: livestock.CodeBadEnum, Source: "/death/reason/name", Value: reason.Name,
+			Message: "is not the name of a death reason: give its id (see GET /v1/deathreasons)"}
+	} else if name, ok := s.deathReasons[strings.ToLower(reason.ID)]; ok {
 		reason.ID, reason.Name = strings.ToLower(reason.ID), name
 		return r, w, err
+	} else {
+		f = livestock.FieldError{Code: livestock.CodeBadEnum, Source: "/death/reason/id", Value: reason.ID,
+			Message: "is not the id of a death reason: see GET /v1/deathreasons"}
 	}
-	f := livestock.FieldError{Code: livestock.CodeBadEnum, Source: "/death/reason/id", Value: reason.ID,
-		Message: "is not the id of a death reason: see GET /v1/deathreasons"}
 	if e, ok := err.(*livestock.Error); ok && len(e.Fields) > 0 && e.Fields[0].Code != livestock.CodeSchema {
 		e.Fields = append(e.Fields, f)
 		return r, w, e

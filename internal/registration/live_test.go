@@ -53,6 +53,16 @@ func TestLiveAnimalBodies(t *testing.T) {
 			t.Errorf("dead by reason id: %s %s", a.State, a.Record)
 		}
 
+		byName := tag(t, "442501", 124)
+		b.mustSubmit(k1, other(byName, "cattle", "female").set("death", map[string]any{"date": "2026-05-01",
+			"reason": map[string]any{"name": " died ON the holding"}}), false, "", 200)
+		a, _ = b.store.Animal(b.ctx, byName)
+		w = body{}
+		_ = json.Unmarshal(a.Record, &w)
+		if w.Death == nil || w.Death.Reason == nil || w.Death.Reason.Name != "Died on the holding" || w.Death.Reason.ID != diedID {
+			t.Errorf("dead by reason name: %s", a.Record)
+		}
+
 		id := tag(t, "442501", 123)
 		for _, tc := range []struct {
 			name string
@@ -62,6 +72,12 @@ func TestLiveAnimalBodies(t *testing.T) {
 			{"a death reason id not in the list", other(id, "cattle", "male").set("death", map[string]any{"date": "2026-05-01",
 				"reason": map[string]any{"id": "0b6f3c1e-8d2a-4f57-9c1b-2e4d6a8f0c31"}}),
 				[]problem{{livestock.CodeBadEnum, "/death/reason/id"}}},
+			{"a death reason name not in the list", other(id, "cattle", "male").set("death", map[string]any{"date": "2026-05-01",
+				"reason": map[string]any{"name": "abducted by aliens"}}),
+				[]problem{{livestock.CodeBadEnum, "/death/reason/name"}}},
+			{"a death reason with neither", other(id, "cattle", "male").set("death", map[string]any{"date": "2026-05-01",
+				"reason": map[string]any{}}),
+				[]problem{{livestock.CodeBadEnum, "/death/reason/name"}}},
 			{"a death without its date", other(id, "cattle", "male").set("death", map[string]any{"reason": map[string]any{"id": diedID}}),
 				[]problem{{livestock.CodeMissing, "/death/date"}}},
 			{"a birth with neither date nor year", other(id, "cattle", "male").set("birth.date", nil).set("birth.year", nil).
