@@ -59,13 +59,19 @@ func (s *Server) registerAnimal(w http.ResponseWriter, r *http.Request) error {
 }
 
 // requestMode reads x-Request-Mode (alias LI-Request-Mode), in any letter
-// case: async queues; sync or no header processes at once.
+// case: async queues; sync or no header processes at once. The two names
+// given with different values are refused, as one name given twice is:
+// neither can be chosen without the client knowing.
 func requestMode(r *http.Request) (bool, error) {
+	same := func(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
 	name, v := "x-Request-Mode", r.Header.Get("x-Request-Mode")
-	if v == "" {
-		name, v = "LI-Request-Mode", r.Header.Get("LI-Request-Mode")
+	if li := r.Header.Get("LI-Request-Mode"); v == "" {
+		name, v = "LI-Request-Mode", li
+	} else if li != "" && !same(v, li) {
+		return false, livestock.Invalid("the request mode is given twice", livestock.FieldError{Code: livestock.CodeBadEnum,
+			Source: "header:LI-Request-Mode", Value: li, Message: "differs from x-Request-Mode (" + v + "), its other name: send one, or both alike"})
 	}
-	if all, ok := conflicting(r.Header, name, func(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }); ok {
+	if all, ok := conflicting(r.Header, name, same); ok {
 		return false, livestock.Invalid("the request mode is given twice", livestock.FieldError{Code: livestock.CodeBadEnum,
 			Source: "header:" + name, Value: all, Message: "given more than once, with different values: send one"})
 	}

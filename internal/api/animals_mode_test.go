@@ -8,8 +8,8 @@ import (
 )
 
 // TestRequestMode: x-Request-Mode (or LI-Request-Mode) in any letter
-// case; absent is sync; anything else, or the header twice with different
-// values, is a 400 naming the header.
+// case; absent is sync; anything else, or the header twice (or under both
+// names) with different values, is a 400 naming the header.
 func TestRequestMode(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -25,6 +25,8 @@ func TestRequestMode(t *testing.T) {
 		{"twice, the same", http.Header{"X-Request-Mode": {"async", "Async"}}, true, false},
 		{"twice, differing", http.Header{"X-Request-Mode": {"async", "sync"}}, false, true},
 		{"unknown", http.Header{"X-Request-Mode": {"later"}}, false, true},
+		{"both names alike", http.Header{"X-Request-Mode": {"async"}, "Li-Request-Mode": {"ASYNC"}}, true, false},
+		{"both names, differing", http.Header{"X-Request-Mode": {"sync"}, "Li-Request-Mode": {"async"}}, false, true},
 	} {
 		r := &http.Request{Header: tc.header}
 		async, err := requestMode(r)

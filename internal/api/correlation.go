@@ -70,6 +70,12 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 			bad = "must be at most 128 characters"
 		case !visibleASCII(id):
 			bad = "must be printable ASCII without spaces"
+		case r.Header.Get(headerCorrelationLI) != "" && r.Header.Get(headerCorrelationLI) != id &&
+			r.Header.Get(headerCorrelationLI) != liCorrelation(id):
+			// Both names, with different ids: which would mark the retry?
+			// (LI-Correlation-Id as Drover answered it is the same id.)
+			bad, source, sent = "differs from "+headerCorrelation+", its other name: send one, or both alike",
+				"header:"+headerCorrelationLI, r.Header.Get(headerCorrelationLI)
 		}
 		chosen := bad == "" && id != ""
 		if !chosen {

@@ -121,6 +121,7 @@ func TestCorrelationID(t *testing.T) {
 	// derived from it, the same for the same id (liUUID "derived").
 	const uuidUpper = "3F0C6A52-5F2E-4D7C-9A61-1F0D9C0B7E21"
 	liOf := map[string]string{}
+	answeredLI := b.do(http.MethodGet, "/healthz", "", nil, "X-Correlation-ID", "x-1").header.Get("LI-Correlation-Id")
 	for _, tc := range []struct {
 		name    string
 		headers []string
@@ -133,7 +134,9 @@ func TestCorrelationID(t *testing.T) {
 		{"echoed again", []string{"X-Correlation-ID", "abc-123"}, 200, "abc-123", "derived"},
 		{"a UUID", []string{"X-Correlation-ID", uuidUpper}, 200, uuidUpper, "lower"},
 		{"live alias", []string{"LI-Correlation-Id", "li-456"}, 200, "li-456", "derived"},
-		{"both: X wins", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "li-1"}, 200, "x-1", "derived"},
+		{"both alike", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "x-1"}, 200, "x-1", "derived"},
+		{"both, as answered", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", answeredLI}, 200, "x-1", "derived"},
+		{"both, differing", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "li-1"}, 400, "", "same"},
 		{"too long", []string{"X-Correlation-ID", strings.Repeat("a", 129)}, 400, "", "same"},
 		{"space inside", []string{"X-Correlation-ID", "a b"}, 400, "", "same"},
 	} {

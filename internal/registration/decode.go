@@ -99,6 +99,10 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	}
 	r.OriginalIdentifier = w.OriginalIdentifier
 	if o := w.Animal.OriginalIdentifier; o != nil && *o != "" {
+		if r.OriginalIdentifier != "" && r.OriginalIdentifier != *o {
+			p = append(p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: "/OriginalIdentifier", Value: r.OriginalIdentifier,
+				Message: "OriginalIdentifier and animal.originalIdentifier are one identifier named two ways, and disagree"})
+		}
 		r.OriginalIdentifier = *o // the live name; the top-level one is its alias
 	}
 	if ip := w.ImportParents; ip != nil {

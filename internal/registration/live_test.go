@@ -86,6 +86,8 @@ func TestLiveAnimalBodies(t *testing.T) {
 				[]problem{{livestock.CodeMissing, "/birth/date"}}},
 			{"born after the registration, by year", other(id, "cattle", "male").set("birth.date", nil).set("birth.year", 2027),
 				[]problem{{livestock.CodeDateOrder, "/birth/year"}}},
+			{"an import whose two original identifiers disagree", other(id, "cattle", "male").set("animal.originalIdentifier", "FR1").
+				set("OriginalIdentifier", "FR2"), []problem{{livestock.CodeBadFormat, "/OriginalIdentifier"}}},
 			{"a calf with the live originalIdentifier", calf(id, tag(t, "442501", 1), "2026-06-07").set("animal.originalIdentifier", "FR1"),
 				[]problem{{livestock.CodeImportOnly, "/animal/originalIdentifier"}}},
 		} {
