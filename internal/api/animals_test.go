@@ -20,7 +20,8 @@ func calf(identifier, dam, born string) map[string]any {
 	return map[string]any{
 		"animal": map[string]any{"identifier": identifier, "species": "cattle", "sex": "female", "productionType": "dairy"},
 		"breed":  map[string]any{"code": "HOL"},
-		"birth":  map[string]any{"site": site, "date": born, "year": mustYear(born)},
+		"birth": map[string]any{"site": site, "date": born, "year": mustYear(born),
+			"assistedBirthFlag": false, "multipleBirthsFlag": false, "embryoTransferFlag": false},
 		"registration": map[string]any{"birthDam": map[string]any{"identifier": dam}, "site": site,
 			"date": day(0), "category": "birthRegistration", "identificationDate": born},
 	}

@@ -134,6 +134,17 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		}
 		r.BirthDate = date("/birth/date", b.Date, false)
 		r.BirthYear, r.BirthMark = b.Year, b.Mark
+		// The live birth requires its three flags: one left out is refused
+		// rather than recorded as false, which the keeper never said.
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"assistedBirthFlag", b.AssistedBirthFlag != nil}, {"multipleBirthsFlag", b.MultipleBirthsFlag != nil || b.MultipleBirthFlag != nil},
+			{"embryoTransferFlag", b.EmbryoTransferFlag != nil}} {
+			if !f.set {
+				p = append(p, livestock.FieldError{Code: livestock.CodeMissing, Source: "/birth/" + f.name, Message: "a birth says whether it was so (true or false)"})
+			}
+		}
 		if one, other := b.MultipleBirthsFlag, b.MultipleBirthFlag; one != nil && other != nil && *one != *other {
 			p = append(p, livestock.FieldError{Code: livestock.CodeBadFormat, Source: "/birth/multipleBirthFlag",
 				Message: "multipleBirthFlag and multipleBirthsFlag are one flag spelled two ways, and disagree"})

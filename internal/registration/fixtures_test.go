@@ -27,7 +27,8 @@ func calf(id, dam, born string) reg {
 	return reg{
 		"animal": map[string]any{"identifier": id, "species": "cattle", "sex": "female", "productionType": "dairy"},
 		"breed":  map[string]any{"code": "HOL"},
-		"birth":  map[string]any{"date": born, "year": yearOf(born), "site": holdingSite(farm1)},
+		"birth": map[string]any{"date": born, "year": yearOf(born), "site": holdingSite(farm1),
+			"assistedBirthFlag": false, "multipleBirthsFlag": false, "embryoTransferFlag": false},
 		"registration": map[string]any{"category": "birthRegistration", "date": today, "site": holdingSite(farm1),
 			"identificationDate": born, "birthDam": map[string]any{"identifier": dam}},
 	}

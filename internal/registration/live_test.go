@@ -86,6 +86,12 @@ func TestLiveAnimalBodies(t *testing.T) {
 				[]problem{{livestock.CodeMissing, "/birth/date"}}},
 			{"born after the registration, by year", other(id, "cattle", "male").set("birth.date", nil).set("birth.year", 2027),
 				[]problem{{livestock.CodeDateOrder, "/birth/year"}}},
+			{"a birth without its flags", calf(id, tag(t, "442501", 1), "2026-06-07").set("birth.assistedBirthFlag", nil).
+				set("birth.multipleBirthsFlag", nil).set("birth.embryoTransferFlag", nil),
+				[]problem{{livestock.CodeMissing, "/birth/assistedBirthFlag"}, {livestock.CodeMissing, "/birth/multipleBirthsFlag"},
+					{livestock.CodeMissing, "/birth/embryoTransferFlag"}}},
+			{"a birth with the flag's other spelling", calf(id, "nope", "2026-06-07").set("birth.multipleBirthsFlag", nil).
+				set("birth.multipleBirthFlag", true), []problem{{livestock.CodeBadFormat, "/registration/birthDam/identifier"}}},
 			{"an import whose two original identifiers disagree", other(id, "cattle", "male").set("animal.originalIdentifier", "FR1").
 				set("OriginalIdentifier", "FR2"), []problem{{livestock.CodeBadFormat, "/OriginalIdentifier"}}},
 			{"a calf with the live originalIdentifier", calf(id, tag(t, "442501", 1), "2026-06-07").set("animal.originalIdentifier", "FR1"),

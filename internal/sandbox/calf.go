@@ -23,7 +23,8 @@ func (k Keeper) CalfRegistration(tag string, today livestock.Date) []byte {
 	born := today.AddDays(-3)
 	site := fmt.Sprintf(`{"identifiers":[{"identifier":%q,"type":"holdingNumber"}]}`, k.ProducerCPH().String())
 	return fmt.Appendf(nil, `{"animal":{"identifier":%q,"species":"cattle","sex":"female","productionType":"dairy"},`+
-		`"breed":{"code":"HOL"},"birth":{"site":%s,"date":%q,"year":%d},`+
+		`"breed":{"code":"HOL"},"birth":{"site":%s,"date":%q,"year":%d,`+
+		`"assistedBirthFlag":false,"multipleBirthsFlag":false,"embryoTransferFlag":false},`+
 		`"registration":{"birthDam":{"identifier":%q},"site":%s,"date":%q,`+
 		`"category":"birthRegistration","identificationDate":%q}}`,
 		tag, site, born.String(), born.Time().Year(), k.Cow().String(), site, today.String(), born.String())
