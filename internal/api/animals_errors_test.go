@@ -60,3 +60,34 @@ func TestRegistrationErrorsBeforeTheHandler(t *testing.T) {
 		t.Error("over the rate limit: no Retry-After")
 	}
 }
+
+// TestRegistrationErrorMediaType: a registration error is
+// application/problem+json, or application/json, with the same body, for a
+// client whose Accept names application/json and not the other (one
+// generated from the live definition, which declares its errors so).
+func TestRegistrationErrorMediaType(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	for _, tc := range []struct{ accept, want string }{
+		{"", "application/problem+json"},
+		{"*/*", "application/problem+json"},
+		{"application/json", "application/json"},
+		{"application/json, application/problem+json", "application/problem+json"},
+		{"application/problem+json;q=0, application/json", "application/json"},
+	} {
+		var headers []string
+		if tc.accept != "" {
+			headers = []string{"Accept", tc.accept}
+		}
+		res := b.do(http.MethodGet, "/v1/requeststatus/00000000-0000-4000-8000-000000000000", k1, nil, headers...)
+		var p struct {
+			Status int
+			Errors []struct{ Code string }
+		}
+		res.decode(&p)
+		if res.status != http.StatusNotFound || res.header.Get("Content-Type") != tc.want || p.Status != 404 || len(p.Errors) == 0 {
+			t.Errorf("Accept %q: %d %s %s, want 404 as %s", tc.accept, res.status, res.header.Get("Content-Type"), res.body, tc.want)
+		}
+	}
+}

@@ -117,7 +117,7 @@ func writeProblemFor(w http.ResponseWriter, r *http.Request, err error) {
 func writeRequestProblem(w http.ResponseWriter, r *http.Request, err error, extend func(*problem)) {
 	e := asDomainError(err)
 	if r != nil && registrationPath(r.URL.Path) {
-		writeRegistrationProblem(w, e) // the live registration shape
+		writeRegistrationProblem(w, e, problemMediaType(r)) // the live registration shape
 		return
 	}
 	status, ok := kindStatus[e.Kind]
