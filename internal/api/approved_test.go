@@ -22,7 +22,12 @@ type approvedItem struct {
 	TransferDate string `json:"transferDate"`
 	SpeciesID    int    `json:"speciesId"`
 	AnimalTotal  int    `json:"animalTotal"`
-	Devices      []struct {
+	Document     struct {
+		Destination *struct {
+			ArrivalDateTime string `json:"arrivalDateTime"`
+		} `json:"destinationDetail"`
+	} `json:"movementDocument"`
+	Devices []struct {
 		TagNumber  string `json:"tagNumber"`
 		RecordedBy string `json:"approvedMovementRecordedBy"`
 	} `json:"devices"`
@@ -208,6 +213,27 @@ func TestApprovedKeepsTheTime(t *testing.T) {
 			if got := p.keys(); !slices.Equal(got, tc.want) {
 				t.Errorf("%s = %v, want %v (%d %s)", tc.path, got, tc.want, res.status, res.body)
 			}
+		}
+		// A reviewed move arrives when its review says, to the second, and
+		// the review's own movementDate is that instant.
+		k1 := b.token("keeper1")
+		off := b.submit(k1, "TransferRequests", transfer(d+"T08:05:00Z", farm1, farm2, farm1, sheep("130181", 5), nil))
+		review := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+			"reviewMovement": map[string]any{"requestId": off.RequestID, "isAccepted": true, "arrivalDate": d + "T14:30:00+01:00", "animalTotal": 1}})
+		if review.RequestStatus != "Success" || review.MovementDate != d+"T13:30:00Z" {
+			t.Fatalf("review: %s %+v, movementDate %q; want Success at %sT13:30:00Z", review.RequestStatus, review.Errors, review.MovementDate, d)
+		}
+		var arrived approvedItem
+		b.do(http.MethodGet, fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", off.RequestID), k2, nil).decode(&arrived)
+		if arrived.Document.Destination == nil || arrived.Document.Destination.ArrivalDateTime != d+"T13:30:00Z" {
+			t.Errorf("the reviewed move's movementDocument %+v, want arrivalDateTime %sT13:30:00Z", arrived.Document, d)
+		}
+		// A move that needs no review arrives when it was made.
+		own := b.submit(k1, "TransferRequests", transfer(d+"T06:45:00Z", farm1, yard1, farm1, sheep("130181", 6), nil))
+		var there approvedItem
+		b.do(http.MethodGet, fmt.Sprintf("/v1/ApprovedMovements(%d,Departure)", own.RequestID), k1, nil).decode(&there)
+		if !own.applied() || there.Document.Destination == nil || there.Document.Destination.ArrivalDateTime != d+"T06:45:00Z" {
+			t.Errorf("a move needing no review: %s, movementDocument %+v, want arrivalDateTime %sT06:45:00Z", own.RequestStatus, there.Document, d)
 		}
 	})
 }

@@ -162,7 +162,7 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 		out.AnimalTotal = received
 	}
 	if !a.ArrivalDate.IsZero() && a.State != store.MovementRejected {
-		out.MovementDocument.DestinationDetail = &approvedArrival{ArrivalDateTime: instant(a.ArrivalDate), TotalAnimalsReceived: received}
+		out.MovementDocument.DestinationDetail = &approvedArrival{ArrivalDateTime: instant(arrivalAt(a.ApprovedMovement)), TotalAnimalsReceived: received}
 	}
 	for _, code := range a.Flags {
 		f := s.processingFlag(code)
@@ -226,4 +226,17 @@ func boolInt(b bool) int {
 func badPathID(param, value string) error {
 	return livestock.Invalid("the "+param+" is not valid", livestock.FieldError{Code: livestock.CodeBadFormat,
 		Source: "path:" + param, Value: value, Message: "must be a positive integer"})
+}
+
+// arrivalAt is when a's animals arrived: the date-time its review gave,
+// else, on the day of the transfer (no review, or one that gave no
+// arrival), the transfer's own date-time, else the day.
+func arrivalAt(a store.ApprovedMovement) time.Time {
+	switch {
+	case !a.ArrivalAt.IsZero():
+		return a.ArrivalAt
+	case a.ArrivalDate.Equal(a.TransferDate) && !a.TransferAt.IsZero():
+		return a.TransferAt
+	}
+	return a.ArrivalDate
 }

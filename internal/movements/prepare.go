@@ -82,7 +82,13 @@ func (s *Service) prepareReview(ctx context.Context, u livestock.User, content [
 	if err := s.checkMovement(ctx, u, r); err != nil {
 		return store.Request{}, err
 	}
-	return store.Request{MovementDate: r.ArrivalDate.Time(), TargetID: r.RequestID, TrackingID: deref(w.TrackingID),
+	// The request's movementDate is the arrival as given, with its time
+	// of day (the interface's movementDate has one), not its day alone.
+	at := r.ArrivalDate.Time()
+	if dt, err := livestock.ParseDateTime(w.ReviewMovement.ArrivalDate); err == nil {
+		at = dt.Time()
+	}
+	return store.Request{MovementDate: at, TargetID: r.RequestID, TrackingID: deref(w.TrackingID),
 		Holdings: holdingList(r.Holding), Content: normalised(w)}, nil
 }
 

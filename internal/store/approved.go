@@ -30,6 +30,10 @@ type ApprovedMovement struct {
 	// TransferAt is the date-time the request that set the movement named;
 	// Movement.TransferDate is its day.
 	TransferAt time.Time
+	// ArrivalAt is the date-time of the arrival the review that decided
+	// the movement gave; zero when none did (Movement.ArrivalDate is its
+	// day).
+	ArrivalAt time.Time
 }
 
 // Key orders approved movements: by movement id, then Departure before

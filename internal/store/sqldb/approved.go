@@ -26,11 +26,13 @@ const (
 	// approvedDepartureSQL: a movement its departure keeper reported,
 	// whatever its review decided, until it is undone.
 	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id,
-		` + movementInstantSQL + ` AS transfer_at FROM movements m WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
+		` + movementInstantSQL + ` AS transfer_at, ` + arrivalInstantSQL + ` AS arrival_at
+		FROM movements m WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
 	// approvedDestinationSQL: a movement its destination keeper reported
 	// (it needs no review), or accepted, in whole or in part, on review.
 	approvedDestinationSQL = `SELECT ` + movementColumns + `, 'Destination' AS side, id * 2 + 1 AS k, %s AS species_id,
-		` + movementInstantSQL + ` AS transfer_at FROM movements m WHERE state <> 'Undone' AND (reported_by = 'Destination' OR state = 'Accepted')%s`
+		` + movementInstantSQL + ` AS transfer_at, ` + arrivalInstantSQL + ` AS arrival_at
+		FROM movements m WHERE state <> 'Undone' AND (reported_by = 'Destination' OR state = 'Accepted')%s`
 )
 
 // approvedFields are the fields of store.ApprovedFilterFields, as columns
@@ -88,7 +90,7 @@ func (s *Store) ApprovedMovements(ctx context.Context, q store.ApprovedQuery) (l
 		var a store.ApprovedMovement
 		var key int64
 		var speciesID sql.NullInt64
-		if a.Movement, err = scanMovement(withExtra{rows, []any{&a.RecordedBy, &key, &speciesID, instant{&a.TransferAt}}}); err != nil {
+		if a.Movement, err = scanMovement(withExtra{rows, []any{&a.RecordedBy, &key, &speciesID, instant{&a.TransferAt}, instant{&a.ArrivalAt}}}); err != nil {
 			return nil, err
 		}
 		list = append(list, a)

@@ -78,6 +78,10 @@ var requestFields = map[string]column{
 // day, for the rules and the trace.
 const movementInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.request_id)"
 
+// arrivalInstantSQL is the date-time the review that decided movement m
+// gave for the arrival (NULL when none decided it, or it gave none).
+const arrivalInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.review_id)"
+
 var reviewFields = map[string]column{
 	// The date-time the transfer (or its correction) named, kept with the
 	// request that last set the movement: the movement keeps only its day,
