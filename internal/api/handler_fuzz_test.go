@@ -29,7 +29,7 @@ func FuzzHandler(f *testing.F) {
 		`"destinationHolding":"01/100/0258","animalCount":1,"movementGroups":[{"devices":[{"tagNumber":"UK0130181 00001"}]}]}}`
 	const animal = `{"animal":{"identifier":"UK442501500101","species":"cattle","sex":"female","productionType":"dairy"},"breed":{"code":"HOL"},` +
 		`"birth":{"date":"2026-11-20","site":{"identifiers":[{"identifier":"01/100/0257","type":"holdingNumber"}]},` +
-			`"assistedBirthFlag":false,"multipleBirthsFlag":false,"embryoTransferFlag":false},` +
+		`"assistedBirthFlag":false,"multipleBirthsFlag":false,"embryoTransferFlag":false},` +
 		`"registration":{"category":"birthRegistration","date":"2026-11-22","site":{"identifiers":[{"identifier":"01/100/0257","type":"holdingNumber"}]},` +
 		`"birthDam":{"identifier":"UK442501300001"}}}`
 	seeds := []struct {
