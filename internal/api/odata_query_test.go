@@ -160,6 +160,42 @@ func TestODataQueryOptions(t *testing.T) {
 				t.Errorf("GET %s: %d %s, want 400 naming %s", tc.path, res.status, res.body, tc.source)
 			}
 		}
+		// eq null and ne null ask whether a field has a value; a holding is
+		// never null, and null has no order.
+		move := transfer(day(-1), farm1, farm2, farm1, sheep("130181", 2), nil)
+		move["trackingId"] = "with-a-tracking-id"
+		tracked := b.submit(k1, "TransferRequests", move)
+		for _, tc := range []struct {
+			filter string
+			status int
+			has    []int64
+			hasnt  []int64
+		}{
+			{"trackingId eq null", 200, []int64{first.RequestID}, []int64{tracked.RequestID}},
+			{"trackingId ne null", 200, []int64{tracked.RequestID}, []int64{first.RequestID}},
+			{"holding eq null", 400, nil, nil},
+			{"trackingId lt null", 400, nil, nil},
+		} {
+			res := b.do(http.MethodGet, "/v1/TransferRequests?$orderby=requestId%20desc&$filter="+url.QueryEscape(tc.filter), k1, nil)
+			var page struct{ Value []record }
+			if res.status == http.StatusOK {
+				res.decode(&page)
+			}
+			var got []int64
+			for _, r := range page.Value {
+				got = append(got, r.RequestID)
+			}
+			bad := res.status != tc.status
+			for _, id := range tc.has {
+				bad = bad || !slices.Contains(got, id)
+			}
+			for _, id := range tc.hasnt {
+				bad = bad || slices.Contains(got, id)
+			}
+			if bad {
+				t.Errorf("$filter=%s: %d %v, want %d with %v and without %v", tc.filter, res.status, got, tc.status, tc.has, tc.hasnt)
+			}
+		}
 		if res := b.do(http.MethodGet, fmt.Sprintf("/v1/TransferRequests(%d)?$expand=content&$select=requestId", first.RequestID), k1, nil); res.status != http.StatusOK {
 			t.Errorf("one request with $expand and $select: %d %s", res.status, res.body)
 		}

@@ -189,6 +189,17 @@ func (p *parser) comparison() (Expr, error) {
 	if field.Unordered && op != Eq && op != Ne {
 		return nil, syntaxError(p.s, o.off, o.raw, "%s has no order: it takes eq or ne, not %s", f.text, o.text)
 	}
+	next, err := p.lx.peek()
+	if err != nil {
+		return nil, err
+	}
+	if next.isWord("null") {
+		_, _ = p.lx.next()
+		if op != Eq && op != Ne {
+			return nil, syntaxError(p.s, next.off, next.raw, "null has no order: %s eq null or %s ne null asks whether %s has a value", f.text, f.text, f.text)
+		}
+		return &Comparison{Field: f.text, Op: op, Value: Null{}}, nil
+	}
 	v, err := p.literal(f.text, field)
 	if err != nil {
 		return nil, err

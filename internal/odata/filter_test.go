@@ -34,6 +34,8 @@ func TestParseFilter(t *testing.T) {
 		{"lt", "requestDate lt 2026-11-01T00:00:00Z", cmpr("requestDate", Lt, utc(2026, 11, 1, 0, 0, 0))},
 		{"le", "requestId le -1", cmpr("requestId", Le, int64(-1))},
 		{"int with leading zeros", "requestId eq 007", cmpr("requestId", Eq, int64(7))},
+		{"eq null", "species eq null", cmpr("species", Eq, Null{})},
+		{"ne null, on any kind", "movementDate ne null and requestId ne null", &And{cmpr("movementDate", Ne, Null{}), cmpr("requestId", Ne, Null{})}},
 		{"largest int", "requestId eq 9223372036854775807", cmpr("requestId", Eq, int64(9223372036854775807))},
 		{"smallest int", "requestId eq -9223372036854775808", cmpr("requestId", Eq, int64(-9223372036854775808))},
 
@@ -151,8 +153,6 @@ func TestParseFilterErrors(t *testing.T) {
 			filterErr(syntax, ")", "at character 17: expected a date-time for movementDate, e.g. 2026-11-01T00:00:00Z, found a closing parenthesis")},
 		{"unquoted string", "species eq Sheep",
 			filterErr(syntax, "Sheep", "at character 12: expected a string in single quotes for species, found Sheep")},
-		{"null is not a literal", "species eq null",
-			filterErr(syntax, "null", "at character 12: expected a string in single quotes for species, found null")},
 		{"quoted number", "requestId eq '1'",
 			filterErr(syntax, "'1'", "at character 14: expected a whole number without quotes for requestId, found the string '1'")},
 		{"decimal number", "requestId eq 1.5",
@@ -194,6 +194,8 @@ func TestParseFilterErrors(t *testing.T) {
 			filterErr(syntax, "'Sheep'", "at character 1: expected a comparison (a field, an operator and a value), found the string 'Sheep'")},
 		{"a keyword where a field belongs", "and eq 1",
 			filterErr(syntax, "and", "at character 1: expected a comparison (a field, an operator and a value), found and")},
+		{"null in an order", "species gt null",
+			filterErr(syntax, "null", "at character 12: null has no order: species eq null or species ne null asks whether species has a value")},
 		{"a function", "contains(species,'ee')",
 			filterErr(field, "contains", "at character 1: contains() is a function, and functions are not supported: compare a field with a value "+
 				"(eq, ne, gt, ge, lt, le), joined by and, or, not; the fields are "+allowed)},

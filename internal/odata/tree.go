@@ -102,3 +102,7 @@ type OrderItem struct {
 	Field string
 	Desc  bool
 }
+
+// Null is the value of a comparison with the literal null, eq or ne only:
+// whether the field has no value (trackingId eq null), or has one.
+type Null struct{}

@@ -68,6 +68,8 @@ func (f *filter) comparison(c *odata.Comparison) (string, error) {
 	}
 	var v any
 	switch x := c.Value.(type) {
+	case odata.Null:
+		return f.null(col, c)
 	case string:
 		if col.kind == colHolding {
 			return f.holding(col, c, x)
@@ -105,6 +107,25 @@ func (f *filter) holding(col column, c *odata.Comparison, cph string) (string, e
 		cond = "NOT " + cond
 	}
 	return "(" + cond + ")", nil
+}
+
+// null is whether col has no value (eq null) or has one (ne null), as
+// leaf reads "none" for the column.
+func (f *filter) null(col column, c *odata.Comparison) (string, error) {
+	name := col.ref(f.prefix)
+	none, some := "("+name+" IS NULL)", "("+name+" IS NOT NULL)"
+	switch {
+	case col.kind == colHolding:
+		return "", badFilter(fmt.Sprintf("$filter compares %s with null: a holding is named by its CPH", c.Field))
+	case col.none == alwaysSet:
+		none, some = sqlFalse, sqlTrue
+	case col.none == emptyNone:
+		none, some = "(length("+name+") = 0)", "(length("+name+") > 0)"
+	}
+	if c.Op == odata.Ne {
+		return some, nil
+	}
+	return none, nil
 }
 
 // leaf is `column op $N`, made two-valued on a column that can hold none

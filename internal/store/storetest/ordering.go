@@ -160,6 +160,11 @@ func testLiveRecordFilter(t *testing.T, s store.Store) {
 		{"updatedDate ge", cmpf("updatedDate", odata.Ge, stored(base.Add(2*time.Hour))),
 			func(r store.Request) bool { return !r.UpdatedDate.Before(base.Add(2 * time.Hour)) }},
 		{"content/trackingId eq", cmpf("content/trackingId", odata.Eq, "t07"), func(r store.Request) bool { return r.TrackingID == "t07" }},
+		{"trackingId eq null", cmpf("trackingId", odata.Eq, odata.Null{}), func(r store.Request) bool { return r.TrackingID == "" }},
+		{"trackingId ne null", cmpf("trackingId", odata.Ne, odata.Null{}), func(r store.Request) bool { return r.TrackingID != "" }},
+		{"not species eq null", &odata.Not{Expr: cmpf("species", odata.Eq, odata.Null{})}, func(r store.Request) bool { return r.Species != 0 }},
+		{"requestDate eq null", cmpf("requestDate", odata.Eq, odata.Null{}), func(store.Request) bool { return false }},
+		{"isContentPurged ne null", cmpf("isContentPurged", odata.Ne, odata.Null{}), func(store.Request) bool { return true }},
 		{"content/species eq", cmpf("content/species", odata.Eq, "Goats"), func(r store.Request) bool { return r.Species == livestock.SpeciesGoats }},
 	} {
 		var want []int64
