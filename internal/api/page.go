@@ -13,14 +13,14 @@ import (
 // each item's bytes and one comma): the first item is always written, whatever its size, so that
 // every page moves the listing on. A page that may not end early (one
 // asked for with $top, which has no next link) is instead sent in parts
-// of about the budget each (flush).
+// of about the budget each (keep).
 type page struct {
 	b      []byte
 	start  int // where the first item begins
 	budget int
 	items  int  // the items written
 	cut    bool // whether the budget ended the page early
-	sent   bool // whether a part of the page has been sent (flush)
+	sent   bool // whether a part of the page has been sent (keep)
 	pooled *[]byte
 }
 

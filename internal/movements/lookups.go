@@ -82,7 +82,8 @@ func mayRead(u livestock.User, r store.Request) bool {
 
 // concerns reports whether request r is u's business as the target of a
 // write: u's own, or about a holding u acts for (a movement onto u's
-// holding is u's to review, by the requestId the look-up shows).
+// holding is u's to review, by the requestId the look-up shows). The
+// inspector's, every one.
 func concerns(u livestock.User, r store.Request) bool {
 	if u.Role == livestock.RoleInspector || r.UserName == u.Name {
 		return true

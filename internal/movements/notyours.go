@@ -8,14 +8,14 @@ import (
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// A write naming a request its submitter may not see (concerns: not their
-// own, and about no holding they act for) is answered as one naming an id
-// not in use: taken at submission, then failed by its job with V024 "no
-// such request", word for word. Request ids are sequential, and any other
-// answer told a keeper which ids were other keepers' requests and what
-// became of them. A request the submitter may see keeps its own refusals
-// (only its submitter may undo or correct it; it does not await this
-// holding's review): they tell nothing the look-up does not.
+// A write naming a request that does not concern its submitter (concerns:
+// not their own, and about no holding they act for) is answered as one
+// naming an id not in use: taken at submission, then failed by its job with
+// V024 "no such request", word for word. Request ids are sequential, and
+// any other answer told a keeper which ids were other keepers' requests and
+// what became of them. A request that concerns the submitter keeps its own
+// refusals (only its submitter may undo or correct it; it does not await
+// this holding's review): they tell nothing the look-up does not.
 
 // unknownTarget is the refusal of a request naming, at source, request
 // id that does not exist for its submitter.
