@@ -102,31 +102,6 @@ var lisStatuses = map[int]int{
 	http.StatusGatewayTimeout:        http.StatusServiceUnavailable,
 }
 
-// problemMediaType is the media type of a registration error answered to
-// r, whose body is the same either way: application/problem+json (RFC
-// 9457), unless the client's Accept names application/json and not it, as
-// a client generated from the live definition, which declares its errors
-// application/json, does.
-func problemMediaType(r *http.Request) string {
-	json := false
-	for _, part := range strings.Split(strings.Join(r.Header.Values("Accept"), ","), ",") {
-		mt, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if q := strings.ReplaceAll(params, " ", ""); strings.Contains(q, "q=0") && !strings.Contains(q, "q=0.") {
-			continue // q=0: not acceptable
-		}
-		switch strings.ToLower(strings.TrimSpace(mt)) {
-		case "application/problem+json":
-			return "application/problem+json"
-		case "application/json":
-			json = true
-		}
-	}
-	if json {
-		return "application/json"
-	}
-	return "application/problem+json"
-}
-
 // writeRegistrationProblem writes e, an error of the registration
 // interface, in the live shape, as writeRequestProblem does the others,
 // as mediaType.

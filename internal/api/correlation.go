@@ -54,9 +54,9 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 				r.Header.Del(h)
 			}
 		}
-		id, source := r.Header.Get(headerCorrelation), "header:"+headerCorrelation
+		id, source, li := r.Header.Get(headerCorrelation), "header:"+headerCorrelation, r.Header.Get(headerCorrelationLI)
 		if id == "" {
-			id, source = r.Header.Get(headerCorrelationLI), "header:"+headerCorrelationLI
+			id, source = li, "header:"+headerCorrelationLI
 		}
 		bad, sent := "", id
 		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
@@ -70,12 +70,10 @@ func (s *Server) correlate(next http.Handler) http.Handler {
 			bad = "must be at most 128 characters"
 		case !visibleASCII(id):
 			bad = "must be printable ASCII without spaces"
-		case r.Header.Get(headerCorrelationLI) != "" && r.Header.Get(headerCorrelationLI) != id &&
-			r.Header.Get(headerCorrelationLI) != liCorrelation(id):
+		case li != "" && li != id && li != liCorrelation(id):
 			// Both names, with different ids: which would mark the retry?
 			// (LI-Correlation-Id as Drover answered it is the same id.)
-			bad, source, sent = "differs from "+headerCorrelation+", its other name: send one, or both alike",
-				"header:"+headerCorrelationLI, r.Header.Get(headerCorrelationLI)
+			bad, source, sent = "differs from "+headerCorrelation+", its other name: send one, or both alike", "header:"+headerCorrelationLI, li
 		}
 		chosen := bad == "" && id != ""
 		if !chosen {

@@ -77,20 +77,16 @@ func (p *page) keep(w http.ResponseWriter) error {
 	if len(p.b) <= p.budget {
 		return nil
 	}
-	if !p.sent {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		p.sent = true
-	}
-	_, err := w.Write(p.b)
+	err := p.send(w, http.StatusOK, p.b)
 	p.b = p.b[:0]
 	return err
 }
 
-// send writes the page ended with body to w: the rest of it, when parts
-// were sent already (keep), or else the whole, with code.
+// send writes body, the page or a part of it, to w: with code and the
+// headers when it is the first part sent, else after the parts before.
 func (p *page) send(w http.ResponseWriter, code int, body []byte) error {
 	if !p.sent {
+		p.sent = true
 		return writeBody(w, code, body)
 	}
 	_, err := w.Write(body)

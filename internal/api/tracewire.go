@@ -81,20 +81,6 @@ const (
 	mediaDOT = "text/vnd.graphviz"
 )
 
-// accepts picks the media type of an answer from the Accept header: the
-// first of offers it names (parameters and weights aside), else JSON.
-func accepts(r *http.Request, offers ...string) string {
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
-		for _, o := range offers {
-			if mt == o {
-				return o
-			}
-		}
-	}
-	return "application/json"
-}
-
 // holdingParam reads a holding from the path: a CPH whose slashes may be
 // written %2F.
 func holdingParam(v string) (livestock.CPH, error) {

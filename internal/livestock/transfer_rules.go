@@ -138,14 +138,15 @@ func CheckTransferForm(t Transfer, knownFlag func(code string) bool) (errs []Fie
 	for _, b := range t.Batches() {
 		count += b.Value.Total
 	}
-	if len(t.Devices()) == 0 && len(t.Batches()) == 0 {
+	noAnimals := len(t.Devices()) == 0 && len(t.Batches()) == 0
+	if noAnimals {
 		bad(CodeMissing, "/content/movementGroups", "", "the transfer names no animals: give devices, devicesWithDetail or batches")
 	} else if count != t.AnimalCount {
 		bad(CodeAnimalCount, "/content/animalCount", itoa(t.AnimalCount),
 			"animalCount is %d but the devices and batch totals add up to %d", t.AnimalCount, count)
 	}
 	for _, total := range t.DocumentTotals {
-		if total.Value != count && count > 0 {
+		if total.Value != count && !noAnimals {
 			bad(CodeAnimalCount, total.At, itoa(total.Value),
 				"the movement document counts %d animals but the devices and batch totals add up to %d", total.Value, count)
 		}

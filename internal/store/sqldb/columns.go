@@ -31,6 +31,18 @@ func (col column) ref(prefix string) string {
 	return prefix + col.name
 }
 
+// noneSome are the conditions that col, named name, has no value and has
+// one.
+func (col column) noneSome(name string) (none, some string) {
+	switch col.none {
+	case alwaysSet:
+		return sqlFalse, sqlTrue
+	case emptyNone:
+		return "length(" + name + ") = 0", "length(" + name + ") > 0" // no quote in the SQL
+	}
+	return name + " IS NULL", name + " IS NOT NULL"
+}
+
 type noneKind int
 
 const (
@@ -72,7 +84,6 @@ var requestFields = map[string]column{
 	"content/species":    {"species", colText, emptyNone},
 }
 
-// reviewFields are the fields of store.ReviewFilterFields.
 // movementInstantSQL is the date-time the request that last set movement
 // m named (the transfer, or its correction): the movement keeps only the
 // day, for the rules and the trace.
@@ -82,6 +93,7 @@ const movementInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.i
 // gave for the arrival (NULL when none decided it, or it gave none).
 const arrivalInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.review_id)"
 
+// reviewFields are the fields of store.ReviewFilterFields.
 var reviewFields = map[string]column{
 	// The date-time the transfer (or its correction) named, kept with the
 	// request that last set the movement: the movement keeps only its day,

@@ -112,20 +112,14 @@ func (f *filter) holding(col column, c *odata.Comparison, cph string) (string, e
 // null is whether col has no value (eq null) or has one (ne null), as
 // leaf reads "none" for the column.
 func (f *filter) null(col column, c *odata.Comparison) (string, error) {
-	name := col.ref(f.prefix)
-	none, some := "("+name+" IS NULL)", "("+name+" IS NOT NULL)"
-	switch {
-	case col.kind == colHolding:
+	if col.kind == colHolding {
 		return "", badFilter(fmt.Sprintf("$filter compares %s with null: a holding is named by its CPH", c.Field))
-	case col.none == alwaysSet:
-		none, some = sqlFalse, sqlTrue
-	case col.none == emptyNone:
-		none, some = "(length("+name+") = 0)", "(length("+name+") > 0)"
 	}
+	none, some := col.noneSome(col.ref(f.prefix))
 	if c.Op == odata.Ne {
-		return some, nil
+		return "(" + some + ")", nil
 	}
-	return none, nil
+	return "(" + none + ")", nil
 }
 
 // leaf is `column op $N`, made two-valued on a column that can hold none
@@ -134,13 +128,10 @@ func (f *filter) leaf(col column, op string, v any) string {
 	f.args = append(f.args, v)
 	name := col.ref(f.prefix)
 	cond := fmt.Sprintf("%s %s $%d", name, op, len(f.args))
-	none, some := name+" IS NULL", name+" IS NOT NULL"
-	switch col.none {
-	case alwaysSet:
+	if col.none == alwaysSet {
 		return cond
-	case emptyNone:
-		none, some = "length("+name+") = 0", "length("+name+") > 0" // no quote in the SQL
 	}
+	none, some := col.noneSome(name)
 	if op == "<>" {
 		return "(" + none + " OR " + cond + ")"
 	}
