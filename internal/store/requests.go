@@ -106,9 +106,8 @@ type Request struct {
 // one, and no order comparison does.
 type RequestQuery struct {
 	Type     RequestType
-	All      bool            // an inspector: every request
-	UserName string          // otherwise: those this user submitted …
-	Holdings []livestock.CPH // … and those that concern one of these holdings
+	All      bool   // an inspector: every request
+	UserName string // otherwise: those this user submitted
 	Filter   odata.Expr
 	AfterID  int64 // only ids greater than this (keyset paging)
 	// Order, when not nil, replaces the id order: fields of

@@ -35,10 +35,6 @@ const (
 	listMineSQL = `SELECT r.id AS id FROM requests r WHERE r.user_name = $%d AND r.type = $1 AND r.id > $2 AND %s`
 	// listHoldingSQL: those concerning one holding, on the primary key
 	// (cph, request_id) of request_holdings, or request_holdings_month.
-	// One branch per holding, rather than cph IN (…), keeps each in id
-	// order: with IN, PostgreSQL walks the primary key of requests instead,
-	// through every id up to the page, when the holdings' requests are
-	// recent.
 	listHoldingSQL = `SELECT h.request_id AS id FROM request_holdings h JOIN requests r ON r.id = h.request_id
 		WHERE h.cph = $%d AND h.request_id > $2 AND r.type = $1 AND %s AND %s`
 	// listHoldingDatesSQL: those of one holding in a month, when the
@@ -54,18 +50,12 @@ const (
 	// a request read.
 	listHoldingTypeSQL = `SELECT h.request_id AS id FROM request_holdings h
 		WHERE h.cph = $%d AND h.type = $1 AND h.request_id > $2`
-	// listHoldingsSQL serves a user of more holdings than maxBranches.
-	listHoldingsSQL = `SELECT r.id AS id FROM requests r
-		WHERE r.id IN (SELECT request_id FROM request_holdings WHERE cph IN (%s) AND request_id > $2)
-		AND r.type = $1 AND r.id > $2 AND %s`
 )
 
 const (
-	// maxBranches bounds the holdings given a branch each.
-	maxBranches = 100
-	// maxMonthBranches bounds the branches of a listing read by months
-	// (its branches times the months): SQLite allows 500 terms in a
-	// compound SELECT. Past it, the branches are read in id order.
+	// maxMonthBranches bounds the months a listing reads as a branch
+	// each: SQLite allows 500 terms in a compound SELECT. Past it, the
+	// listing is read in id order.
 	maxMonthBranches = 400
 )
 
@@ -100,45 +90,31 @@ func (s *Store) Requests(ctx context.Context, q store.RequestQuery) (list []stor
 // requestsQuery compiles q: the query and its parameters, or "" when q
 // can see nothing.
 //
-// Each branch of what q may see (everything, for All; the user's own;
-// each holding's) reads its index in id order and stops at the page's
-// end. When the filter bounds the movement date to a few months
-// (dateBounds), each branch is read once per month, on the month indexes.
+// What q may see is one branch: every request of the type (All), the
+// user's own, or, for an inspector whose filter requires one holding, that
+// holding's. The branch reads its index in id order and stops at the
+// page's end. When the filter bounds the movement date to a few months
+// (dateBounds), it is read once per month, on the month indexes, and the
+// months are merged in id order.
 func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 	if q.Order != nil {
 		return s.orderedQuery(q)
 	}
-	term, traced := tracedHolding(q.Filter)
-	var tracedCPH livestock.CPH
-	if traced {
-		// The filter's Read normalised the value; one that is no CPH
-		// matches nothing, as the term compiled does.
-		c, err := livestock.ParseCPH(term.Value.(string))
-		tracedCPH, traced = c, err == nil
-	}
-	if traced = traced && q.All; traced {
+	traced, hasTraced := livestock.CPH{}, false
+	if term, ok := tracedHolding(q.Filter); ok && q.All {
 		// An inspector tracing a holding: its requests are all the
 		// inspector may see that the filter keeps, and its index finds
 		// them without reading every request of the type. The branch
-		// then says what the term did (and PostgreSQL, asked both, joined
-		// the holdings' index to itself).
-		q.All, q.UserName, q.Holdings = false, "", []livestock.CPH{tracedCPH}
-		q.Filter = without(q.Filter, term)
-	}
-	bounds, buckets, onlyDates := dateBounds(q.Filter)
-	// With no branch of the user's own, the filter's compiled condition
-	// must be in the holding's branch, or its parameters would be bound to
-	// nothing, which PostgreSQL refuses.
-	onlyDates = onlyDates && !traced
-	hs := holdingSet(q.Holdings)
-	keys := 1 // the branches before months: everything, or the user's own and each holding's
-	if !q.All {
-		keys = 1 + len(hs)
-		if len(hs) > maxBranches {
-			keys = 2
+		// then says what the term did. The filter's Read normalised the
+		// value; one that is no CPH matches nothing, as the term
+		// compiled does.
+		if c, err := livestock.ParseCPH(term.Value.(string)); err == nil {
+			traced, hasTraced = c, true
+			q.Filter = without(q.Filter, term)
 		}
 	}
-	if keys*len(buckets) > maxMonthBranches {
+	bounds, buckets, onlyDates := dateBounds(q.Filter)
+	if len(buckets) > maxMonthBranches {
 		bounds, buckets, onlyDates = nil, nil, false
 	}
 	f := filter{s: s, cols: requestFields, prefix: "r.", args: []any{string(q.Type), q.AfterID}}
@@ -150,8 +126,11 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		return "", nil, err
 	}
 	args := f.args
-	if q.All && bounds == nil {
+	switch {
+	case !hasTraced && q.All && bounds == nil:
 		return page.Replace(fmt.Sprintf(listAllSQL, cond)), args, nil
+	case !hasTraced && !q.All && q.UserName == "":
+		return "", nil, nil
 	}
 	// inMonth is the condition on the month bucket of column prefix
 	// (r. or h.): nothing, or one of buckets, bound as the next parameter.
@@ -176,54 +155,46 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		b := strings.Replace(branchForm, "{branch}", fmt.Sprintf(format, a...), 1)
 		branches = append(branches, strings.Replace(b, "{order}", order, 1))
 	}
-	if q.All {
+	switch {
+	case hasTraced:
+		holdingDates := sqlTrue
+		if onlyDates {
+			// The holding's index holds the dates: the branch binds none
+			// of the filter's own parameters.
+			args = args[:2]
+		}
+		if bounds != nil {
+			hf := filter{s: s, cols: map[string]column{"movementDate": requestFields["movementDate"]}, prefix: "h.", args: args}
+			if holdingDates, err = hf.compile(bounds); err != nil {
+				return "", nil, err
+			}
+			args = hf.args
+		}
+		args = append(args, traced.String())
+		cph := len(args)
+		for _, m := range months {
+			switch {
+			case onlyDates:
+				branch("h.request_id", listHoldingDatesSQL, cph, holdingDates+inMonth("h.", m))
+			case q.Filter == nil:
+				branch("h.request_id", listHoldingTypeSQL, cph)
+			default:
+				branch("h.request_id", listHoldingSQL, cph, cond, holdingDates+inMonth("h.", m))
+			}
+		}
+	case q.All:
 		for _, m := range months {
 			branch("r.id", listTypeSQL, cond+inMonth("r.", m))
 		}
-	} else if q.UserName != "" {
+	default:
 		args = append(args, q.UserName)
 		user := len(args)
 		for _, m := range months {
 			branch("r.id", listMineSQL, user, cond+inMonth("r.", m))
 		}
 	}
-	if q.All {
-		hs = nil
-	} else if len(hs) > maxBranches {
-		in := marks(len(args)+1, len(hs))
-		for _, h := range hs {
-			args = append(args, h.String())
-		}
-		for _, m := range months {
-			branch("r.id", listHoldingsSQL, in, cond+inMonth("r.", m))
-		}
-		hs = nil
-	}
-	holdingDates := sqlTrue
-	if bounds != nil && len(hs) > 0 {
-		hf := filter{s: s, cols: map[string]column{"movementDate": requestFields["movementDate"]}, prefix: "h.", args: args}
-		if holdingDates, err = hf.compile(bounds); err != nil {
-			return "", nil, err
-		}
-		args = hf.args
-	}
-	for _, h := range hs {
-		args = append(args, h.String())
-		cph := len(args)
-		for _, m := range months {
-			if onlyDates {
-				branch("h.request_id", listHoldingDatesSQL, cph, holdingDates+inMonth("h.", m))
-				continue
-			}
-			if q.Filter == nil {
-				branch("h.request_id", listHoldingTypeSQL, cph)
-				continue
-			}
-			branch("h.request_id", listHoldingSQL, cph, cond, holdingDates+inMonth("h.", m))
-		}
-	}
 	if len(branches) == 0 {
-		return "", nil, nil // nothing visible, or an empty range of dates
+		return "", nil, nil // an empty range of dates
 	}
 	ids := strings.Replace(page.Replace(s.tune.ListMerge), "{branches}", strings.Join(branches, s.tune.ListUnion), 1)
 	return strings.Replace(page.Replace(listVisibleSQL), "{ids}", ids, 1), args, nil

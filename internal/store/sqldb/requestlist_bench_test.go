@@ -31,7 +31,7 @@ func BenchmarkRequests(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			q := store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Holdings: []livestock.CPH{livestock.MustCPH("01/100/0257")}, Limit: 21}
+			q := store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Limit: 21}
 			b.ReportAllocs()
 			for b.Loop() {
 				list, err := st.Requests(ctx, q)

@@ -19,9 +19,6 @@ const (
 	orderedSQL = `SELECT {columns} FROM requests r
 		WHERE r.type = $1 AND %s AND %s AND %s ORDER BY %s LIMIT {limit} OFFSET {offset}`
 	countSQL = `SELECT count(*) FROM requests r WHERE r.type = $1 AND %s AND %s`
-	// visibleSQL: a request about one of the user's holdings, on the
-	// primary key (cph, request_id) of request_holdings.
-	visibleSQL = `EXISTS (SELECT 1 FROM request_holdings vh WHERE vh.request_id = r.id AND vh.cph IN (%s))`
 )
 
 // CountRequests is how many requests q selects, paging aside.
@@ -62,25 +59,14 @@ func (s *Store) orderedQuery(q store.RequestQuery) (string, []any, error) {
 // visible is the condition that a request is one q may see, or false when
 // it may see none.
 func (f *filter) visible(q store.RequestQuery) (string, bool) {
-	if q.All {
+	switch {
+	case q.All:
 		return sqlTrue, true
-	}
-	var or []string
-	if q.UserName != "" {
-		f.args = append(f.args, q.UserName)
-		or = append(or, fmt.Sprintf("r.user_name = $%d", len(f.args)))
-	}
-	if hs := holdingSet(q.Holdings); len(hs) > 0 {
-		in := marks(len(f.args)+1, len(hs))
-		for _, h := range hs {
-			f.args = append(f.args, h.String())
-		}
-		or = append(or, fmt.Sprintf(visibleSQL, in))
-	}
-	if len(or) == 0 {
+	case q.UserName == "":
 		return "", false
 	}
-	return "(" + strings.Join(or, " OR ") + ")", true
+	f.args = append(f.args, q.UserName)
+	return fmt.Sprintf("r.user_name = $%d", len(f.args)), true
 }
 
 // order is the condition that a request comes after the values after in

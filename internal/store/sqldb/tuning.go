@@ -62,9 +62,9 @@ type Tuning struct {
 	// queuestats.go).
 	AnalyzeListings string
 	// ListBranch, ListUnion and ListMerge are how a listing merges its
-	// branches (the user's own requests, each holding's, each month's:
-	// requestlist.go) into one page of ids in id order, so that each
-	// branch is read only as far as the page needs. ListBranch is one
+	// branches (each month's of the user's own requests, of a traced
+	// holding's or of every request: requestlist.go) into one page of
+	// ids in id order, so that each branch is read only as far as the page needs. ListBranch is one
 	// branch: {branch}, a SELECT of the column id in id order by its
 	// index column {order}. ListMerge takes the page ({limit}, {offset};
 	// {end} their sum) from the branches ({branches}), joined by

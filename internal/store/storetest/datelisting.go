@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -68,14 +69,23 @@ func testDateListing(t *testing.T, s store.Store) {
 			}},
 		{"an empty range", and(ge("2026-05-01T00:00:00Z"), lt("2026-04-01T00:00:00Z")), func(store.Request) bool { return false }},
 	} {
-		for _, q := range []store.RequestQuery{keeper1Query, keeper2Query, inspectorQuery, manyHoldings()} {
+		for _, c := range []struct {
+			q    store.RequestQuery
+			sees func(store.Request) bool
+		}{
+			{keeper1Query, func(r store.Request) bool { return r.UserName == "keeper1" }},
+			{keeper2Query, func(r store.Request) bool { return r.UserName == "keeper2" }},
+			{inspectorQuery, func(store.Request) bool { return true }},
+			{tracing(farmB), func(r store.Request) bool { return slices.Contains(r.Holdings, farmB) }},
+		} {
 			var want []int64
 			for _, r := range all {
-				if tt.in(r) && visibleTo(q, r) {
+				if tt.in(r) && c.sees(r) {
 					want = append(want, r.ID)
 				}
 			}
-			q.Filter, q.Limit = tt.filter, 2
+			q := filtered(c.q, tt.filter)
+			q.Limit = 2
 			var seen []int64
 			for {
 				list := requests(t, s, q)
@@ -85,7 +95,7 @@ func testDateListing(t *testing.T, s store.Store) {
 				seen = append(seen, ids(list)...)
 				q.AfterID = list[len(list)-1].ID
 			}
-			wantIDs(t, tt.name+" for "+q.UserName, seen, want)
+			wantIDs(t, fmt.Sprintf("%s for %+v", tt.name, c.q), seen, want)
 		}
 	}
 }
@@ -94,17 +104,4 @@ func inRange(from, to string) func(r store.Request) bool {
 	return func(r store.Request) bool {
 		return !r.MovementDate.IsZero() && !r.MovementDate.Before(at(from)) && r.MovementDate.Before(at(to))
 	}
-}
-
-// visibleTo reports whether q's caller may see r.
-func visibleTo(q store.RequestQuery, r store.Request) bool {
-	if q.All || r.UserName == q.UserName {
-		return true
-	}
-	for _, h := range r.Holdings {
-		if slices.Contains(q.Holdings, h) {
-			return true
-		}
-	}
-	return false
 }

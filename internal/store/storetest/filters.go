@@ -151,7 +151,8 @@ func testHoldingFilter(t *testing.T, s store.Store) {
 		{"inspector, a holding nothing concerns", inspectorQuery, holding(odata.Eq, "99/999/9999"), nil},
 		{"keeper2, a holding not theirs", keeper2Query, holding(odata.Eq, b), []int{1, 4}},
 		{"keeper2, one of theirs", keeper2Query, holding(odata.Eq, m), []int{1, 2}},
-		{"keeper1, a market seen through their farm and abattoir", keeper1Query, holding(odata.Eq, m), []int{1, 2}},
+		{"keeper1, a market only keeper2's requests concern", keeper1Query, holding(odata.Eq, m), nil},
+		{"keeper1, their farm", keeper1Query, holding(odata.Eq, b), []int{0}},
 		{"keeper2, a farm only keeper1's requests concern", keeper2Query, holding(odata.Eq, a), nil},
 		{"stranger", strangerQuery, holding(odata.Eq, b), nil},
 	} {

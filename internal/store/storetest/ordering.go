@@ -92,7 +92,7 @@ func testRequestOrder(t *testing.T, s store.Store) {
 		{{Field: "movementDate", Desc: true}, {Field: "requestStatus"}, id},
 	} {
 		name := odata.FormatOrderBy(order)
-		for _, base := range []store.RequestQuery{inspectorQuery, keeper1Query} {
+		for _, base := range []store.RequestQuery{inspectorQuery, keeper1Query, tracing(farmA)} {
 			all := requests(t, s, base) // in id order
 			want := slices.Clone(all)
 			slices.SortStableFunc(want, compareBy(order))
@@ -132,8 +132,8 @@ func testRequestCount(t *testing.T, s store.Store) {
 		cmpf("holding", odata.Eq, farmB.String()),
 		cmpf("userName", odata.Eq, "nobody"),
 	} {
-		for _, q := range []store.RequestQuery{inspectorQuery, keeper1Query, keeper2Query, strangerQuery, manyHoldings()} {
-			q.Filter = filter
+		for _, q := range []store.RequestQuery{inspectorQuery, keeper1Query, keeper2Query, strangerQuery, tracing(farmA)} {
+			q = filtered(q, filter)
 			n, err := s.CountRequests(ctx(t), q)
 			must(t, "CountRequests", err)
 			if want := len(requests(t, s, q)); n != int64(want) {

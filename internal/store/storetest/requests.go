@@ -83,7 +83,7 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	// Its new holding's rows copy its type and movement date, which a
 	// month's listing by holding reads.
 	month := and(cmpf("movementDate", odata.Ge, ymd(2026, 11, 1)), cmpf("movementDate", odata.Lt, ymd(2026, 12, 1)))
-	byFarmB := store.RequestQuery{Type: store.RequestTransfer, UserName: "nobody", Holdings: []livestock.CPH{farmB}, Filter: month}
+	byFarmB := filtered(tracing(farmB), month)
 	if list := requests(t, s, byFarmB); !slices.ContainsFunc(list, func(r store.Request) bool { return r.ID == upd.ID }) {
 		t.Errorf("farm B's November after UpdateRequest = %d requests, without %d", len(list), upd.ID)
 	}

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -11,21 +10,26 @@ import (
 
 // Queries of the three kinds of caller of the fixture, and a stranger.
 var (
-	keeper1Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1", Holdings: []livestock.CPH{farmA, farmB, abattoir}}
-	keeper2Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper2", Holdings: []livestock.CPH{market}}
+	keeper1Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper1"}
+	keeper2Query   = store.RequestQuery{Type: store.RequestTransfer, UserName: "keeper2"}
 	inspectorQuery = store.RequestQuery{Type: store.RequestTransfer, All: true}
-	strangerQuery  = store.RequestQuery{Type: store.RequestTransfer, UserName: "stranger", Holdings: []livestock.CPH{livestock.MustCPH("99/999/9999")}}
+	strangerQuery  = store.RequestQuery{Type: store.RequestTransfer, UserName: "stranger"}
 )
 
-// manyHoldings is keeper1's query with farm B among many more holdings, as
-// of an auction market's operator: the store may query it another way.
-func manyHoldings() store.RequestQuery {
-	q := keeper1Query
-	q.Holdings = nil
-	for i := range 150 {
-		q.Holdings = append(q.Holdings, livestock.MustCPH(fmt.Sprintf("98/%03d/0001", i)))
+// tracing is an inspector's query for the transfers that concern holding
+// h: the store may read them from the holding's index.
+func tracing(h livestock.CPH) store.RequestQuery {
+	return store.RequestQuery{Type: store.RequestTransfer, All: true, Filter: cmpf("holding", odata.Eq, h.String())}
+}
+
+// filtered is q with filter f added to its own.
+func filtered(q store.RequestQuery, f odata.Expr) store.RequestQuery {
+	switch {
+	case q.Filter == nil:
+		q.Filter = f
+	case f != nil:
+		q.Filter = and(f, q.Filter)
 	}
-	q.Holdings = append(q.Holdings, farmB, farmA, abattoir, farmB)
 	return q
 }
 
@@ -48,10 +52,6 @@ func testVisibility(t *testing.T, s store.Store) {
 		review,                                      // 4: another type
 		transfer("keeper1", farmA, farmB, abattoir), // 5: keeper1's, about three of theirs
 	)
-	onlyHoldings := keeper2Query
-	onlyHoldings.UserName = ""
-	onlyUser := keeper1Query
-	onlyUser.Holdings = nil
 	reviews := keeper1Query
 	reviews.Type = store.RequestReview
 	for _, tt := range []struct {
@@ -59,15 +59,17 @@ func testVisibility(t *testing.T, s store.Store) {
 		q    store.RequestQuery
 		want []int
 	}{
-		{"submitter or holding", keeper1Query, []int{0, 1, 5}},
-		{"holding or submitter", keeper2Query, []int{0, 1, 2}},
+		{"submitter", keeper1Query, []int{0, 5}},
+		{"submitter, not the holding's keeper", keeper2Query, []int{1}},
 		{"inspector", inspectorQuery, []int{0, 1, 2, 3, 5}},
 		{"neither", strangerQuery, nil},
-		{"holdings only", onlyHoldings, []int{0, 1, 2}},
-		{"submitter only", onlyUser, []int{0, 5}},
 		{"nobody", store.RequestQuery{Type: store.RequestTransfer}, nil},
 		{"other type", reviews, []int{4}},
-		{"many holdings", manyHoldings(), []int{0, 1, 5}},
+		{"inspector tracing the market", tracing(market), []int{0, 1, 2}},
+		{"inspector tracing farm B", tracing(farmB), []int{1, 5}},
+		{"inspector tracing the market, not keeper2's", filtered(tracing(market), cmpf("userName", odata.Ne, "keeper2")), []int{0, 2}},
+		{"keeper1 filtering by the market", filtered(keeper1Query, cmpf("holding", odata.Eq, market.String())), []int{0}},
+		{"keeper2 filtering by their market", filtered(keeper2Query, cmpf("holding", odata.Eq, market.String())), []int{1}},
 	} {
 		list := requests(t, s, tt.q)
 		wantIDs(t, tt.name, ids(list), pick(got, tt.want...))
@@ -77,10 +79,6 @@ func testVisibility(t *testing.T, s store.Store) {
 			}
 		}
 	}
-	// The filter applies within what the caller may see.
-	q := keeper2Query
-	q.Filter = &odata.Comparison{Field: "userName", Op: odata.Ne, Value: "keeper2"}
-	wantIDs(t, "keeper2's view, filtered", ids(requests(t, s, q)), pick(got, 0, 2))
 }
 
 // testKeysetPaging walks the pages of each caller while requests are
@@ -89,7 +87,7 @@ func testKeysetPaging(t *testing.T, s store.Store) {
 	for i := range 10 {
 		addRequests(t, s, transfer("keeper1", farmA), transfer([]string{"keeper2", "other"}[i%2], market))
 	}
-	for _, q := range []store.RequestQuery{keeper1Query, keeper2Query, inspectorQuery} {
+	for _, q := range []store.RequestQuery{keeper1Query, keeper2Query, inspectorQuery, tracing(market)} {
 		q.Limit = 3
 		var seen []int64
 		for page := 0; ; page++ {
@@ -112,15 +110,14 @@ func testKeysetPaging(t *testing.T, s store.Store) {
 }
 
 // testOffsetLimit checks $skip and $top, alone and after a skip token,
-// including a request that is visible through several branches.
+// for each kind of caller.
 func testOffsetLimit(t *testing.T, s store.Store) {
 	var all []int64
 	for range 5 {
-		all = append(all, addRequests(t, s,
-			transfer("keeper1", farmA, farmB), // visible twice over to keeper1
-			transfer("keeper2", abattoir))...)
+		all = append(all, addRequests(t, s, transfer("keeper1", farmA, farmB), transfer("keeper1", abattoir, farmB))...)
 	}
-	for _, q := range []store.RequestQuery{keeper1Query, manyHoldings(), inspectorQuery} {
+	addRequests(t, s, transfer("keeper2", farmA)) // seen by the inspector only
+	for _, q := range []store.RequestQuery{keeper1Query, tracing(farmB), filtered(inspectorQuery, cmpf("userName", odata.Eq, "keeper1"))} {
 		for _, tt := range []struct {
 			after         int64
 			offset, limit int
