@@ -16,13 +16,16 @@ import (
 )
 
 // listingShapes are listings of each kind of branch: the user's own, and
-// an inspector's of every request or of one holding's, by months or not,
-// with a filter that reads the request or only dates.
+// an inspector's of every request or of one holding's, by one month, two
+// or none, with a filter that reads the request or only dates.
 func listingShapes() map[string]store.RequestQuery {
 	day := func(s string) time.Time { d, _ := time.Parse(time.RFC3339, s); return d }
 	month := &odata.And{
 		Left:  &odata.Comparison{Field: "movementDate", Op: odata.Ge, Value: day("2026-03-01T00:00:00Z")},
 		Right: &odata.Comparison{Field: "movementDate", Op: odata.Le, Value: day("2026-04-30T23:59:59Z")}}
+	march := &odata.And{
+		Left:  &odata.Comparison{Field: "movementDate", Op: odata.Ge, Value: day("2026-03-01T00:00:00Z")},
+		Right: &odata.Comparison{Field: "movementDate", Op: odata.Lt, Value: day("2026-04-01T00:00:00Z")}}
 	sheep := &odata.Comparison{Field: "species", Op: odata.Eq, Value: "Sheep"}
 	both := func(l, r odata.Expr) odata.Expr { return &odata.And{Left: l, Right: r} }
 	keeper := func(f odata.Expr) store.RequestQuery {
@@ -41,6 +44,9 @@ func listingShapes() map[string]store.RequestQuery {
 		"keeper, two months":             keeper(month),
 		"keeper, two months of sheep":    keeper(both(month, sheep)),
 		"keeper, sheep":                  keeper(sheep),
+		"keeper, a month":                keeper(march),
+		"inspector, a month":             {Type: store.RequestTransfer, All: true, Filter: march},
+		"tracing, a month":               tracing(march),
 		"tracing, no filter":             tracing(nil),
 		"tracing, two months":            tracing(month),
 		"tracing, two months of sheep":   tracing(both(month, sheep)),

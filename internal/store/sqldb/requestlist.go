@@ -17,8 +17,11 @@ import (
 // window is written in ({limit}, {offset}, {end}: see paging), and their
 // columns ({columns}: see listed).
 const (
-	// listAllSQL pages through every request of a type, on requests_type.
-	listAllSQL = `SELECT {columns} FROM requests r
+	// listOneSQL is the page of a listing of one branch on requests, read
+	// straight from its index in id order: every request of a type (on
+	// requests_type), or the user's own (requests_user), or either in one
+	// month (requests_month, requests_user_month).
+	listOneSQL = `SELECT {columns} FROM requests r
 		WHERE r.type = $1 AND r.id > $2 AND %s ORDER BY r.id LIMIT {limit} OFFSET {offset}`
 	// listVisibleSQL is the page among the ids of the branches of what a
 	// user may see, merged in id order ({ids}: Tuning.ListMerge).
@@ -126,10 +129,7 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		return "", nil, err
 	}
 	args := f.args
-	switch {
-	case !hasTraced && q.All && bounds == nil:
-		return page.Replace(fmt.Sprintf(listAllSQL, cond)), args, nil
-	case !hasTraced && !q.All && q.UserName == "":
+	if !hasTraced && !q.All && q.UserName == "" {
 		return "", nil, nil
 	}
 	// inMonth is the condition on the month bucket of column prefix
@@ -144,6 +144,15 @@ func (s *Store) requestsQuery(q store.RequestQuery) (string, []any, error) {
 		}
 		args = append(args, m)
 		return fmt.Sprintf(" AND %smovement_month = $%d", prefix, len(args))
+	}
+	if !hasTraced && len(months) == 1 {
+		// One branch on requests needs no merge: the page is read from
+		// it directly.
+		if !q.All {
+			args = append(args, q.UserName)
+			cond += fmt.Sprintf(" AND r.user_name = $%d", len(args))
+		}
+		return page.Replace(fmt.Sprintf(listOneSQL, cond+inMonth("r.", months[0]))), args, nil
 	}
 	var branches []string
 	// branch adds a branch in id order by the column order. The page's
