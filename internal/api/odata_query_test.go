@@ -109,6 +109,12 @@ func TestODataQueryOptions(t *testing.T) {
 		if p.Count == nil || *p.Count != 5 || len(p.Value) != 3 {
 			t.Errorf("$count=true: count %v, %d items, want 5 and a page of 3", p.Count, len(p.Value))
 		}
+		// A boolean alone is a condition, as OData reads it.
+		bare := url.QueryEscape(fmt.Sprintf("requestId gt %d and not isContentPurged", ids[2]))
+		p, _ = get("/v1/TransferRequests?$count=true&$filter=" + bare)
+		if p.Count == nil || *p.Count != 5 {
+			t.Errorf("$filter=…not isContentPurged: count %v, want 5", p.Count)
+		}
 		// $expand reaches depth 2, in either form.
 		p, _ = get("/v1/TransferRequests?$expand=content($expand=movementGroups)&top=1")
 		if len(p.Value) != 1 || p.Value[0]["content"] == nil {

@@ -162,7 +162,10 @@ func (p *parser) enter(t token) error {
 	return nil
 }
 
-// comparison := field op literal
+// comparison := field op literal | boolean-field
+//
+// A boolean field alone (isFullUndone, not isFullUndone) is true where
+// the field is, as OData reads it: field eq true.
 func (p *parser) comparison() (Expr, error) {
 	f, err := p.lx.next()
 	if err != nil {
@@ -177,6 +180,15 @@ func (p *parser) comparison() (Expr, error) {
 	field, ok := p.fields[f.text]
 	if !ok {
 		return nil, p.unknownField(f)
+	}
+	if field.Kind == Bool {
+		next, err := p.lx.peek()
+		if err != nil {
+			return nil, err
+		}
+		if next.kind == tEnd || next.kind == tClose || next.isWord("and") || next.isWord("or") {
+			return &Comparison{Field: f.text, Op: Eq, Value: true}, nil
+		}
 	}
 	o, err := p.lx.next()
 	if err != nil {

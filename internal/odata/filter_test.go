@@ -39,6 +39,10 @@ func TestParseFilter(t *testing.T) {
 		{"largest int", "requestId eq 9223372036854775807", cmpr("requestId", Eq, int64(9223372036854775807))},
 		{"smallest int", "requestId eq -9223372036854775808", cmpr("requestId", Eq, int64(-9223372036854775808))},
 
+		{"a boolean field alone", "isFullUndone", cmpr("isFullUndone", Eq, true)},
+		{"not a boolean field", "not isFullUndone and species eq 'Sheep'", &And{&Not{cmpr("isFullUndone", Eq, true)}, sheep}},
+		{"a boolean field in parentheses, then or", "(isFullUndone) or isFullUndone eq false",
+			&Or{cmpr("isFullUndone", Eq, true), cmpr("isFullUndone", Eq, false)}},
 		{"not", "not species eq 'Sheep'", &Not{sheep}},
 		{"not with parentheses", "not (species eq 'Sheep')", &Not{sheep}},
 		{"not not", "not not species eq 'Sheep'", &Not{&Not{sheep}}},

@@ -16,6 +16,7 @@ var testFields = Fields{
 	"species":       {Kind: String},
 	"requestStatus": {Kind: String, Values: []string{"Pending", "Success", "Fail", "CompletedWarning"}, Read: oldStatus},
 	"requestId":     {Kind: Int},
+	"isFullUndone":  {Kind: Bool},
 	"holding":       {Kind: String, Read: livestock.NormalCPH, Unordered: true},
 }
 
@@ -28,7 +29,7 @@ func oldStatus(s string) (string, error) {
 	return s, nil
 }
 
-const allowed = "holding, movementDate, requestDate, requestId, requestStatus, species"
+const allowed = "holding, isFullUndone, movementDate, requestDate, requestId, requestStatus, species"
 
 func cmpr(field string, op Op, v any) *Comparison { return &Comparison{Field: field, Op: op, Value: v} }
 
