@@ -122,7 +122,9 @@ func TestLiveShapedMovements(t *testing.T) {
 			t.Errorf("a document total that disagrees: %d %s", wrong.status, wrong.body)
 		}
 		doc["destinationDetail"].(map[string]any)["totalAnimalsReceived"] = 2
-		fix["trackingId"] = "live-3"
+		// A trackingId is unique per request type (the live code 25): the
+		// correction may carry its transfer's.
+		fix["trackingId"] = "live-1"
 		corrected := b.submitWhole(k1, "CorrectTransferRequests", fix)
 		if corrected.RequestStatus != "Success" || !strings.Contains(string(corrected.Content), `"requestToBeUndone_ID":`) {
 			t.Fatalf("live correction: %s %+v %s", corrected.RequestStatus, corrected.Errors, corrected.Content)

@@ -49,7 +49,7 @@ const (
 
 	// Movements: found when the request is received (400 or 403 at once).
 	CodeNoEnvelope     Code = "S014" // the body is not wrapped in {"content": …}
-	CodeDuplicateTrack Code = "V001" // the trackingId was used before by this user
+	CodeDuplicateTrack Code = "V001" // the trackingId was used before by this user for this type of request
 	CodeUserHolding    Code = "V002" // userHolding is neither the source nor the destination
 	CodeReplayMismatch Code = "V004" // a correlation id replayed with a different request
 	CodeFilterField    Code = "S015" // $filter names a field that cannot be filtered
@@ -190,7 +190,7 @@ var Codes = []CodeInfo{
 	{CodeFilterField, KindInvalid, "$filter names a field that cannot be filtered on"},
 	{CodeFilterSyntax, KindInvalid, "$filter cannot be parsed"},
 	{CodePageTooLarge, KindInvalid, "$top is above the largest results page"},
-	{CodeDuplicateTrack, KindInvalid, "The trackingId was used before by this user"},
+	{CodeDuplicateTrack, KindInvalid, "The trackingId was used before by this user for this type of request"},
 	{CodeUserHolding, KindInvalid, "userHolding is neither the source nor the destination"},
 	{CodeReplayMismatch, KindInvalid, "The correlation id was used before for a different request"},
 	{CodeHoldingUnknown, KindInvalid, "The holding is not registered"},

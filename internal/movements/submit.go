@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -83,7 +84,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 		if err != nil {
 			if livestock.ErrorKind(err) == livestock.KindConflict {
 				return livestock.Invalid("the trackingId was used before", livestock.FieldError{Code: livestock.CodeDuplicateTrack,
-					Source: "/content/trackingId", Value: req.TrackingID, Message: "this user has sent a request with this trackingId before"})
+					Source: "/content/trackingId", Value: req.TrackingID, Message: fmt.Sprintf("this user has sent a %s with this trackingId before", typ)})
 			}
 			return err
 		}

@@ -130,7 +130,7 @@ type MovementTx interface {
 	MovementReader
 	Holding(ctx context.Context, cph livestock.CPH) (livestock.Holding, error)
 	// InsertRequest stores r and returns its id. A TrackingID the same
-	// user has used before is KindConflict.
+	// user has used before for a request of r's type is KindConflict.
 	InsertRequest(ctx context.Context, r Request) (int64, error)
 	LockRequest(ctx context.Context, id int64) (Request, error)
 	// LockRequests locks those of ids that exist, newest first (the lock

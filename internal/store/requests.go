@@ -84,7 +84,7 @@ type Request struct {
 	UpdatedDate   time.Time
 	MovementDate  time.Time         // the transfer's date-time as reported, or a review's arrival date at 00:00Z; zero when none
 	Species       livestock.Species // Sheep, Goats or Deer; zero when none (a review's, until its job reads the movement)
-	TrackingID    string            // "" when none; unique per user among requests that have one
+	TrackingID    string            // "" when none; unique per user and type among requests that have one
 	CorrelationID string
 	Holdings      []livestock.CPH // the holdings the request concerns: who besides the submitter may see it; read back in CPH order
 	TargetID      int64           // the request corrected, reviewed or undone; 0 when none

@@ -25,20 +25,20 @@ const (
 	requestTail = `, errors, warnings, document_ref, holdings`
 	requestSQL  = `SELECT ` + requestColumns + ` FROM requests WHERE id = $1`
 	// insertRequestSQL does nothing, and returns no row, when the user has
-	// used the tracking id before: the transaction stays usable (a unique
+	// used the tracking id before for a request of the type: the transaction stays usable (a unique
 	// violation would abort it on PostgreSQL).
 	insertRequestSQL = `INSERT INTO requests (type, status, user_name, request_date, updated_date, movement_date,
 		species, tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors, warnings,
 		document_ref, movement_month, holdings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
 		$17, $18)
-		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
+		ON CONFLICT (user_name, type, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
 	// insertRequestWithIDSQL is insertRequestSQL with the id given ($19),
 	// for a deferred insert (deferred.go); %s is the dialect's OverrideID.
 	insertRequestWithIDSQL = `INSERT INTO requests (type, status, user_name, request_date, updated_date,
 		movement_date, species, tracking_id, correlation_id, target_id, is_full_undone, undo_supported, content, errors,
 		warnings, document_ref, movement_month, holdings, id) %s VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
 		$12, $13, $14, $15, $16, $17, $18, $19)
-		ON CONFLICT (user_name, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
+		ON CONFLICT (user_name, type, tracking_id) WHERE tracking_id IS NOT NULL DO NOTHING`
 	updateRequestSet = `UPDATE requests SET status = $2, updated_date = $3, errors = $4, warnings = $5,
 		is_full_undone = $6, undo_supported = $7, document_ref = $8, species = $10`
 	updateRequestSQL = updateRequestSet + `, holdings = $9 WHERE id = $1`
@@ -113,7 +113,7 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 		if id, ok := t.nextID(ctx, requestID); ok {
 			key := ""
 			if r.TrackingID != "" {
-				key = r.UserName + "\x00" + r.TrackingID
+				key = r.UserName + "\x00" + string(r.Type) + "\x00" + r.TrackingID
 				t.tx.SetKey(key) // the order of a pass with savepoints (deferred.go)
 			}
 			t.tx.Later(rankRequest, key, 1, fmt.Sprintf(insertRequestWithIDSQL, s.d.OverrideID), string(r.Type),
@@ -129,7 +129,7 @@ func (t *tx) InsertRequest(ctx context.Context, r store.Request) (id int64, err 
 		nullString(r.TrackingID), r.CorrelationID, nullInt(r.TargetID), r.IsFullUndone, r.UndoSupported,
 		notNilBytes(r.Content), errs, warns, r.DocumentRef, monthOrNull(r.MovementDate), joined)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, livestock.Errorf(livestock.KindConflict, "the trackingId %q was used before by this user", r.TrackingID)
+		return 0, livestock.Errorf(livestock.KindConflict, "the trackingId %q was used before by this user for a %s", r.TrackingID, string(r.Type))
 	}
 	if err != nil {
 		return 0, err

@@ -109,8 +109,8 @@ func testRequestRoundTrip(t *testing.T, s store.Store) {
 	}
 }
 
-// testTrackingConflict checks that a tracking id is unique per user, and
-// that the transaction stays usable after the conflict.
+// testTrackingConflict checks that a tracking id is unique per user and
+// request type, and that the transaction stays usable after the conflict.
 func testTrackingConflict(t *testing.T, s store.Store) {
 	c := ctx(t)
 	tracked := func(user, id string) store.Request {
@@ -132,8 +132,16 @@ func testTrackingConflict(t *testing.T, s store.Store) {
 	if r, err := s.Request(c, after); err != nil || r.TrackingID != "T-2" {
 		t.Errorf("the request after the conflict = %+v, %v; want it committed", r, err)
 	}
-	// Another user may use the same id; requests without one never clash.
-	addRequests(t, s, tracked("keeper2", "T-1"), transfer("keeper1"), transfer("keeper1"))
+	// Another user may use the same id, and the same user for another
+	// type of request; requests without one never clash.
+	correction := tracked("keeper1", "T-1")
+	correction.Type = store.RequestCorrection
+	addRequests(t, s, tracked("keeper2", "T-1"), correction, transfer("keeper1"), transfer("keeper1"))
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		_, err := tx.InsertRequest(c, correction)
+		wantKind(t, "InsertRequest of a correction with a tracking id used before for one", err, livestock.KindConflict)
+		return nil
+	})
 	if r, err := s.Request(c, first); err != nil || r.UserName != "keeper1" {
 		t.Errorf("the first request = %+v, %v", r, err)
 	}
