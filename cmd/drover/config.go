@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -129,6 +130,12 @@ func envName(flagName string) string {
 	return "DROVER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
+// absoluteHTTP reports whether s is an absolute http or https URL.
+func absoluteHTTP(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
 // check refuses a setting that would quietly mean something else: a
 // negative bound read as "none", a page or body of 0 replaced by the
 // default, a retry-after that overflows, workers by the million. Each
@@ -160,6 +167,7 @@ func (c config) check() error {
 		{"--max-token-lifetime", c.MaxTokenLife > 0 && (c.Issuer != "" || c.MaxTokenLife >= auth.SandboxTokenLifetime),
 			fmt.Sprintf("more than 0, and at least %s without --issuer (the sandbox issuer's tokens last that long)", auth.SandboxTokenLifetime)},
 		{"--database", databaseKind(c.Database) != "", databaseRule},
+		{"--public-url", c.PublicURL == "" || absoluteHTTP(c.PublicURL), "empty or an absolute http(s) URL (https://drover.example.org)"},
 	} {
 		if !b.ok {
 			return fmt.Errorf("%s must be %s", b.flag, b.expected)

@@ -248,6 +248,7 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{"--read-timeout", "-1s"}, {"--write-timeout", "0s"}, {"--request-timeout", "0s"}, {"--shutdown-timeout", "-5s"},
 		{"--audience", ""}, {"--database", ""}, {"--database", ":memory:"}, {"--database", "postgresql:/bad"},
 		{"--database", "mysql://foo"}, {"--max-token-lifetime", "0s"}, {"--max-token-lifetime", "30m"},
+		{"--public-url", "not a url"}, {"--public-url", "ftp://drover.example.org"}, {"--public-url", "https://"},
 	} {
 		flag, value := tc[0], tc[1]
 		err := run(ctx, []string{"serve", "--database", db, flag + "=" + value}, func(string) string { return "" }, io.Discard, io.Discard)
@@ -291,5 +292,37 @@ func TestServeOnATakenPortLeavesTheDatabaseAlone(t *testing.T) {
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Error("serve on a taken port created its database")
+	}
+	// So does one whose profiler's port is taken, or whose standing data
+	// cannot be read.
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--debug-addr", taken.Addr().String(), "address already in use"},
+		{"--standing-data", filepath.Join(t.TempDir(), "missing"), "is not a directory"},
+	} {
+		err = run(context.Background(), []string{"serve", "--database", db, "--addr", "127.0.0.1:0", tc.flag, tc.value},
+			func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("serve %s %s = %v; want %s", tc.flag, tc.value, err, tc.want)
+		}
+		if _, err := os.Stat(db); err == nil {
+			t.Errorf("serve with a bad %s created its database", tc.flag)
+		}
+	}
+}
+
+// An SQLite path that cannot be a database file is named as such, not as
+// a database that is unavailable for now.
+func TestServeNamesAnUnusableSQLitePath(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(dir, "missing", "drover.db"), "does not exist"},
+		{dir, "is a directory"},
+	} {
+		err := run(context.Background(), []string{"serve", "--database", tc.path, "--addr", "127.0.0.1:0"},
+			func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "try again later") {
+			t.Errorf("serve --database %s = %v; want it %s", tc.path, err, tc.want)
+		}
 	}
 }

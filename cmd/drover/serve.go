@@ -55,14 +55,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer ln.Close()
-	st, err := openStore(ctx, c.Database)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := claimMode(ctx, st, c.Issuer != ""); err != nil {
-		return err
-	}
+	// What needs no database is read and opened before it, so that a bad
+	// file or a taken port stops the server before any migration runs.
 	lists, err := standing.Load(c.StandingData)
 	if err != nil {
 		return fmt.Errorf("standing data: %w", err)
@@ -70,6 +64,17 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	doc, err := openapi.Load()
 	if err != nil {
 		return fmt.Errorf("openapi document: %w", err)
+	}
+	if _, err := startDebug(ctx, c.DebugAddr, log); err != nil {
+		return fmt.Errorf("--debug-addr: %w", err)
+	}
+	st, err := openStore(ctx, c.Database)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := claimMode(ctx, st, c.Issuer != ""); err != nil {
+		return err
 	}
 
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/") // links append /v1/…: a trailing slash doubled it
@@ -126,9 +131,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	if _, err := startDebug(ctx, c.DebugAddr, log); err != nil {
-		return fmt.Errorf("--debug-addr: %w", err)
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/postgres"
 	"github.com/drover-registry/drover/internal/store/sqlite"
@@ -13,14 +17,44 @@ import (
 // openStore opens the database named by dsn, applying its migrations: a
 // postgres:// (or postgresql://) URL is PostgreSQL, a file path SQLite
 // (databaseKind); anything else is refused rather than taken for a file.
-func openStore(ctx context.Context, dsn string) (store.Store, error) {
+func openStore(ctx context.Context, dsn string) (st store.Store, err error) {
 	switch databaseKind(dsn) {
 	case "postgres":
-		return postgres.Open(ctx, dsn)
+		st, err = postgres.Open(ctx, dsn)
 	case "sqlite":
-		return sqlite.Open(ctx, dsn)
+		if err := sqliteFileUsable(dsn); err != nil {
+			return nil, err
+		}
+		st, err = sqlite.Open(ctx, dsn)
+	default:
+		return nil, fmt.Errorf("--database must be %s", databaseRule)
 	}
-	return nil, fmt.Errorf("--database must be %s", databaseRule)
+	if err != nil {
+		// The store's error says what a request would be told (the
+		// database is unavailable; try again later); at startup the
+		// operator needs its cause.
+		var le *livestock.Error
+		if errors.As(err, &le) && le.Err != nil {
+			err = le.Err
+		}
+		return nil, fmt.Errorf("cannot open the database: %w", err)
+	}
+	return st, nil
+}
+
+// sqliteFileUsable refuses an SQLite path that cannot be a database file
+// before SQLite reports it as "unable to open database file": a
+// directory, or a file in a directory that does not exist.
+func sqliteFileUsable(dsn string) error {
+	path, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("--database %s is a directory; name a file in it", path)
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--database %s: the directory %s does not exist", path, dir)
+	}
+	return nil
 }
 
 // databaseRule is what --database takes, for the errors that refuse it.

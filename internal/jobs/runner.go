@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -295,7 +296,16 @@ func (r *Runner) retry(ctx context.Context, j store.Job, cause error) error {
 	}
 	r.opts.Log.Log(ctx, lvl, "job attempt failed", slog.Int64("job", j.ID), slog.String("kind", j.Kind),
 		slog.Int("attempt", attempt), slog.Bool("final", final), slog.Any("error", cause))
-	if err := r.store.RetryJob(ctx, j.ID, runAt, cause.Error(), final); err != nil {
+	err := r.store.RetryJob(ctx, j.ID, runAt, cause.Error(), final)
+	if livestock.ErrorKind(err) == livestock.KindConflict {
+		// The attempt's claim was undone with its transaction (its
+		// connection cut), and another worker took the job and finished
+		// it: the job's outcome is that worker's, and nothing is owed.
+		r.opts.Log.Info("job finished by another attempt", slog.Int64("job", j.ID), slog.String("kind", j.Kind),
+			slog.Any("state", err))
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("record failure of job %d: %w", j.ID, err)
 	}
 	return nil

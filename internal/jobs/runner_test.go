@@ -350,3 +350,46 @@ func TestIdleWorkersLookLessOften(t *testing.T) {
 		}
 	}
 }
+
+// cutStore is a store whose job transaction is cut after its handler ran:
+// the attempt is undone with it, and another worker then takes the job
+// and finishes it before the first can record its failure.
+type cutStore struct {
+	store.Store
+	cut error
+}
+
+func (c cutStore) RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx store.Tx, j store.Job) error) (bool, error) {
+	ran, err := c.Store.RunJob(ctx, kinds, now, fn) // the handler fails: rolled back
+	if !ran || err == nil {
+		return ran, fmt.Errorf("the attempt did not fail: %v, %v", ran, err)
+	}
+	if ran, err := c.Store.RunJob(ctx, kinds, now, apply); !ran || err != nil { // the other worker
+		return false, fmt.Errorf("the other worker: %v, %v", ran, err)
+	}
+	return true, c.cut
+}
+
+// A failed attempt whose job another worker has finished since is no
+// failure of the queue: RunOne reports none, logs it below a warning of
+// the queue, and the job stays done, its work applied once.
+func TestFailedAttemptOfAJobFinishedElsewhere(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := enqueue(t, s, "test.cut", 1)
+		cut := errors.New("FATAL: terminating connection due to administrator command")
+		var logs bytes.Buffer
+		r := jobs.New(cutStore{Store: s, cut: cut}, jobs.Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
+		r.Register("test.cut", func(ctx context.Context, tx store.Tx, j store.Job) error { return cut })
+		if ran, err := r.RunOne(context.Background(), []string{"test.cut"}); !ran || err != nil {
+			t.Fatalf("RunOne = %v, %v; want a job run and no error", ran, err)
+		}
+		j, _ := storetest.Inspect(s).Job(context.Background(), ids[0])
+		if j.State != store.JobDone || j.Attempts != 0 || effects(t, s, ids[0]) != 1 {
+			t.Errorf("the job after both workers: %+v, %d effects", j, effects(t, s, ids[0]))
+		}
+		if !strings.Contains(logs.String(), "job finished by another attempt") {
+			t.Errorf("log: %s", logs.String())
+		}
+	})
+}

@@ -22,6 +22,9 @@ func Load(dir string) (*Lists, error) {
 		return nil, fmt.Errorf("standing: built-in lists: %w", err)
 	}
 	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("standing: %s is not a directory", dir)
+		}
 		ops, err := readDir(os.DirFS(dir), ".")
 		if err != nil {
 			return nil, fmt.Errorf("standing: %s: %w", dir, err)

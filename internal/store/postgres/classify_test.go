@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
+	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -41,6 +43,34 @@ func TestClassifyLostConnection(t *testing.T) {
 	err := dialect.Error("Op", fmt.Errorf("read: %w", context.DeadlineExceeded))
 	if livestock.ErrorKind(err) != livestock.KindUnavailable || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("deadline: %v", err)
+	}
+}
+
+// A server that refuses the connection itself, with a code of its own
+// (here 3D000, no such database; 55000 when the database is closed to
+// connections), is unavailable too: the operator's outage, not a fault.
+func TestClassifyRefusedConnection(t *testing.T) {
+	t.Parallel()
+	base := os.Getenv("DROVER_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("DROVER_TEST_POSTGRES is not set")
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/drover_no_such_database"
+	conn, err := pgconn.Connect(t.Context(), u.String())
+	if err == nil {
+		conn.Close(t.Context())
+		t.Fatal("connected to a database that does not exist")
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "3D000" {
+		t.Fatalf("connect: %v; want the server's 3D000", err)
+	}
+	if got := classify(err); got != livestock.KindUnavailable {
+		t.Errorf("classify(%v) = %v, want unavailable", err, got)
 	}
 }
 

@@ -52,6 +52,13 @@ func bindTime(t time.Time) any { return t.UTC() }
 // classify maps PostgreSQL's SQLSTATE codes and pgx's connection errors to
 // error kinds.
 func classify(err error) livestock.Kind {
+	// A connection that could not be made is unavailable whatever the
+	// server said when it refused it: a database not accepting
+	// connections (55000), gone (3D000), or refusing the role (28000).
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return livestock.KindUnavailable
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		switch {
@@ -68,11 +75,10 @@ func classify(err error) livestock.Kind {
 		}
 		return livestock.KindInternal
 	}
-	// A connection that could not be made, timed out, or was found closed
-	// or cut (the server or the network dropped it, in the pool or in use);
-	// pgx marks as safe to retry whatever failed before the server saw it.
-	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) || pgconn.Timeout(err) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err) ||
+	// A connection that timed out, or was found closed or cut (the server
+	// or the network dropped it, in the pool or in use); pgx marks as safe
+	// to retry whatever failed before the server saw it.
+	if pgconn.Timeout(err) || errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return livestock.KindUnavailable
 	}
