@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drover-registry/drover/internal/api"
 	"github.com/drover-registry/drover/internal/store"
@@ -387,6 +388,62 @@ func TestKeeperReadsOnlyTheirOwnRequests(t *testing.T) {
 			if want := map[bool]int{true: http.StatusOK, false: http.StatusNotFound}[tc.reads]; status != want {
 				t.Errorf("GET %s(%d) = %d, want %d", tc.collection, tc.id, status, want)
 			}
+		}
+	})
+}
+
+// TestSourceAcceptingWhatLeftSince: keeper1 confirming keeper2's on-move
+// of a sheep keeper1 has sent elsewhere since moves nothing, so the review
+// fails with the reason at the tag and the movement still awaits keeper1
+// (who may reject it): accepted, it was approved with no animal on it,
+// and followed by traces as a way between the two holdings.
+func TestSourceAcceptingWhatLeftSince(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		on := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 1), nil))
+		if !on.applied() {
+			t.Fatalf("keeper2's on-move: %s %+v", on.RequestStatus, on.Errors)
+		}
+		away := b.submit(k1, "TransferRequests", transfer(day(0), farm1, "01/100/0253", farm1, sheep("130181", 1), nil))
+		if !away.applied() {
+			t.Fatalf("keeper1 sending the sheep to the abattoir: %s %+v", away.RequestStatus, away.Errors)
+		}
+		review := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 1))
+		if errs, _ := review.codes(); review.RequestStatus != "Fail" || !slices.Equal(errs, []string{"22039"}) {
+			t.Errorf("accepting a move of a sheep gone since: %s %+v, want Fail with 22039", review.RequestStatus, review.Errors)
+		}
+		if _, ok := listed(b.awaiting(k1, farm1), on.RequestID); !ok {
+			t.Error("after the failed review, the on-move no longer awaits keeper1")
+		}
+		b.wantOn("after the failed review", map[string]string{"UK0130181 00001": "01/100/0253"})
+		rejected := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, false, 0))
+		if !rejected.applied() {
+			t.Errorf("keeper1 rejecting it then: %s %+v", rejected.RequestStatus, rejected.Errors)
+		}
+	})
+}
+
+// TestReviewArrivalLaterToday: an arrival later today, given with its time,
+// is refused at once, as a transfer's time is; a day alone is the job's
+// to compare.
+func TestReviewArrivalLaterToday(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		off := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil))
+		if !off.applied() {
+			t.Fatalf("keeper1's off-move: %s %+v", off.RequestStatus, off.Errors)
+		}
+		review := decide(farm2, off.RequestID, true, 1)
+		later := time.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
+		review["reviewMovement"].(map[string]any)["arrivalDate"] = later
+		res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": review})
+		if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) != 1 || p.Errors[0].Code != "V019" ||
+			p.Errors[0].Source != "/content/reviewMovement/arrivalDate" {
+			t.Errorf("an arrival in two hours: %d %s, want 400 V019 at the arrival date", res.status, res.body)
 		}
 	})
 }

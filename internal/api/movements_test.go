@@ -195,8 +195,18 @@ func TestMovementLifecycle(t *testing.T) {
 		}
 		// A second correction of the old version is refused.
 		again := b.submit(k1, "CorrectTransferRequests", correction)
-		if errs, _ := again.codes(); !slices.Equal(errs, []string{"4076"}) { // V028
+		if errs, _ := again.codes(); !slices.Equal(errs, []string{"4076"}) || // V028
+			!strings.Contains(again.Errors[0].Message, fmt.Sprintf("correct request %d instead", corrected.RequestID)) {
 			t.Errorf("correcting a superseded version: %v", again.Errors)
+		}
+		// Once the movement is undone, the refusal says so, rather than
+		// pointing at its latest version.
+		if undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": corrected.RequestID}); !undo.applied() {
+			t.Fatalf("undoing the correction: %+v", undo)
+		}
+		if again := b.submit(k1, "CorrectTransferRequests", correction); len(again.Errors) != 1 ||
+			!strings.Contains(again.Errors[0].Message, "it was undone") {
+			t.Errorf("correcting a superseded version of an undone movement: %v", again.Errors)
 		}
 
 		// keeper1 undoes a third transfer; keeper2 may not.

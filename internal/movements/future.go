@@ -10,6 +10,14 @@ import (
 // software gives may be: a farm computer's clock drifts.
 const maxClockSkew = 5 * time.Minute
 
+// future reports whether at, a time of day other than midnight, is past
+// now beyond the clock skew allowed. Midnight is a day, and days are the
+// job's to compare.
+func future(at, now time.Time) bool {
+	h, m, s := at.Clock()
+	return (h != 0 || m != 0 || s != 0) && at.After(now.Add(maxClockSkew))
+}
+
 // futureTimes refuses a transfer whose transferDate, or whose document's
 // departure or arrival (the live catalogue's 21110 and 21113), is in the
 // future. It runs at submission, against the clock; the job's rule on
@@ -19,8 +27,7 @@ const maxClockSkew = 5 * time.Minute
 // before. d.model's document was normalised by readDocument.
 func futureTimes(d decoded, now time.Time) []livestock.FieldError {
 	var errs []livestock.FieldError
-	at := d.at.Time()
-	if h, m, s := at.Clock(); (h != 0 || m != 0 || s != 0) && at.After(now.Add(maxClockSkew)) {
+	if future(d.at.Time(), now) {
 		errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/transferDate", Value: d.at.String(),
 			Message: "the transfer date is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
 	}

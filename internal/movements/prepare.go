@@ -3,6 +3,7 @@ package movements
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -87,6 +88,13 @@ func (s *Service) prepareReview(ctx context.Context, u livestock.User, content [
 	at := r.ArrivalDate.Time()
 	if dt, err := livestock.ParseDateTime(w.ReviewMovement.ArrivalDate); err == nil {
 		at = dt.Time()
+	}
+	if now := s.now(); future(at, now) {
+		// As a transfer's time (futureTimes): a day alone is left to the
+		// job's rule, which compares days.
+		return store.Request{}, livestock.Invalid("the review names a time in the future", livestock.FieldError{Code: livestock.CodeDateFuture,
+			Source: "/content/reviewMovement/arrivalDate", Value: w.ReviewMovement.ArrivalDate,
+			Message: "the arrival date is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
 	}
 	return store.Request{MovementDate: at, TargetID: r.RequestID, TrackingID: deref(w.TrackingID),
 		Holdings: holdingList(r.Holding), Content: normalised(w)}, nil

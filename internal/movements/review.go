@@ -3,6 +3,7 @@ package movements
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -80,6 +81,12 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 		if warns, err = s.sourceChecks(ctx, tx, &m, decided.Accepted); err != nil {
 			return outcome{}, err
 		}
+		if !acceptsAny(m, decided) {
+			// Not one animal the source's keeper confirmed can leave it
+			// now: accepted, the movement would be approved with nothing
+			// on it, and traced as a way between the two holdings.
+			return failed(warns...)
+		}
 		still, err := s.sourceStandstill(ctx, tx, &m)
 		if err != nil {
 			return outcome{}, err
@@ -116,6 +123,17 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	req.TargetID, req.Species, req.UndoSupported = m.RequestID, m.Species, true
 	req.Holdings = holdingList(r.Holding, m.Source)
 	return outcome{warns: warns}, nil
+}
+
+// acceptsAny reports whether decided moves any animal of m: a tag
+// accepted, or a batch.
+func acceptsAny(m store.Movement, decided livestock.ReviewOutcome) bool {
+	for _, d := range m.Devices {
+		if decided.Accepted[d.Identifier.String()] {
+			return true
+		}
+	}
+	return slices.ContainsFunc(decided.BatchAccepted, func(n int) bool { return n > 0 })
 }
 
 // staleReview is the error of a review naming request named when the

@@ -160,11 +160,13 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 	if err != nil {
 		return nil, nil, outcome{}, err
 	}
+	// The movement's state first: the latest version of an undone or
+	// reviewed movement is no better a target than the one named.
 	switch {
-	case m.RequestID != target.ID:
-		return refuse(fmt.Sprintf("request %d was corrected since; correct request %d instead", target.ID, m.RequestID))
 	case m.State != store.MovementPendingReview:
 		return refuse("the movement is " + string(m.State) + ": only a movement awaiting review can be corrected; " + instead(m.State))
+	case m.RequestID != target.ID:
+		return refuse(fmt.Sprintf("request %d was corrected since; correct request %d instead", target.ID, m.RequestID))
 	}
 	return &m, &target, outcome{}, nil
 }
