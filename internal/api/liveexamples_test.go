@@ -240,7 +240,7 @@ func reviewFill(id, batchMovementID int64) map[string]any {
 	return map[string]any{
 		"/requestDate": "0001-01-01T00:00:00+00:00", "/updatedDate": "0001-01-01T00:00:00+00:00",
 		"/content/holding": farm2, "/content/trackingId": "live-r1", "/content/processingFlags/0": liveFlag,
-		rm + "/requestId": id, rm + "/arrivalDate": day(0) + "T09:00:00+00:00", rm + "/isAccepted": true, rm + "/animalTotal": 2,
+		rm + "/requestId": id, rm + "/arrivalDate": day(-1) + "T09:00:00+00:00", rm + "/isAccepted": true, rm + "/animalTotal": 2,
 		rm + "/acceptedDevices/0": map[string]any{"tagNumber": "UK0130181 00020"},
 		rm + "/rejectedDevices/0": map[string]any{"tagNumber": "UK0130181 00021"},
 		rm + "/acceptedBatches/0": batch(1), rm + "/rejectedBatches/0": batch(1),

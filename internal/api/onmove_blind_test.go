@@ -80,9 +80,10 @@ func TestOnMoveOutcomeRevealsNoTags(t *testing.T) {
 			id   int64
 			tag  string
 		}{{"moved since", on.RequestID, there}, {"never issued", off.RequestID, absent}} {
+			// Nothing accepted can move: the review fails, naming the tag.
 			review := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, tc.id, true, 1))
-			if review.RequestStatus != "CompletedWarning" || len(review.Warnings) != 1 || !strings.Contains(review.Warnings[0].Message, tc.tag) {
-				t.Errorf("keeper1 accepting the report of a sheep %s: %s %+v %+v, want one warning naming %s",
+			if review.RequestStatus != "Fail" || len(review.Errors) != 1 || !strings.Contains(review.Errors[0].Message, tc.tag) {
+				t.Errorf("keeper1 accepting the report of a sheep %s: %s %+v %+v, want one error naming %s",
 					tc.name, review.RequestStatus, review.Errors, review.Warnings, tc.tag)
 			}
 		}
