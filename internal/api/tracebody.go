@@ -118,15 +118,21 @@ func newTraceBody(q tracing.Query, res tracing.Result) traceBody {
 	// once and its lists shared by every path that takes it.
 	moves := map[int64]traceMovementBody{}
 	for _, h := range res.Holdings {
-		rb := reachedBody{Holding: h.Holding.String(), Direction: string(h.Direction), Hops: h.Hops, Date: day(h.Date),
-			Path: make([]traceMovementBody, 0, len(h.Path))}
-		for _, m := range h.Path {
-			mb, ok := moves[m.ID]
-			if !ok {
-				mb = newTraceMovement(m)
-				moves[m.ID] = mb
+		body := func(p []store.Movement) []traceMovementBody {
+			out := make([]traceMovementBody, 0, len(p))
+			for _, m := range p {
+				mb, ok := moves[m.ID]
+				if !ok {
+					mb = newTraceMovement(m)
+					moves[m.ID] = mb
+				}
+				out = append(out, mb)
 			}
-			rb.Path = append(rb.Path, mb)
+			return out
+		}
+		rb := reachedBody{Holding: h.Holding.String(), Direction: string(h.Direction), Hops: h.Hops, Date: day(h.Date), Path: body(h.Path)}
+		if h.DatePath != nil {
+			rb.DatePath = body(h.DatePath)
 		}
 		b.Holdings = append(b.Holdings, rb)
 	}

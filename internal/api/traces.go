@@ -57,6 +57,8 @@ type reachedBody struct {
 	Hops      int                 `json:"hops"`
 	Date      string              `json:"date"`
 	Path      []traceMovementBody `json:"path"`
+	// DatePath is the path that gives Date when Path does not.
+	DatePath []traceMovementBody `json:"datePath,omitempty"`
 }
 
 // contactBody is an animal a trace found: where it is now, and the stay it

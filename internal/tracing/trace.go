@@ -61,6 +61,10 @@ type Reached struct {
 	// any path within the hops allowed); backwards, the latest day animals
 	// can have left it and still reached an origin in time.
 	Date time.Time
+	// DatePath is the path that gives Date, in travel order, when it is
+	// not Path (a longer path arrived earlier, or left later); nil when
+	// Path gives Date itself.
+	DatePath []store.Movement
 }
 
 // Contact is an animal a trace found, with where it is now.
@@ -198,14 +202,20 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 	}
 	var out []Reached
 	var paths []*Reached
-	for h, i := range first {
-		r := Reached{Holding: h, Direction: d, Hops: entries[i].hops, Date: entries[best[h]].day,
-			Path: make([]store.Movement, 0, entries[i].hops)}
+	path := func(i int) []store.Movement {
+		p := make([]store.Movement, 0, entries[i].hops)
 		for j := i; entries[j].prev >= 0; j = entries[j].prev {
-			r.Path = append(r.Path, *entries[j].move)
+			p = append(p, *entries[j].move)
 		}
 		if fwd {
-			slices.Reverse(r.Path)
+			slices.Reverse(p)
+		}
+		return p
+	}
+	for h, i := range first {
+		r := Reached{Holding: h, Direction: d, Hops: entries[i].hops, Date: entries[best[h]].day, Path: path(i)}
+		if b := best[h]; b != i && !entries[b].day.Equal(entries[i].day) {
+			r.DatePath = path(b)
 		}
 		out = append(out, r)
 	}
@@ -275,7 +285,7 @@ func (s *Service) fillPaths(ctx context.Context, paths []*Reached) error {
 	at := map[int64]int{} // movement id → its place in list
 	var list []store.Movement
 	for _, r := range paths {
-		for _, m := range r.Path {
+		for _, m := range slices.Concat(r.Path, r.DatePath) {
 			if _, ok := at[m.ID]; !ok {
 				at[m.ID] = len(list)
 				list = append(list, m)
@@ -286,8 +296,10 @@ func (s *Service) fillPaths(ctx context.Context, paths []*Reached) error {
 		return err
 	}
 	for _, r := range paths {
-		for i, m := range r.Path {
-			r.Path[i] = list[at[m.ID]]
+		for _, p := range [][]store.Movement{r.Path, r.DatePath} {
+			for i, m := range p {
+				p[i] = list[at[m.ID]]
+			}
 		}
 	}
 	return nil

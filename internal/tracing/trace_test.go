@@ -145,3 +145,65 @@ func TestTraceKnown(t *testing.T) {
 		}
 	})
 }
+
+// TestTraceDatePath: a holding reached directly late and through a market
+// early has the direct path as its fewest hops and the market's as the
+// path of its date, forwards and backwards.
+func TestTraceDatePath(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		r := registry{t, s}
+		r.seed([]livestock.CPH{F1, M, F2}, nil)
+		ids := map[int]int64{
+			1: r.move(store.Movement{Source: F1, Destination: M, TransferDate: ymd(3, 5), ArrivalDate: ymd(3, 5), State: store.MovementCompleted, AnimalCount: 1}),
+			2: r.move(store.Movement{Source: M, Destination: F2, TransferDate: ymd(3, 6), ArrivalDate: ymd(3, 6), State: store.MovementCompleted, AnimalCount: 1}),
+			3: r.move(store.Movement{Source: F1, Destination: F2, TransferDate: ymd(3, 20), ArrivalDate: ymd(3, 20), State: store.MovementCompleted, AnimalCount: 1}),
+		}
+		num := map[int64]int{}
+		for n, id := range ids {
+			num[id] = n
+		}
+		nums := func(p []store.Movement) []int {
+			var out []int
+			for _, m := range p {
+				out = append(out, num[m.ID])
+			}
+			return out
+		}
+		svc := tracing.New(s, nil)
+		for _, tc := range []struct {
+			q              tracing.Query
+			at             livestock.CPH
+			date           time.Time
+			path, datePath []int
+		}{
+			{tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 2}, F2, ymd(3, 6), []int{3}, []int{1, 2}},
+			{tracing.Query{Holding: F2, Direction: tracing.Backward, Hops: 2}, F1, ymd(3, 20), []int{3}, nil},
+			{tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 1}, F2, ymd(3, 20), []int{3}, nil},
+		} {
+			tc.q.From, tc.q.To = ymd(3, 1), ymd(3, 30)
+			res, err := svc.Trace(context.Background(), tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, h := range res.Holdings {
+				if h.Holding != tc.at {
+					continue
+				}
+				found = true
+				if !h.Date.Equal(tc.date) || !cmp.Equal(nums(h.Path), tc.path) || !cmp.Equal(nums(h.DatePath), tc.datePath) {
+					t.Errorf("%s %d hops, %s: date %s, path %v, datePath %v; want %s, %v, %v", tc.q.Direction, tc.q.Hops, tc.at,
+						h.Date.Format(time.DateOnly), nums(h.Path), nums(h.DatePath), tc.date.Format(time.DateOnly), tc.path, tc.datePath)
+				}
+				for _, m := range h.DatePath {
+					if m.Devices == nil && m.Batches == nil && m.AnimalCount == 0 {
+						t.Errorf("a datePath movement %d was not filled", m.ID)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s %d hops: %s not reached", tc.q.Direction, tc.q.Hops, tc.at)
+			}
+		}
+	})
+}
