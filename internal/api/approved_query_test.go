@@ -40,7 +40,8 @@ func TestApprovedQueryOptions(t *testing.T) {
 		for i, d := range []int{-6, -4, -4} {
 			b.submit(k1, "TransferRequests", transfer(day(d), farm1, farm2, farm1, sheep("130182", i+1), nil))
 		}
-		b.submit(k2, "TransferRequests", transfer(day(-5), farm1, farm2, farm2, sheep("130182", 4), nil))
+		on := b.submit(k2, "TransferRequests", transfer(day(-5), farm1, farm2, farm2, sheep("130182", 4), nil))
+		b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 1)) // keeper1's consent
 		off := b.submit(k1, "TransferRequests", transfer(day(-3), farm1, farm2, farm1, sheep("130182", 5), nil))
 		b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
 			"reviewMovement": map[string]any{"requestId": off.RequestID, "isAccepted": true, "arrivalDate": day(-2), "animalTotal": 1}})

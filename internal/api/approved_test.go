@@ -85,10 +85,17 @@ func TestApprovedMovements(t *testing.T) {
 		review := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
 			"reviewMovement": map[string]any{"requestId": off.RequestID, "isAccepted": true, "arrivalDate": day(-2), "animalTotal": 2,
 				"rejectedDevices": []map[string]any{{"tagNumber": "UK0130181 00003"}}}})
-		// keeper2 reports a sheep moved on from keeper1's farm.
+		// keeper2 reports a sheep moved on from keeper1's farm: until
+		// keeper1 consents, nothing arrived, and there is no record.
 		on := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 4), nil))
 		if off.RequestStatus != "Success" || review.RequestStatus != "Success" || on.RequestStatus != "Success" {
 			t.Fatalf("transfer %+v, review %+v, move on %+v", off, review, on)
+		}
+		if res := b.get(fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", on.RequestID), k2); res.status != http.StatusNotFound {
+			t.Errorf("the on-move awaiting keeper1: %d %s, want no record yet", res.status, res.body)
+		}
+		if consent := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 1)); !consent.applied() {
+			t.Fatalf("keeper1's consent: %+v", consent)
 		}
 		offD, offd, ond := fmt.Sprintf("%d/Departure", off.RequestID), fmt.Sprintf("%d/Destination", off.RequestID),
 			fmt.Sprintf("%d/Destination", on.RequestID)
@@ -184,11 +191,14 @@ func TestApprovedKeepsTheTime(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		b := setup(t, s, api.Config{})
-		k2 := b.token("keeper2")
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
 		d := day(-1)
 		on := b.submit(k2, "TransferRequests", transfer(d+"T19:40:00Z", farm1, farm2, farm2, sheep("130181", 4), nil))
 		if !on.applied() {
 			t.Fatalf("transfer: %s %+v", on.RequestStatus, on.Errors)
+		}
+		if consent := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 1)); !consent.applied() {
+			t.Fatalf("keeper1's consent: %+v", consent)
 		}
 		var one approvedItem
 		b.do(http.MethodGet, fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", on.RequestID), k2, nil).decode(&one)
@@ -216,7 +226,6 @@ func TestApprovedKeepsTheTime(t *testing.T) {
 		}
 		// A reviewed move arrives when its review says, to the second, and
 		// the review's own movementDate is that instant.
-		k1 := b.token("keeper1")
 		off := b.submit(k1, "TransferRequests", transfer(d+"T08:05:00Z", farm1, farm2, farm1, sheep("130181", 5), nil))
 		review := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
 			"reviewMovement": map[string]any{"requestId": off.RequestID, "isAccepted": true, "arrivalDate": d + "T14:30:00+01:00", "animalTotal": 1}})

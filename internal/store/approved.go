@@ -21,9 +21,10 @@ const (
 // registry: the live service's ApprovedMovement, keyed by the movement's
 // id and the side that recorded it. A movement has a Departure record
 // when its departure keeper reported it (whatever its review later
-// decided), and a Destination record when its destination keeper
-// reported it or accepted it, in whole or in part, on review. An undone
-// movement has neither.
+// decided), and a Destination record once its animals reached the
+// destination: its keeper reported it and it needed no review, or a
+// review accepted it, in whole or in part. An undone movement has
+// neither.
 type ApprovedMovement struct {
 	Movement
 	RecordedBy Side

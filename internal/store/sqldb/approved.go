@@ -28,11 +28,14 @@ const (
 	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id,
 		` + movementInstantSQL + ` AS transfer_at, ` + arrivalInstantSQL + ` AS arrival_at
 		FROM movements m WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
-	// approvedDestinationSQL: a movement its destination keeper reported
-	// (it needs no review), or accepted, in whole or in part, on review.
+	// approvedDestinationSQL: a movement its animals reached: one its
+	// destination keeper reported that needed no review, or one accepted,
+	// in whole or in part, on review (by the destination, or by the source
+	// whose consent a destination's report awaited). A report still
+	// awaiting the source's consent, or refused it, brought nothing.
 	approvedDestinationSQL = `SELECT ` + movementColumns + `, 'Destination' AS side, id * 2 + 1 AS k, %s AS species_id,
 		` + movementInstantSQL + ` AS transfer_at, ` + arrivalInstantSQL + ` AS arrival_at
-		FROM movements m WHERE state <> 'Undone' AND (reported_by = 'Destination' OR state = 'Accepted')%s`
+		FROM movements m WHERE (reported_by = 'Destination' AND state = 'Completed' OR state = 'Accepted')%s`
 )
 
 // approvedFields are the fields of store.ApprovedFilterFields, as columns
