@@ -49,3 +49,41 @@ func TestAuthorizeRefusesCrossSitePosts(t *testing.T) {
 		}
 	})
 }
+
+// TestPasswordGrantRefusesCrossSitePosts: the password grant posted by
+// another site's page is refused (403) before any password is checked,
+// as the sign-in form is; farm software, which sends no browser headers,
+// and this site's own pages still get tokens.
+func TestPasswordGrantRefusesCrossSitePosts(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		seedKeeper(t, s)
+		sb := newSandbox(t, s, testIssuer, nil)
+		form := "grant_type=password&username=keeper1&password=keeper1"
+		for _, tt := range []struct {
+			name    string
+			headers []string
+			refused bool
+		}{
+			{"Sec-Fetch-Site cross-site", []string{"Sec-Fetch-Site", "cross-site"}, true},
+			{"Origin of another host", []string{"Origin", "https://evil.test"}, true},
+			{"Sec-Fetch-Site same-origin", []string{"Sec-Fetch-Site", "same-origin"}, false},
+			{"no browser headers", nil, false},
+		} {
+			r := httptest.NewRequest("POST", testIssuer+PathToken, strings.NewReader(form))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			r.RemoteAddr = "192.0.2.7:4000"
+			for i := 0; i+1 < len(tt.headers); i += 2 {
+				r.Header.Set(tt.headers[i], tt.headers[i+1])
+			}
+			w := httptest.NewRecorder()
+			err := sb.Token(w, r)
+			switch {
+			case tt.refused && kindOf(err) != livestock.KindForbidden:
+				t.Errorf("%s: Token = %d, %v; want KindForbidden", tt.name, w.Code, err)
+			case !tt.refused && (err != nil || w.Code != http.StatusOK):
+				t.Errorf("%s: Token = %d, %v; want 200", tt.name, w.Code, err)
+			}
+		}
+	})
+}

@@ -40,20 +40,24 @@ var dummyHash = sync.OnceValue(func() []byte {
 func (s *Sandbox) checkPassword(r *http.Request, name, password string) (livestock.User, error) {
 	ctx, now := r.Context(), s.now()
 	userKey, addrKey := "user:"+name, "addr:"+clientAddr(r)
-	if wait := max(s.throttle.wait(userKey, now), s.throttle.wait(addrKey, now)); wait > 0 {
+	if wait := s.throttle.begin(now, userKey, addrKey); wait > 0 {
 		return livestock.User{}, errThrottled(wait)
 	}
 	if err := s.checks.acquire(ctx); err != nil {
+		s.throttle.pardon(userKey)
+		s.throttle.pardon(addrKey)
 		return livestock.User{}, err
 	}
 	defer s.checks.release()
 	u, err := s.comparePassword(ctx, name, password)
 	switch {
-	case errors.Is(err, errBadCredentials):
-		s.throttle.fail(userKey, now)
-		s.throttle.fail(addrKey, now)
+	case errors.Is(err, errBadCredentials): // counted by begin
 	case err == nil:
 		s.throttle.forget(userKey)
+		s.throttle.pardon(addrKey)
+	default:
+		s.throttle.pardon(userKey)
+		s.throttle.pardon(addrKey)
 	}
 	return u, err
 }

@@ -120,20 +120,50 @@ type strike struct {
 
 func newThrottle() *throttle { return &throttle{strikes: map[string]strike{}} }
 
-// wait is how long key must still wait at now; 0 means it may try.
-func (t *throttle) wait(key string, now time.Time) time.Duration {
+// begin lets an attempt for keys at now through, or says how long it
+// must wait. One let through is counted failed at once, under the same
+// lock, until it proves good (pardon): counted after its check, a burst
+// of attempts sent together all passed before the first had failed.
+func (t *throttle) begin(now time.Time, keys ...string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if d := t.strikes[key].until.Sub(now); d > 0 {
-		return d
+	var wait time.Duration
+	for _, k := range keys {
+		wait = max(wait, t.strikes[k].until.Sub(now))
+	}
+	if wait > 0 {
+		return wait
+	}
+	for _, k := range keys {
+		t.failLocked(k, now)
 	}
 	return 0
+}
+
+// pardon takes back the failure begin counted for key, for an attempt
+// that proved good or was never compared. A wait it set stays only while
+// the failures still reach freeFailures.
+func (t *throttle) pardon(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, ok := t.strikes[key]
+	if !ok {
+		return
+	}
+	if s.failures--; s.failures < freeFailures {
+		s.until = time.Time{}
+	}
+	t.strikes[key] = s
 }
 
 // fail records a failed sign-in for key at now.
 func (t *throttle) fail(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.failLocked(key, now)
+}
+
+func (t *throttle) failLocked(key string, now time.Time) {
 	s := t.strikes[key]
 	if now.Sub(s.last) > quietReset {
 		s.failures = 0

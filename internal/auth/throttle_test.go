@@ -4,7 +4,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,6 +92,55 @@ func TestFailedSignInsThrottled(t *testing.T) {
 		}
 		if _, err := signIn(sb, "198.51.100.1", "keeper1", "keeper1"); err != nil {
 			t.Errorf("keeper1 from another address: %v; want signed in", err)
+		}
+	})
+}
+
+// wait is how long key must still wait at now; 0 means it may try.
+func (t *throttle) wait(key string, now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return max(t.strikes[key].until.Sub(now), 0)
+}
+
+// TestThrottledBurst: sign-ins sent together once a user is throttled
+// are let through one at a time: after the back-off, of a burst of wrong
+// passwords one is checked and the rest wait, and so does the right
+// password sent after them.
+func TestThrottledBurst(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		seedKeeper(t, s)
+		now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		sb := newSandbox(t, s, testIssuer, func() time.Time { return now }, WithPasswordChecks(8))
+		for i := range freeFailures {
+			if _, err := signIn(sb, "192.0.2."+string(rune('1'+i)), "keeper1", "wrong"); kindOf(err) != livestock.KindInvalid {
+				t.Fatalf("failure %d: %v", i+1, err)
+			}
+		}
+		now = now.Add(firstBackoff)
+		const burst = 9
+		kinds := make(chan livestock.Kind, burst)
+		var wg sync.WaitGroup
+		for i := range burst {
+			wg.Go(func() {
+				_, err := signIn(sb, "198.51.100."+strconv.Itoa(i+1), "keeper1", "wrong")
+				kinds <- kindOf(err)
+			})
+		}
+		wg.Wait()
+		close(kinds)
+		checked := 0
+		for k := range kinds {
+			if k != livestock.KindTooMany {
+				checked++
+			}
+		}
+		if checked != 1 {
+			t.Errorf("a burst of %d sign-ins after the back-off: %d checked; want 1, the rest told to wait", burst, checked)
+		}
+		if _, err := signIn(sb, "198.51.100.99", "keeper1", "keeper1"); kindOf(err) != livestock.KindTooMany {
+			t.Errorf("the right password after the burst: %v; want KindTooMany", err)
 		}
 	})
 }

@@ -72,6 +72,15 @@ func (s *Sandbox) Token(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Sandbox) passwordGrant(r *http.Request, f url.Values) (grant, error) {
+	// As the sign-in form (Authorize): a post another site's page made the
+	// browser send would let any page try passwords from its visitors'
+	// addresses. Farm software posts from no page, and sends neither
+	// Sec-Fetch-Site nor Origin.
+	if err := crossSite.Check(r); err != nil {
+		return grant{}, &livestock.Error{Kind: livestock.KindForbidden, Detail: "The password grant was posted from another site.",
+			Fields: []livestock.FieldError{{Code: livestock.CodeForbidden, Source: "header:Sec-Fetch-Site",
+				Message: "a browser page of another site may not post the password grant"}}, Err: err}
+	}
 	if err := require(f, "form:", "username", "password"); err != nil {
 		return grant{}, err
 	}
