@@ -14,7 +14,9 @@ import (
 const MaxContacts = 10000
 
 // contacts are the animals that shared a holding with q's animal while it
-// was there within the window (its origins), with where they are now.
+// was there within the window (its origins), each with the days shared
+// (its stay cut to the origin's days in the window), and where they are
+// now.
 func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Contact, error) {
 	var out []Contact
 	for _, o := range origins {
@@ -30,7 +32,12 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 			if r.Animal.Identifier.String() == q.Animal || (!q.Species.IsZero() && r.Animal.Species != q.Species) {
 				continue
 			}
-			out = append(out, Contact{Animal: r.Animal, Stay: r.Stay})
+			shared := r.Stay
+			shared.From = maxDay(shared.From, from)
+			if shared.To.IsZero() || shared.To.After(to) {
+				shared.To = to
+			}
+			out = append(out, Contact{Animal: r.Animal, Stay: shared})
 			if len(out) == MaxContacts {
 				return out, nil
 			}
@@ -39,13 +46,14 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 	return out, nil
 }
 
-// carried are the tagged animals the paths of reached carried, each once
+// carried are the tagged animals the paths of reached carried (Path and
+// DatePath), each once
 // (by the first path movement, in id order, that carried it), with where
 // they are now. An animal a review rejected did not travel.
 func (s *Service) carried(ctx context.Context, reached []Reached) ([]Contact, error) {
 	by, tags := map[string]int64{}, map[string]livestock.Tag{}
 	for _, r := range reached {
-		for _, m := range r.Path {
+		for _, m := range slices.Concat(r.Path, r.DatePath) {
 			for _, d := range m.Devices {
 				if d.Outcome == "rejected" {
 					continue

@@ -99,9 +99,13 @@ func TestHistoryAndContacts(t *testing.T) {
 		}
 		var got []string
 		for _, c := range res.Animals {
-			got = append(got, c.Animal.Identifier.String()+" met on "+c.Stay.Holding.String()+", now on "+c.Animal.CPH.String())
+			got = append(got, c.Animal.Identifier.String()+" met on "+c.Stay.Holding.String()+" "+c.Stay.From.Format("01-02")+
+				".."+c.Stay.To.Format("01-02")+", now on "+c.Animal.CPH.String())
 		}
-		wantContacts := []string{c4 + " met on " + F1.String() + ", now on " + F1.String(), c2 + " met on " + F2.String() + ", now on " + F2.String(), c3 + " met on " + F2.String() + ", now on " + F4.String()}
+		// The days shared: c1's stay and the other's, within the window.
+		wantContacts := []string{c4 + " met on " + F1.String() + " 03-01..03-05, now on " + F1.String(),
+			c2 + " met on " + F2.String() + " 03-06..03-30, now on " + F2.String(),
+			c3 + " met on " + F2.String() + " 03-06..03-12, now on " + F4.String()}
 		if diff := cmp.Diff(wantContacts, got); diff != "" {
 			t.Errorf("c1's contacts (-want +got):\n%s", diff)
 		}
