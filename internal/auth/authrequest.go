@@ -53,7 +53,8 @@ func parseAuthRequest(v url.Values, prefix string) (authRequest, error) {
 		bad(livestock.CodeBadEnum, "code_challenge_method", "code_challenge_method must be S256 (plain is not accepted)", ar.CodeChallengeMethod)
 	}
 	if !redirectAllowed(ar.RedirectURI) {
-		bad(livestock.CodeBadFormat, "redirect_uri", "redirect_uri must be an absolute http or https URL without a fragment", ar.RedirectURI)
+		bad(livestock.CodeBadFormat, "redirect_uri", "redirect_uri must be an absolute http or https URL without a fragment, "+
+			"and without code, state or error in its query", ar.RedirectURI)
 	}
 	if fields != nil {
 		return ar, livestock.Invalid("The authorization request is not valid.", fields...)
@@ -63,11 +64,19 @@ func parseAuthRequest(v url.Values, prefix string) (authRequest, error) {
 
 // redirectAllowed reports whether uri may receive a code. The sandbox
 // allows any host, but only http and https: never javascript:, data: or
-// any other scheme a browser would run or render.
+// any other scheme a browser would run or render. Nor may its query carry
+// code, state or error: the redirect adds its own, and a client reading
+// the first of two would take the link's author's.
 func redirectAllowed(uri string) bool {
 	u, err := url.Parse(uri)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return false
+	}
+	q := u.Query()
+	for _, k := range []string{"code", "state", "error", "error_description", "iss"} {
+		if q.Has(k) {
+			return false
+		}
 	}
 	return !strings.Contains(uri, "#") && u.User == nil
 }

@@ -43,6 +43,8 @@ func TestParseAuthRequest(t *testing.T) {
 		{"unknown method", func(v url.Values) { v.Set("code_challenge_method", "S512") }, field(livestock.CodeBadEnum, "code_challenge_method")},
 		{"short S256 challenge", func(v url.Values) { v.Set("code_challenge", "abc") }, field(livestock.CodeBadFormat, "code_challenge")},
 		{"javascript redirect", func(v url.Values) { v.Set("redirect_uri", "javascript:alert(1)") }, field(livestock.CodeBadFormat, "redirect_uri")},
+		{"a redirect carrying a code and a state", func(v url.Values) { v.Set("redirect_uri", "http://127.0.0.1:9/cb?code=EVIL&state=EVIL") },
+			field(livestock.CodeBadFormat, "redirect_uri")},
 		{"JavaScript redirect", func(v url.Values) { v.Set("redirect_uri", "JavaScript://app.test/%0aalert(1)") }, field(livestock.CodeBadFormat, "redirect_uri")},
 		{"data redirect", func(v url.Values) { v.Set("redirect_uri", "data:text/html,<script>x</script>") }, field(livestock.CodeBadFormat, "redirect_uri")},
 		{"relative redirect", func(v url.Values) { v.Set("redirect_uri", "/callback") }, field(livestock.CodeBadFormat, "redirect_uri")},
