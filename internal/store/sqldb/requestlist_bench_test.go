@@ -55,27 +55,14 @@ func BenchmarkTraceHolding(b *testing.B) {
 			st := d.Open(b)
 			ctx := context.Background()
 			const n, traced = 20_000, "01/100/0999"
-			for start := 0; start < n; start += 1000 {
-				if err := st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
-					for i := start; i < start+1000; i++ {
-						h := []livestock.CPH{livestock.MustCPH(fmt.Sprintf("02/%03d/%04d", i%500, i%7000)), livestock.MustCPH("03/100/0001")}
-						if i%100 == 99 {
-							h[1] = livestock.MustCPH(traced)
-						}
-						r := store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
-							CorrelationID: fmt.Sprintf("c-%d", i), Holdings: h, Content: []byte(`{}`)}
-						if _, err := tx.InsertRequest(ctx, r); err != nil {
-							return err
-						}
-					}
-					return nil
-				}); err != nil {
-					b.Fatal(err)
+			fill(b, st, n, func(i int) store.Request {
+				h := []livestock.CPH{livestock.MustCPH(fmt.Sprintf("02/%03d/%04d", i%500, i%7000)), livestock.MustCPH("03/100/0001")}
+				if i%100 == 99 {
+					h[1] = livestock.MustCPH(traced)
 				}
-			}
-			if err := sqldb.Analyze(unwrap(b, st)); err != nil {
-				b.Fatal(err)
-			}
+				return store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: "keeper1",
+					CorrelationID: fmt.Sprintf("c-%d", i), Holdings: h, Content: []byte(`{}`)}
+			})
 			eq := &odata.Comparison{Field: "holding", Op: odata.Eq, Value: traced}
 			for _, f := range []struct {
 				name   string
@@ -105,25 +92,12 @@ func BenchmarkKeeperMonth(b *testing.B) {
 			st := d.Open(b)
 			ctx := context.Background()
 			users := []string{"keeper1", "keeper2", "keeper3", "keeper4"}
-			for start := 0; start < 20000; start += 1000 {
-				if err := st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
-					for i := start; i < start+1000; i++ {
-						r := store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: users[i%4],
-							CorrelationID: fmt.Sprintf("c-%d", i), Holdings: []livestock.CPH{livestock.MustCPH(fmt.Sprintf("01/100/%04d", i%50+1))},
-							Content: []byte(`{"x": 1}`), Species: livestock.SpeciesSheep,
-							MovementDate: time.Date(2026, time.Month(1+(i/4)%12), 1+i%28, 0, 0, 0, 0, time.UTC)}
-						if _, err := tx.InsertRequest(ctx, r); err != nil {
-							return err
-						}
-					}
-					return nil
-				}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := sqldb.Analyze(unwrap(b, st)); err != nil {
-				b.Fatal(err)
-			}
+			fill(b, st, 20_000, func(i int) store.Request {
+				return store.Request{Type: store.RequestTransfer, Status: store.StatusSuccess, UserName: users[i%4],
+					CorrelationID: fmt.Sprintf("c-%d", i), Holdings: []livestock.CPH{livestock.MustCPH(fmt.Sprintf("01/100/%04d", i%50+1))},
+					Content: []byte(`{"x": 1}`), Species: livestock.SpeciesSheep,
+					MovementDate: time.Date(2026, time.Month(1+(i/4)%12), 1+i%28, 0, 0, 0, 0, time.UTC)}
+			})
 			day := func(s string) time.Time { d, _ := time.Parse(time.RFC3339, s); return d }
 			month := &odata.And{
 				Left:  &odata.Comparison{Field: "movementDate", Op: odata.Ge, Value: day("2026-03-01T00:00:00Z")},
@@ -137,5 +111,26 @@ func BenchmarkKeeperMonth(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// fill stores n requests, the i-th made by req, a thousand a transaction,
+// and refreshes the planner's statistics.
+func fill(b *testing.B, st store.Store, n int, req func(i int) store.Request) {
+	ctx := context.Background()
+	for start := 0; start < n; start += 1000 {
+		if err := st.InTx(ctx, func(ctx context.Context, tx store.Tx) error {
+			for i := start; i < min(start+1000, n); i++ {
+				if _, err := tx.InsertRequest(ctx, req(i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := sqldb.Analyze(unwrap(b, st)); err != nil {
+		b.Fatal(err)
 	}
 }
