@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drover-registry/drover/internal/api"
 	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -114,6 +115,31 @@ func TestAnimalHistory(t *testing.T) {
 		}
 		if res := b.do(http.MethodGet, "/v1/animals/UK999999900001/history", b.token(sandbox.Inspector), nil); res.status != http.StatusNotFound {
 			t.Errorf("no such animal: %d", res.status)
+		}
+	})
+}
+
+// TestRejectedMoveArrivesNowhere: in an animal's history a movement its
+// review rejected has no arrival date, though the review gave one: the
+// animal never arrived.
+func TestRejectedMoveArrivesNowhere(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		off := b.submit(k1, "TransferRequests", transfer(day(-2), farm1, farm2, farm1, sheep("130181", 5), nil))
+		if rejected := b.submit(k2, "ReviewHoldingMovementRequests", decide(farm2, off.RequestID, false, 0)); !off.applied() || !rejected.applied() {
+			t.Fatalf("transfer %+v, rejection %+v", off, rejected)
+		}
+		var h struct {
+			Movements []struct {
+				State       string
+				ArrivalDate *string
+			}
+		}
+		b.do(http.MethodGet, "/v1/animals/UK0130181%2000005/history", k1, nil).decode(&h)
+		if len(h.Movements) != 1 || h.Movements[0].State != "Rejected" || h.Movements[0].ArrivalDate != nil {
+			t.Errorf("the sheep's history: %+v, want one Rejected movement with no arrival date", h.Movements)
 		}
 	})
 }

@@ -62,6 +62,9 @@ func newTraceMovement(m store.Movement) traceMovementBody {
 	b := traceMovementBody{MovementID: m.ID, RequestID: m.RequestID, ReviewID: m.ReviewID, State: string(m.State), Species: store.SpeciesName(m.Species),
 		Source: m.Source.String(), Destination: m.Destination.String(), TransferDate: day(m.TransferDate), ArrivalDate: day(m.ArrivalDate),
 		AnimalCount: m.AnimalCount, Animals: []deviceBody{}, Batches: []batchLineBody{}}
+	if m.State == store.MovementRejected {
+		b.ArrivalDate = "" // nothing arrived: the date its review gave is not an arrival
+	}
 	for _, d := range m.Devices {
 		b.Animals = append(b.Animals, deviceBody{Identifier: d.Identifier.String(), Outcome: d.Outcome})
 	}
