@@ -81,10 +81,11 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 		if warns, err = s.sourceChecks(ctx, tx, &m, decided.Accepted); err != nil {
 			return outcome{}, err
 		}
-		if !acceptsAny(m, decided) {
+		if len(warns) > 0 && !acceptsAny(m, decided) {
 			// Not one animal the source's keeper confirmed can leave it
 			// now: accepted, the movement would be approved with nothing
-			// on it, and traced as a way between the two holdings.
+			// on it, and traced as a way between the two holdings. The
+			// checks' reasons are the review's errors.
 			return failed(warns...)
 		}
 		still, err := s.sourceStandstill(ctx, tx, &m)
