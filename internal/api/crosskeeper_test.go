@@ -447,3 +447,24 @@ func TestReviewArrivalLaterToday(t *testing.T) {
 		}
 	})
 }
+
+// TestAcceptingNothingRejects: a review that says it accepts but lists
+// every animal as rejected rejects the movement: no record of it
+// arriving, and the sheep stays where it was.
+func TestAcceptingNothingRejects(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		off := b.submit(k1, "TransferRequests", transfer(day(-2), farm1, farm2, farm1, sheep("130181", 6), nil))
+		review := decide(farm2, off.RequestID, true, 0)
+		review["reviewMovement"].(map[string]any)["rejectedDevices"] = []map[string]any{{"tagNumber": "UK0130181 00006"}}
+		if rec := b.submit(k2, "ReviewHoldingMovementRequests", review); !off.applied() || !rec.applied() {
+			t.Fatalf("transfer %+v, review %+v", off, rec)
+		}
+		if res := b.get(fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", off.RequestID), k2); res.status != http.StatusNotFound {
+			t.Errorf("a move whose review accepted nothing, as keeper2's record: %d %s, want 404", res.status, res.body)
+		}
+		b.wantOn("after a review that accepted nothing", map[string]string{"UK0130181 00006": farm1})
+	})
+}

@@ -95,7 +95,10 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 		warns = append(warns, still...)
 	}
 	m.State, m.ArrivalDate, m.ReviewID = store.MovementRejected, r.ArrivalDate.Time(), req.ID
-	if r.IsAccepted {
+	if r.IsAccepted && acceptsAny(m, decided) {
+		// An acceptance that lists every animal as rejected rejects the
+		// movement: approved, it would be a way of nothing between two
+		// holdings.
 		m.State = store.MovementAccepted
 	}
 	var accepted []string
