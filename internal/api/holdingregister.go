@@ -135,20 +135,34 @@ func (s *Server) holdingMovements(w http.ResponseWriter, r *http.Request) error 
 	rows := [][]string{{"movement_id", "request_id", "direction", "state", "species", "source", "destination",
 		"transfer_date", "arrival_date", "animal_count", "animals", "batches"}}
 	for _, m := range body.Movements {
-		var animals, batches []string
-		for _, d := range m.Animals {
-			if d.Outcome != "rejected" {
-				animals = append(animals, d.Identifier)
-			}
-		}
-		for _, b := range m.Batches {
-			batches = append(batches, b.BatchNumber+"x"+strconv.Itoa(b.AnimalTotal))
-		}
-		rows = append(rows, []string{strconv.FormatInt(m.MovementID, 10), strconv.FormatInt(m.RequestID, 10), m.Direction, m.State,
-			m.Species, m.Source, m.Destination, m.TransferDate, m.ArrivalDate, strconv.Itoa(m.AnimalCount),
-			strings.Join(animals, ";"), strings.Join(batches, ";")})
+		rows = append(rows, movementCSVRow(m))
 	}
 	return writeCSV(w, rows)
+}
+
+// movementCSVRow is one movement of a holding's list as CSV: the animals
+// and batch animals that moved, as the register counts them. Before a
+// review decides, that is every one named; after it, the accepted ones
+// (a rejected tag, a batch line accepted in part or not at all).
+func movementCSVRow(m traceMovementBody) []string {
+	var animals, batches []string
+	for _, d := range m.Animals {
+		if d.Outcome != "rejected" {
+			animals = append(animals, d.Identifier)
+		}
+	}
+	for _, b := range m.Batches {
+		n := b.Accepted
+		if m.State == string(store.MovementPendingReview) {
+			n = b.AnimalTotal
+		}
+		if n > 0 {
+			batches = append(batches, b.BatchNumber+"x"+strconv.Itoa(n))
+		}
+	}
+	return []string{strconv.FormatInt(m.MovementID, 10), strconv.FormatInt(m.RequestID, 10), m.Direction, m.State,
+		m.Species, m.Source, m.Destination, m.TransferDate, m.ArrivalDate, strconv.Itoa(m.AnimalCount),
+		strings.Join(animals, ";"), strings.Join(batches, ";")}
 }
 
 // writeCSV writes rows as text/csv (RFC 4180), the header row first.

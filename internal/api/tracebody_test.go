@@ -55,3 +55,32 @@ func TestAcceptsGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestMovementCSVRow: a holding's movements as CSV list what moved, as the
+// register counts it: everything named while the review is pending, then
+// only the accepted tags and the accepted part of each batch line.
+func TestMovementCSVRow(t *testing.T) {
+	m := traceMovementBody{MovementID: 9, RequestID: 11, Direction: "in", Species: "Sheep", Source: "10/001/0001",
+		Destination: "10/001/0002", TransferDate: "2026-03-01", AnimalCount: 12,
+		Animals: []deviceBody{{Identifier: "UK0130181 00001"}, {Identifier: "UK0130181 00002"}},
+		Batches: []batchLineBody{{BatchNumber: "UK0130181", AnimalTotal: 6}, {BatchNumber: "UK0130182", AnimalTotal: 4}}}
+	pending := m
+	pending.State = "PendingReview"
+	decided := m
+	decided.State, decided.ArrivalDate = "Accepted", "2026-03-02"
+	decided.Animals = []deviceBody{{Identifier: "UK0130181 00001", Outcome: "accepted"}, {Identifier: "UK0130181 00002", Outcome: "rejected"}}
+	decided.Batches = []batchLineBody{{BatchNumber: "UK0130181", AnimalTotal: 6, Accepted: 5}, {BatchNumber: "UK0130182", AnimalTotal: 4}}
+	for _, tc := range []struct {
+		m    traceMovementBody
+		want []string
+	}{
+		{pending, []string{"9", "11", "in", "PendingReview", "Sheep", "10/001/0001", "10/001/0002", "2026-03-01", "", "12",
+			"UK0130181 00001;UK0130181 00002", "UK0130181x6;UK0130182x4"}},
+		{decided, []string{"9", "11", "in", "Accepted", "Sheep", "10/001/0001", "10/001/0002", "2026-03-01", "2026-03-02", "12",
+			"UK0130181 00001", "UK0130181x5"}},
+	} {
+		if diff := cmp.Diff(tc.want, movementCSVRow(tc.m)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.m.State, diff)
+		}
+	}
+}
