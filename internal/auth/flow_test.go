@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -119,12 +120,36 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 			}
 		}
 
+		// A code used twice was intercepted: the second use is refused, and
+		// the refresh token the first use gave, rotated or not, is revoked.
 		code := authorizeCode(t, sb, q)
-		if err := exchange(code); err != nil {
-			t.Fatalf("exchange(good code, good verifier): %v", err)
+		w, err = post(sb.Token, PathToken, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
+			"redirect_uri": {q.Get("redirect_uri")}, "client_id": {q.Get("client_id")}})
+		if err != nil || w.Code != http.StatusOK {
+			t.Fatalf("exchange(good code, good verifier): %d %v", w.Code, err)
+		}
+		var first struct {
+			RefreshToken string `json:"refresh_token"`
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &first); err != nil || first.RefreshToken == "" {
+			t.Fatalf("exchange: no refresh token in %s", w.Body)
+		}
+		w, err = post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {first.RefreshToken}})
+		if err != nil || w.Code != http.StatusOK {
+			t.Fatalf("refresh before the code's reuse: %d %v", w.Code, err)
+		}
+		var rotated struct {
+			RefreshToken string `json:"refresh_token"`
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &rotated); err != nil || rotated.RefreshToken == "" {
+			t.Fatalf("refresh: no refresh token in %s", w.Body)
 		}
 		if diff := cmp.Diff(fields(livestock.CodeBadGrant, "form:code"), codesOf(t, exchange(code), livestock.KindInvalid)); diff != "" {
 			t.Errorf("second use of a code: refusal mismatch (-want +got):\n%s", diff)
+		}
+		_, err = post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rotated.RefreshToken}})
+		if diff := cmp.Diff(fields(livestock.CodeBadGrant, "form:refresh_token"), codesOf(t, err, livestock.KindInvalid)); diff != "" {
+			t.Errorf("refresh after the code's reuse: refusal mismatch (-want +got):\n%s", diff)
 		}
 
 		// A code lives five minutes.

@@ -102,8 +102,15 @@ func (s *Sandbox) codeGrant(ctx context.Context, f url.Values) (grant, error) {
 		return grant{}, livestock.Invalid("The code verifier is malformed.", fieldError(livestock.CodeBadFormat,
 			"form:code_verifier", "code_verifier must be 43 to 128 letters, digits or -._~"))
 	}
-	c, err := s.store.TakeAuthCode(ctx, hashSecret(f.Get("code")), s.now())
+	hash := hashSecret(f.Get("code"))
+	c, err := s.store.TakeAuthCode(ctx, hash, s.now())
 	if livestock.IsNotFound(err) {
+		// A code used before was intercepted: the refresh tokens its first
+		// use began are revoked (RFC 6749 §4.1.2). Its access token lives on
+		// to its expiry, as a signed token does.
+		if _, err := s.store.RevokeCodeChain(ctx, hash, s.now()); err != nil {
+			return grant{}, fmt.Errorf("auth: revoking the code's refresh chain: %w", err)
+		}
 		return grant{}, badGrant("code", "the authorization code is unknown, used or expired")
 	}
 	if err != nil {
@@ -118,7 +125,9 @@ func (s *Sandbox) codeGrant(ctx context.Context, f url.Values) (grant, error) {
 		return grant{}, badGrant("code_verifier", "code_verifier does not match the code_challenge")
 	}
 	u, err := s.grantUser(ctx, c.UserName, "code")
-	return grant{user: u, clientID: c.ClientID, scope: c.Scope}, err
+	// The refresh tokens rotated from this grant form a chain named by the
+	// code, so that a second use of the code can revoke them.
+	return grant{user: u, clientID: c.ClientID, scope: c.Scope, chain: hash}, err
 }
 
 func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error) {

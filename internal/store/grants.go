@@ -29,6 +29,11 @@ type GrantStore interface {
 	// of tokenHash when tokenHash was spent already (its reuse means it was
 	// stolen), and says how many; an unknown or unspent token revokes none.
 	RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (int64, error)
+	// RevokeCodeChain spends, at now, every unspent refresh token of the
+	// chain named by codeHash (the chain a code grant starts) when that
+	// code was taken already: a code used twice was intercepted (RFC 6749
+	// §4.1.2). An unknown or untaken code revokes none.
+	RevokeCodeChain(ctx context.Context, codeHash string, now time.Time) (int64, error)
 }
 
 // SigningKey is one private key of the sandbox issuer, as a JWK.

@@ -32,6 +32,10 @@ const (
 	// token that was spent already; a token never spent revokes nothing.
 	revokeRefreshChainSQL = `UPDATE refresh_tokens SET used_at = $2
 		WHERE used_at IS NULL AND chain = (SELECT chain FROM refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL)`
+	// revokeCodeChainSQL spends every unspent token of the chain a taken
+	// code started, which is named by the code's hash.
+	revokeCodeChainSQL = `UPDATE refresh_tokens SET used_at = $2
+		WHERE used_at IS NULL AND chain = (SELECT code_hash FROM auth_codes WHERE code_hash = $1 AND used_at IS NOT NULL)`
 )
 
 // SigningKeys lists the issuer's keys, oldest first.
@@ -108,6 +112,17 @@ func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time
 func (s *Store) RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (n int64, err error) {
 	defer s.wrap(&err, "RevokeRefreshChain")
 	res, err := s.w.ExecContext(ctx, revokeRefreshChainSQL, tokenHash, s.at(now))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// RevokeCodeChain spends every token of the chain a taken code started,
+// and says how many it spent.
+func (s *Store) RevokeCodeChain(ctx context.Context, codeHash string, now time.Time) (n int64, err error) {
+	defer s.wrap(&err, "RevokeCodeChain")
+	res, err := s.w.ExecContext(ctx, revokeCodeChainSQL, codeHash, s.at(now))
 	if err != nil {
 		return 0, err
 	}

@@ -114,6 +114,41 @@ func testRefreshChain(t *testing.T, s store.Store) {
 	}
 }
 
+// testCodeChain: a second use of a taken authorization code revokes the
+// refresh tokens of the chain its first use started, and nothing else; a
+// code not yet taken revokes nothing.
+func testCodeChain(t *testing.T, s store.Store) {
+	c := ctx(t)
+	later := base.Add(time.Hour)
+	must(t, "AddAuthCode", s.AddAuthCode(c, store.AuthCode{CodeHash: "code1", UserName: "keeper1", ClientID: "client",
+		RedirectURI: "http://localhost/cb", Challenge: "abc", ChallengeType: "S256", Scope: "openid", ExpiresAt: later}))
+	for _, r := range []store.RefreshToken{
+		{TokenHash: "k1", UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: later, Chain: "code1"},
+		{TokenHash: "k2", UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: later, Chain: "code1"},
+		{TokenHash: "k3", UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: later},
+	} {
+		must(t, "AddRefreshToken", s.AddRefreshToken(c, r))
+	}
+	if n, err := s.RevokeCodeChain(c, "code1", base); err != nil || n != 0 {
+		t.Errorf("RevokeCodeChain of a code not taken = %d, %v; want 0", n, err)
+	}
+	_, err := s.TakeAuthCode(c, "code1", base)
+	must(t, "TakeAuthCode", err)
+	_, err = s.TakeRefreshToken(c, "k1", base)
+	must(t, "TakeRefreshToken(k1)", err)
+	if n, err := s.RevokeCodeChain(c, "code1", base); err != nil || n != 1 {
+		t.Errorf("RevokeCodeChain(taken code1) = %d, %v; want 1 (k2)", n, err)
+	}
+	_, err = s.RefreshToken(c, "k2", base)
+	wantKind(t, "RefreshToken of the code's revoked chain", err, livestock.KindNotFound)
+	if _, err := s.RefreshToken(c, "k3", base); err != nil {
+		t.Errorf("RefreshToken of another chain: %v", err)
+	}
+	if n, err := s.RevokeCodeChain(c, "nocode", base); err != nil || n != 0 {
+		t.Errorf("RevokeCodeChain(unknown) = %d, %v; want 0", n, err)
+	}
+}
+
 // race runs take from n goroutines at once and reports how many won; every
 // loser must see KindNotFound.
 func race(t *testing.T, n int, take func() error) int {

@@ -39,6 +39,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AuthCodeRace", testAuthCodeRace},
 		{"RefreshTokens", testRefreshTokens},
 		{"RefreshChain", testRefreshChain},
+		{"CodeChain", testCodeChain},
 		{"RefreshTokenRace", testRefreshTokenRace},
 		{"InTx", testInTx},
 		{"InTxPanic", testInTxPanic},
