@@ -50,7 +50,7 @@ func (s *Server) registerAnimal(w http.ResponseWriter, r *http.Request) error {
 		secs := strconv.Itoa(int((s.registration.RetryAfter() + time.Second - 1) / time.Second))
 		h.Set("Retry-After", secs)
 		h.Set("X-Retry-After", secs)
-		h.Set("Location", "/v1"+registration.StatusPath(a.RequestID))
+		h.Set("Location", s.baseURL(r)+"/v1"+registration.StatusPath(a.RequestID))
 	}
 	markReplayed(h, a.Replayed)
 	w.WriteHeader(a.Status)
