@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // MarshalJSON writes e as one flat object: code, description, then the
@@ -34,9 +35,15 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// MaxCodeLength is the longest code an entry may have, in characters: a
+// client sends codes back (a breed's in a registration), and the OpenAPI
+// document bounds those fields by it.
+const MaxCodeLength = 64
+
 // UnmarshalJSON reads a flat object of strings and checks it: the code and
 // the description are present and not blank, the code has no surrounding
-// space, and every other property is a string.
+// space and at most MaxCodeLength characters, and every other property is
+// a string.
 func (e *Entry) UnmarshalJSON(data []byte) error {
 	var props map[string]json.RawMessage
 	if err := json.Unmarshal(data, &props); err != nil || props == nil {
@@ -69,6 +76,8 @@ func (e *Entry) UnmarshalJSON(data []byte) error {
 		return errors.New(`the entry has no "code"`)
 	case strings.TrimSpace(out.Code) != out.Code:
 		return fmt.Errorf("the code %q has spaces around it", out.Code)
+	case utf8.RuneCountInString(out.Code) > MaxCodeLength:
+		return fmt.Errorf("the code %q is longer than %d characters", out.Code, MaxCodeLength)
 	case strings.TrimSpace(out.Description) == "":
 		return fmt.Errorf(`the entry with code %q has no "description"`, out.Code)
 	}

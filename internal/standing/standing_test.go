@@ -189,6 +189,8 @@ func TestBadFiles(t *testing.T) {
 		{"unknown field", `{"name": "breeds", "description": "d", "values": []}`, []string{"values"}},
 		{"empty code", `{"name": "breeds", "description": "d", "value": [{"code": "", "description": "x"}]}`, []string{"entry 1", "code"}},
 		{"spaced code", `{"name": "breeds", "description": "d", "value": [{"code": " A", "description": "x"}]}`, []string{"entry 1", "spaces"}},
+		{"long code", `{"name": "breeds", "description": "d", "value": [{"code": "` + strings.Repeat("é", MaxCodeLength+1) + `", "description": "x"}]}`,
+			[]string{"entry 1", "longer than 64"}},
 		{"entry without description", `{"name": "breeds", "description": "d", "value": [{"code": "A"}, {"code": "B", "description": " "}]}`,
 			[]string{"entry 1", "entry 2", `"B"`}},
 		{"number property", `{"name": "breeds", "description": "d", "value": [{"code": "A", "description": "a", "weight": 3}]}`, []string{"entry 1", "weight"}},

@@ -1,10 +1,13 @@
 package openapi
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/drover-registry/drover/internal/standing"
 )
 
 // goodRegistration is a birth registration of a calf with every group of
@@ -127,5 +130,30 @@ func TestValidateRegistration(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestEveryListedBreedFits: a breed code is sent back as the breed list
+// gives it, so the document's bound on breed.code is the standing data's
+// bound on any code, and every built-in breed passes it.
+func TestEveryListedBreedFits(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	if got := d.spec.Components.Schemas["Breed"].Value.Properties["code"].Value.MaxLength; got == nil || *got != standing.MaxCodeLength {
+		t.Errorf("Breed.code maxLength = %v, want standing.MaxCodeLength (%d)", got, standing.MaxCodeLength)
+	}
+	lists, err := standing.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, species := range []string{"cattle", "sheep", "goats"} {
+		for _, b := range lists.Breeds(species) {
+			body, _ := json.Marshal(b.Code)
+			req := request{method: "POST", target: "/v1/animals", ctype: "application/json",
+				body: strings.Replace(goodRegistration, `"code": "HOL"`, `"code": `+string(body), 1)}
+			if errs := req.validate(d); len(errs) > 0 {
+				t.Errorf("%s breed %q: %v", species, b.Code, errs)
+			}
+		}
 	}
 }
