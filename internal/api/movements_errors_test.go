@@ -190,6 +190,17 @@ func TestCorrelationReplay(t *testing.T) {
 		if n != 1 {
 			t.Errorf("keeper1 has %d requests after a replay, want 1", n)
 		}
+		// A UUID is the same id in either case: sent back as LI-Correlation-Id
+		// answered it (lower case), the retry is replayed.
+		const upper = "7D11BDEB-A6FD-40BA-A765-347B5FFEED49"
+		k3body := map[string]any{"content": transfer(day(0), farm1, farm2, farm1, sheep("130181", 3), nil)}
+		up := b.post(k1, "TransferRequests", k3body, "LI-Correlation-Id", upper)
+		low := b.post(k1, "TransferRequests", k3body, "X-Correlation-ID", up.header.Get("LI-Correlation-Id"))
+		if up.status != http.StatusCreated || up.header.Get("LI-Correlation-Id") != strings.ToLower(upper) ||
+			low.header.Get("Idempotent-Replayed") != "true" || string(low.body) != string(up.body) {
+			t.Errorf("a UUID sent back in lower case: %d %q, then %d replayed %q", up.status, up.header.Get("LI-Correlation-Id"),
+				low.status, low.header.Get("Idempotent-Replayed"))
+		}
 		// Sent as LI-Correlation-Id, the refusal names that header.
 		k2 := b.token("keeper2")
 		b.post(k2, "TransferRequests", k2body, "LI-Correlation-Id", "retry-me-li")
