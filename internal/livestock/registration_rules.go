@@ -37,12 +37,15 @@ func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome
 	}
 	checkDates(r, f, bad)
 	checkGeneticDam(r, f, bad)
+	checkSire(r, f, bad)
 	switch r.Category {
 	case CategoryBirth:
 		checkBirthRegistration(r, f, bad)
 	case CategoryOther:
 		// Imports and other cases: parents not on the system are recorded
-		// as given, without validation (the interface document says so).
+		// as given, without validation (the interface document says so);
+		// a birth dam the registry holds is still a dam.
+		checkDam(r, r.BirthDam, f.BirthDam, "/registration/birthDam/identifier", "birth dam", bad)
 		// But a calf born here is a birth registration, late or not
 		// (domain-notes §4): as category registration it escaped the
 		// birth-registration deadline, W003 and the movement restriction.
@@ -76,18 +79,21 @@ func checkDates(r Registration, f RegistrationFacts, bad func(Code, string, stri
 		date Date
 	}{{"/birth/date", r.BirthDate}, {"/registration/identificationDate", r.IdentificationDate},
 		{"/registration/date", r.RegistrationDate}}
+	// A date after today is that date's error, and is left out of the
+	// order: a birth tomorrow is not an identification before the birth.
 	prev, prevAt := Date{}, ""
 	for _, d := range order {
 		if d.date.IsZero() {
+			continue
+		}
+		if d.date.After(f.Received) {
+			bad(CodeDateOrder, d.at, d.date.String(), "%s is after today (%s)", d.date, f.Received)
 			continue
 		}
 		if !prev.IsZero() && d.date.Before(prev) {
 			bad(CodeDateOrder, d.at, d.date.String(), "%s is before %s (%s)", d.date, prevAt, prev)
 		}
 		prev, prevAt = d.date, d.at
-	}
-	if !prev.IsZero() && prev.After(f.Received) {
-		bad(CodeDateOrder, prevAt, prev.String(), "%s is after today (%s)", prev, f.Received)
 	}
 	if r.BirthYear != 0 && !r.BirthDate.IsZero() && fmt.Sprint(r.BirthYear) != r.BirthDate.String()[:4] {
 		bad(CodeBirthYear, "/birth/year", fmt.Sprint(r.BirthYear), "birth.year is %d but birth.date is in %s", r.BirthYear, r.BirthDate.String()[:4])
@@ -112,19 +118,33 @@ func checkDates(r Registration, f RegistrationFacts, bad func(Code, string, stri
 // holding (an embryo outlives its donor and travels); a tag the registry
 // does not hold is recorded as given, as the sire's is.
 func checkGeneticDam(r Registration, f RegistrationFacts, bad func(Code, string, string, string, ...any)) {
-	const at = "/registration/geneticDam/identifier"
-	dam := f.GeneticDam
+	checkDam(r, r.GeneticDam, f.GeneticDam, "/registration/geneticDam/identifier", "genetic dam", bad)
+}
+
+// checkDam holds a dam named by id, whose record is dam (nil when the
+// registry does not hold her on a holding the registrant may read), to
+// what a dam is: not the animal itself, female, of its species and born
+// before it. Where she is and whether she lives are not asked.
+func checkDam(r Registration, id string, dam *AnimalRecord, at, what string, bad func(Code, string, string, string, ...any)) {
 	switch {
-	case r.GeneticDam == "":
-	case r.GeneticDam == r.Tag.String():
-		bad(CodeDamTooYoung, at, r.GeneticDam, "%s is the animal being registered", r.GeneticDam)
+	case id == "":
+	case id == r.Tag.String():
+		bad(CodeDamTooYoung, at, id, "%s is the animal being registered", id)
 	case dam == nil:
 	case dam.Sex != SexFemale:
-		bad(CodeDamNotFemale, at, r.GeneticDam, "the genetic dam %s is not female", r.GeneticDam)
+		bad(CodeDamNotFemale, at, id, "the %s %s is not female", what, id)
 	case dam.Species != r.Species:
-		bad(CodeDamSpecies, at, r.GeneticDam, "the genetic dam %s is of species %s, not %s", r.GeneticDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
+		bad(CodeDamSpecies, at, id, "the %s %s is of species %s, not %s", what, id, dam.Species.RegistrationName(), r.Species.RegistrationName())
 	case !dam.Born.IsZero() && !r.BirthDate.IsZero() && !dam.Born.Before(r.BirthDate):
-		bad(CodeDamTooYoung, at, r.GeneticDam, "the genetic dam %s was born on %s, not before the animal (%s)", r.GeneticDam, dam.Born, r.BirthDate)
+		bad(CodeDamTooYoung, at, id, "the %s %s was born on %s, not before the animal (%s)", what, id, dam.Born, r.BirthDate)
+	}
+}
+
+// checkSire: a registered sire the registrant may read is a male of the
+// species, whatever the category.
+func checkSire(r Registration, f RegistrationFacts, bad func(Code, string, string, string, ...any)) {
+	if s := f.Sire; s != nil && (s.Sex != SexMale || s.Species != r.Species) {
+		bad(CodeSireInvalid, "/registration/sire/identifier", r.Sire, "%s is not a male %s", r.Sire, r.Species.RegistrationName())
 	}
 }
 
@@ -168,8 +188,5 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 		bad(CodeDamNotAlive, at, r.BirthDam, "%s is recorded %s", r.BirthDam, dam.State)
 	case !dam.Born.IsZero() && !r.BirthDate.IsZero() && !dam.Born.Before(r.BirthDate):
 		bad(CodeDamTooYoung, at, r.BirthDam, "%s was born on %s, not before her calf (%s)", r.BirthDam, dam.Born, r.BirthDate)
-	}
-	if s := f.Sire; s != nil && (s.Sex != SexMale || s.Species != r.Species) {
-		bad(CodeSireInvalid, "/registration/sire/identifier", r.Sire, "%s is not a male %s", r.Sire, r.Species.RegistrationName())
 	}
 }

@@ -63,6 +63,22 @@ func TestCheckRegistration(t *testing.T) {
 		}, []Code{CodeDateOrder}, nil, false},
 		{"identified before birth", func(r *Registration, f *RegistrationFacts) { r.IdentificationDate = mustDate(t, "2026-11-09") }, []Code{CodeDateOrder}, nil, false},
 		{"registration in the future", func(r *Registration, f *RegistrationFacts) { r.RegistrationDate = mustDate(t, "2026-11-21") }, []Code{CodeDateOrder}, nil, false},
+		{"sire female, on an import", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite, r.BirthDam, f.BirthDam = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}, "", nil
+			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale}
+		}, []Code{CodeSireInvalid}, nil, false},
+		{"birth dam male, on an import", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}
+			f.BirthDam.Sex = SexMale
+		}, []Code{CodeDamNotFemale}, nil, false},
+		{"birth dam a sheep, dead, elsewhere, on an import", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}
+			f.BirthDam.Species, f.BirthDam.State, f.BirthDam.Holding = SpeciesSheep, StateDead, other
+		}, []Code{CodeDamSpecies}, nil, false},
+		{"birth dam dead and elsewhere, on an import", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}
+			f.BirthDam.State, f.BirthDam.Holding = StateDead, other
+		}, nil, nil, false},
 		{"year disagrees", func(r *Registration, f *RegistrationFacts) { r.BirthYear = 2025 }, []Code{CodeBirthYear}, nil, false},
 		{"death before birth", func(r *Registration, f *RegistrationFacts) { r.DeathDate = mustDate(t, "2026-11-01") }, []Code{CodeDeathBeforeBirth}, nil, false},
 		{"registered dead", func(r *Registration, f *RegistrationFacts) { r.DeathDate = mustDate(t, "2026-11-12") }, nil, nil, false},
@@ -170,6 +186,37 @@ func TestRegistrationHidesOtherHerds(t *testing.T) {
 	for _, a := range answers[1:] {
 		if a != answers[0] {
 			t.Errorf("answers differ: %+v and %+v", answers[0], a)
+		}
+	}
+}
+
+// TestFutureDateNamesItsField: a date after today is refused at its own
+// field, not as an earlier date out of order with it.
+func TestFutureDateNamesItsField(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		change func(*Registration)
+		want   []string
+	}{
+		{"birth tomorrow", func(r *Registration) { r.BirthDate, r.BirthYear = mustDate(t, "2026-11-21"), 0 }, []string{"/birth/date"}},
+		{"identified tomorrow", func(r *Registration) { r.IdentificationDate = mustDate(t, "2026-11-21") }, []string{"/registration/identificationDate"}},
+		{"identified and registered tomorrow", func(r *Registration) {
+			r.IdentificationDate, r.RegistrationDate = mustDate(t, "2026-11-21"), mustDate(t, "2026-11-21")
+		}, []string{"/registration/identificationDate", "/registration/date"}},
+	} {
+		r, f := validBirth(t)
+		tc.change(&r)
+		_, errs, _ := CheckRegistration(r, f)
+		var got []string
+		for _, e := range errs {
+			got = append(got, e.Source)
+			if !strings.Contains(e.Message, "after today") {
+				t.Errorf("%s: %s says %q, want it after today", tc.name, e.Source, e.Message)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: errors at %v, want %v (%v)", tc.name, got, tc.want, errs)
 		}
 	}
 }
