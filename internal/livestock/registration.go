@@ -41,7 +41,8 @@ type Registration struct {
 	BirthMark          string
 	DeathDate          Date // zero when alive
 	DeathSites         []SiteID
-	BirthDam           string // identifiers as given (normalised when they parse)
+	CarcassSites       []SiteID // death.carcassCollectionSite
+	BirthDam           string   // identifiers as given (normalised when they parse)
 	GeneticDam         string
 	Sire               string
 	RegistrationSite   CPH

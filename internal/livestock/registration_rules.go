@@ -35,6 +35,12 @@ func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome
 			bad(CodeSiteUnknown, fmt.Sprintf("/death/site/identifiers/%d/identifier", i), s.Identifier, "death site %s (%s) is not known", s.Identifier, s.Type)
 		}
 	}
+	for i, s := range r.CarcassSites {
+		if f.SiteKnown != nil && !f.SiteKnown(s) {
+			bad(CodeSiteUnknown, fmt.Sprintf("/death/carcassCollectionSite/identifiers/%d/identifier", i), s.Identifier,
+				"carcass collection site %s (%s) is not known", s.Identifier, s.Type)
+		}
+	}
 	checkDates(r, f, bad)
 	checkGeneticDam(r, f, bad)
 	checkSire(r, f, bad)

@@ -3,6 +3,7 @@ package registration
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -76,7 +77,7 @@ func (s *Service) facts(ctx context.Context, tx store.Tx, r livestock.Registrati
 	}
 	f.BirthDam, f.GeneticDam, f.Sire = parentRecord(parents[0]), parentRecord(parents[1]), parentRecord(parents[2])
 	known := map[livestock.SiteID]bool{}
-	for _, site := range append(append([]livestock.SiteID(nil), r.BirthSite...), r.DeathSites...) {
+	for _, site := range slices.Concat(r.BirthSite, r.DeathSites, r.CarcassSites) {
 		if site.Type != livestock.SiteHolding {
 			known[site] = true // no register of FSA premises, ports or inspection points: the format is checked
 			continue

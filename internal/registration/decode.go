@@ -108,7 +108,7 @@ func decode(data []byte) (livestock.Registration, body, error) {
 	if ip := w.ImportParents; ip != nil {
 		r.ImportParentsGiven = true
 		for _, x := range []*ref{ip.Sire, ip.GeneticDam, ip.BirthDam} {
-			if x != nil {
+			if x != nil && x.Identifier != "" { // an empty identifier is none, as for registration's parents
 				r.ImportParents = append(r.ImportParents, x.Identifier)
 			}
 		}
@@ -172,6 +172,10 @@ func decode(data []byte) (livestock.Registration, body, error) {
 		if w.Death.Site != nil {
 			r.DeathSites = sites("/death/site", w.Death.Site, &p)
 			oneHolding("/death/site", w.Death.Site, livestock.CodeBadFormat, &p)
+		}
+		if c := w.Death.CarcassCollectionSite; c != nil {
+			r.CarcassSites = sites("/death/carcassCollectionSite", c, &p)
+			oneHolding("/death/carcassCollectionSite", c, livestock.CodeBadFormat, &p)
 		}
 	}
 	reg := &w.Registration

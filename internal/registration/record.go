@@ -166,7 +166,7 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 	if ip := w.ImportParents; ip != nil {
 		rec.ImportParents = map[string]parentRef{}
 		for k, p := range map[string]*ref{"sire": ip.Sire, "geneticDam": ip.GeneticDam, "birthDam": ip.BirthDam} {
-			if p != nil {
+			if p != nil && p.Identifier != "" { // an empty identifier is none (decode)
 				rec.ImportParents[k] = parentRef{p.Identifier}
 			}
 		}

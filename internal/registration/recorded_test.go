@@ -60,3 +60,23 @@ func TestRecordedRegistration(t *testing.T) {
 		check("an imported animal of no known herd", stray, want(otherFarm1, "abattoir", start.Format(time.DateOnly)))
 	})
 }
+
+// TestEmptyImportParentIsNone: an import parent sent with an empty
+// identifier is none, as an empty registration parent is: it is neither
+// stored nor shown.
+func TestEmptyImportParentIsNone(t *testing.T) {
+	t.Parallel()
+	each(t, func(t *testing.T, b *bundle) {
+		k1 := b.user("keeper1")
+		id := tag(t, "442501", 130)
+		b.mustSubmit(k1, other(id, "cattle", "male").set("importParents", map[string]any{
+			"sire": map[string]any{"identifier": ""}, "geneticDam": map[string]any{"identifier": "FR2"}}), false, "", 200)
+		rec, err := b.svc.AnimalRecord(b.ctx, k1, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(map[string]parentRef{"geneticDam": {"FR2"}}, rec.ImportParents); diff != "" {
+			t.Errorf("importParents (-want +got):\n%s", diff)
+		}
+	})
+}

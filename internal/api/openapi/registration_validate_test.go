@@ -80,6 +80,8 @@ func TestValidateRegistration(t *testing.T) {
 			[]fe{{"S006", "must be one of: bison, buffalo, cattle, deer, goats, sheep", "/animal/species", "Cattle"}}},
 		{"unknown property", post(edit(`"breed": {"code": "HOL"},`, `"breed": {"code": "HOL"}, "colour": "red",`), nil),
 			[]fe{{"S004", `property "colour" is not allowed`, "/colour", "red"}}},
+		{"empty site identifier", post(edit(`{"identifier": "01/100/0257"}]`, `{"identifier": "", "type": "portNumber"}]`), nil),
+			[]fe{{"S007", "must not be empty", "/registration/site/identifiers/0/identifier", ""}}},
 		{"unknown property, deep", post(edit(`{"identifier": "01/100/0257"}]`, `{"identifier": "01/100/0257", "kind": "farm"}]`), nil),
 			[]fe{{"S004", `property "kind" is not allowed`, "/registration/site/identifiers/0/kind", "farm"}}},
 		{"site type farm", post(edit(`{"identifier": "01/100/0257"}]`, `{"identifier": "01/100/0257", "type": "farm"}]`), nil),

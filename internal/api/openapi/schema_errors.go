@@ -94,7 +94,7 @@ func (c *collector) jsonSchemaRule(e *openapi3.SchemaError, k jsonschema.ErrorKi
 	case *kind.Const:
 		c.add(livestock.CodeBadEnum, src, enumPhrase([]any{k.Want}), val)
 	case *kind.MinLength:
-		c.add(livestock.CodeBadLength, src, fmt.Sprintf("must be at least %d characters long", k.Want), val)
+		c.add(livestock.CodeBadLength, src, minLengthPhrase(uint64(k.Want)), val)
 	case *kind.MaxLength:
 		c.add(livestock.CodeBadLength, src, fmt.Sprintf("must be at most %d characters long", k.Want), val)
 	case *kind.MinItems:
@@ -151,7 +151,7 @@ func (c *collector) kinRule(e *openapi3.SchemaError, prefix string) {
 	case "enum":
 		c.add(livestock.CodeBadEnum, src, enumPhrase(s.Enum), val)
 	case "minLength":
-		c.add(livestock.CodeBadLength, src, fmt.Sprintf("must be at least %d characters long", s.MinLength), val)
+		c.add(livestock.CodeBadLength, src, minLengthPhrase(s.MinLength), val)
 	case "maxLength":
 		c.add(livestock.CodeBadLength, src, fmt.Sprintf("must be at most %s characters long", uintText(s.MaxLength)), val)
 	case "minItems":
@@ -268,4 +268,13 @@ func valueText(v any) string {
 	}
 	r := []rune(s)
 	return string(r[:maxValueRunes]) + "…"
+}
+
+// minLengthPhrase is the rule of a minLength: at least one character is
+// "not be empty".
+func minLengthPhrase(n uint64) string {
+	if n == 1 {
+		return "must not be empty"
+	}
+	return fmt.Sprintf("must be at least %d characters long", n)
 }
