@@ -89,7 +89,7 @@ func TestRegistrationQueuedHeaders(t *testing.T) {
 	t.Parallel()
 	d := load(t)
 	r := d.spec.Paths.Find("/v1/animals").Post.Responses.Value("202").Value
-	want := []string{"Idempotent-Replayed", "LI-Correlation-Id", "LI-Request-Id", "Retry-After", "X-Correlation-ID", "X-Request-ID", "X-Retry-After"}
+	want := []string{"Idempotent-Replayed", "LI-Correlation-Id", "LI-Request-Id", "Location", "Retry-After", "X-Correlation-ID", "X-Request-ID", "X-Retry-After"}
 	if diff := cmp.Diff(want, slices.Sorted(maps.Keys(r.Headers))); diff != "" {
 		t.Errorf("202 headers (-want +got):\n%s", diff)
 	}
