@@ -35,10 +35,12 @@ func TestApprovedQueryOptions(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		b := setup(t, s, api.Config{MaxPage: 2})
 		k1, k2, insp := b.token("keeper1"), b.token("keeper2"), b.token("inspector")
-		// Departure records from keeper1, two on one day; a Destination
-		// record from keeper2; one movement recorded by both ends.
-		for i, d := range []int{-6, -4, -4} {
-			b.submit(k1, "TransferRequests", transfer(day(d), farm1, farm2, farm1, sheep("130182", i+1), nil))
+		// Departure records from keeper1, two on one day at times of day
+		// (a page's last record keeps its time in the $skiptoken); a
+		// Destination record from keeper2; one movement recorded by both
+		// ends.
+		for i, d := range []string{day(-6), day(-4) + "T15:00:00Z", day(-4) + "T09:30:00Z"} {
+			b.submit(k1, "TransferRequests", transfer(d, farm1, farm2, farm1, sheep("130182", i+1), nil))
 		}
 		on := b.submit(k2, "TransferRequests", transfer(day(-5), farm1, farm2, farm2, sheep("130182", 4), nil))
 		b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 1)) // keeper1's consent

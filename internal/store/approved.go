@@ -72,8 +72,8 @@ type ApprovedQuery struct {
 var ApprovedKey = []string{"id", "recordedBy"}
 
 // ApprovedFilterFields are the fields an ApprovedQuery's Filter may name
-// and its Order sort by. transferDate compares the transfer date as the
-// instant 00:00Z of that date, as a ReviewQuery's movementDate does.
+// and its Order sort by. transferDate is the date-time the transfer (or
+// its correction) named (ApprovedMovement.TransferAt).
 // Holdings sort as their CPHs' text, which orders them by county, parish
 // and holding number.
 var ApprovedFilterFields = odata.Fields{
@@ -94,7 +94,12 @@ func (a ApprovedMovement) Value(field string) any {
 	case "id":
 		return a.ID
 	case "transferDate":
-		return a.TransferDate
+		// The instant the listing sorts and filters on, not the day: a
+		// page ending at 15:00 goes on after 15:00, not after midnight.
+		if a.TransferAt.IsZero() {
+			return a.TransferDate
+		}
+		return a.TransferAt
 	case "speciesId":
 		if id := a.Species.ID(); id != 0 {
 			return int64(id)
