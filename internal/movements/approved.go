@@ -168,7 +168,9 @@ func (s *Service) RangeFilter(ctx context.Context, u livestock.User, r TransferR
 		named = append(named, cph.String())
 		add(h.field, odata.Eq, cph.String())
 	}
-	if given == 0 && u.Role == livestock.RoleInspector {
+	// The live rule holds for everyone: a keeper's own records of every
+	// holding are GET /v1/ApprovedMovements with a $filter on transferDate.
+	if given == 0 {
 		bad(livestock.CodeRangeNoHolding, "departureHolding", "", "Either departureHolding or destinationHolding must be specified")
 	}
 	if len(errs) > 0 {
