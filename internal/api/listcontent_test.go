@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,6 +54,39 @@ func TestListingContentOnlyWhenAsked(t *testing.T) {
 			delete(rec, "content")
 			if diff := cmp.Diff(rec, plain[i]); diff != "" {
 				t.Errorf("record %d without content differs (-expanded +plain):\n%s", id, diff)
+			}
+		}
+	})
+}
+
+// TestContentSpeciesOnlyWhereContentHasIt: $filter may name content/species
+// on transfers and corrections, whose content has a species; on reviews and
+// undos, whose content has none, it is an unknown field (400 naming
+// $filter), in the listing and in its /$count alike. Their species, the
+// movement's, stays filterable as species.
+func TestContentSpeciesOnlyWhereContentHasIt(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1 := b.token("keeper1")
+		filter := "?$filter=" + escape("content/species eq 'Sheep'")
+		for _, tc := range []struct {
+			collection string
+			status     int
+		}{
+			{"TransferRequests", http.StatusOK},
+			{"CorrectTransferRequests", http.StatusOK},
+			{"ReviewHoldingMovementRequests", http.StatusBadRequest},
+			{"UndoRequests", http.StatusBadRequest},
+		} {
+			for _, path := range []string{"/v1/" + tc.collection + filter, "/v1/" + tc.collection + "/$count" + filter} {
+				res := b.do(http.MethodGet, path, k1, nil)
+				if res.status != tc.status || (tc.status == http.StatusBadRequest && !strings.Contains(string(res.body), "$filter")) {
+					t.Errorf("GET %s = %d %.200s, want %d", path, res.status, res.body, tc.status)
+				}
+			}
+			if res := b.do(http.MethodGet, "/v1/"+tc.collection+"?$filter="+escape("species eq 'Sheep'"), k1, nil); res.status != http.StatusOK {
+				t.Errorf("GET %s by species = %d %.200s", tc.collection, res.status, res.body)
 			}
 		}
 	})

@@ -148,7 +148,7 @@ func (s *Server) listRequests(typ store.RequestType) handlerFunc {
 func (s *Server) countRequests(typ store.RequestType) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		u, _ := auth.UserFrom(r.Context())
-		q, err := odata.Parse(r.URL.Query(), odata.Collection{Fields: store.RequestFilterFields, Format: true, MaxPage: s.cfg.MaxPage, Single: true})
+		q, err := odata.Parse(r.URL.Query(), odata.Collection{Fields: store.RequestFilterFieldsOf(typ), Format: true, MaxPage: s.cfg.MaxPage, Single: true})
 		if err != nil {
 			return err
 		}

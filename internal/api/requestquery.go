@@ -30,7 +30,7 @@ func requestExpand(typ store.RequestType) []odata.Expansion {
 // its members, $expand of its content, and $count.
 func (s *Server) requestCollection(typ store.RequestType) odata.Collection {
 	return odata.Collection{
-		Fields: store.RequestFilterFields, OrderBy: true, Key: []string{store.RequestKey},
+		Fields: store.RequestFilterFieldsOf(typ), OrderBy: true, Key: []string{store.RequestKey},
 		Members: jsonMembers(requestRecord{}), Expand: requestExpand(typ),
 		Count: true, Format: true, MaxPage: s.cfg.MaxPage,
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"maps"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -145,4 +146,22 @@ var RequestFilterFields = odata.Fields{
 	"isContentPurged":    {Kind: odata.Bool},
 	"content/trackingId": {Kind: odata.String},
 	"content/species":    {Kind: odata.String, Values: livestock.MovementSpeciesNames()},
+}
+
+// contentlessSpecies are the fields a listing of reviews or undos may
+// name: their content has no species (the live models have none), so
+// content/species is unknown there; species, the movement's, stays.
+var contentlessSpecies = func() odata.Fields {
+	f := maps.Clone(RequestFilterFields)
+	delete(f, "content/species")
+	return f
+}()
+
+// RequestFilterFieldsOf are the fields of RequestFilterFields that a
+// listing of requests of type typ may name.
+func RequestFilterFieldsOf(typ RequestType) odata.Fields {
+	if typ == RequestReview || typ == RequestUndo {
+		return contentlessSpecies
+	}
+	return RequestFilterFields
 }
