@@ -72,7 +72,7 @@ func serveFlags(c *config) *flag.FlagSet {
 	fs.Float64Var(&c.RateLimit, "rate-limit", 100, "requests per second per user, per replica; 0 turns the limit off")
 	fs.IntVar(&c.RateBurst, "rate-burst", 200, "requests a user may make at once before the rate limit applies")
 	fs.IntVar(&c.MaxPage, "max-page", 500, "largest results page of a collection")
-	fs.Int64Var(&c.MaxBody, "max-body", 1<<20, "largest request body in bytes (413 above)")
+	fs.Int64Var(&c.MaxBody, "max-body", 1<<20, "largest request body in bytes (above it: 413 on the movements interface, 400 S011 on registration, as the live definitions declare)")
 	fs.IntVar(&c.MaxInFlight, "max-in-flight", 64, "requests served at once; more wait (--max-waiting, --max-wait) or get 503; 0 means no limit")
 	fs.IntVar(&c.MaxWaiting, "max-waiting", 64, "requests that may wait for a place under --max-in-flight; more get 503 at once; 0 refuses at once")
 	fs.DurationVar(&c.MaxWait, "max-wait", time.Second, "longest a request waits for a place under --max-in-flight before 503 (no longer than the Retry-After it would get)")
