@@ -68,7 +68,16 @@ func (s *Service) ApprovedMovement(ctx context.Context, u livestock.User, id int
 		return Approved{}, livestock.Invalid("recordedBy is not valid", livestock.FieldError{Code: livestock.CodeBadEnum,
 			Source: "path:recordedBy", Value: recordedBy, Message: "recordedBy is Departure or Destination"})
 	}
+	// Not there and not the caller's are one answer, at the key's id.
+	notFound := func() error {
+		msg := fmt.Sprintf("no approved movement (%d,%s)", id, side)
+		return &livestock.Error{Kind: livestock.KindNotFound, Detail: msg, Fields: []livestock.FieldError{
+			{Code: livestock.CodeNotFound, Source: "path:id", Value: strconv.FormatInt(id, 10), Message: msg}}}
+	}
 	a, err := s.store.ApprovedMovement(ctx, id, side)
+	if livestock.IsNotFound(err) {
+		return Approved{}, notFound()
+	}
 	if err != nil {
 		return Approved{}, err
 	}
@@ -77,7 +86,7 @@ func (s *Service) ApprovedMovement(ctx context.Context, u livestock.User, id int
 		end = a.Destination
 	}
 	if u.Role != livestock.RoleInspector && !u.CanActFor(end) {
-		return Approved{}, livestock.Errorf(livestock.KindNotFound, "no approved movement (%d,%s)", id, side)
+		return Approved{}, notFound()
 	}
 	list, err := s.detailApproved(ctx, []store.ApprovedMovement{a})
 	if err != nil {
