@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -128,26 +129,25 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 		if err != nil || w.Code != http.StatusOK {
 			t.Fatalf("exchange(good code, good verifier): %d %v", w.Code, err)
 		}
-		var first struct {
-			RefreshToken string `json:"refresh_token"`
+		refreshOf := func(w *httptest.ResponseRecorder) string {
+			t.Helper()
+			var tok struct {
+				RefreshToken string `json:"refresh_token"`
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &tok); err != nil || tok.RefreshToken == "" {
+				t.Fatalf("no refresh token in %s", w.Body)
+			}
+			return tok.RefreshToken
 		}
-		if err := json.Unmarshal(w.Body.Bytes(), &first); err != nil || first.RefreshToken == "" {
-			t.Fatalf("exchange: no refresh token in %s", w.Body)
-		}
-		w, err = post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {first.RefreshToken}})
+		w, err = post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refreshOf(w)}})
 		if err != nil || w.Code != http.StatusOK {
 			t.Fatalf("refresh before the code's reuse: %d %v", w.Code, err)
 		}
-		var rotated struct {
-			RefreshToken string `json:"refresh_token"`
-		}
-		if err := json.Unmarshal(w.Body.Bytes(), &rotated); err != nil || rotated.RefreshToken == "" {
-			t.Fatalf("refresh: no refresh token in %s", w.Body)
-		}
+		rotated := refreshOf(w)
 		if diff := cmp.Diff(fields(livestock.CodeBadGrant, "form:code"), codesOf(t, exchange(code), livestock.KindInvalid)); diff != "" {
 			t.Errorf("second use of a code: refusal mismatch (-want +got):\n%s", diff)
 		}
-		_, err = post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rotated.RefreshToken}})
+		_, err = post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rotated}})
 		if diff := cmp.Diff(fields(livestock.CodeBadGrant, "form:refresh_token"), codesOf(t, err, livestock.KindInvalid)); diff != "" {
 			t.Errorf("refresh after the code's reuse: refusal mismatch (-want +got):\n%s", diff)
 		}

@@ -111,18 +111,20 @@ func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time
 // tokenHash was spent already, and says how many it spent.
 func (s *Store) RevokeRefreshChain(ctx context.Context, tokenHash string, now time.Time) (n int64, err error) {
 	defer s.wrap(&err, "RevokeRefreshChain")
-	res, err := s.w.ExecContext(ctx, revokeRefreshChainSQL, tokenHash, s.at(now))
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+	return s.spend(ctx, revokeRefreshChainSQL, tokenHash, now)
 }
 
 // RevokeCodeChain spends every token of the chain a taken code started,
 // and says how many it spent.
 func (s *Store) RevokeCodeChain(ctx context.Context, codeHash string, now time.Time) (n int64, err error) {
 	defer s.wrap(&err, "RevokeCodeChain")
-	res, err := s.w.ExecContext(ctx, revokeCodeChainSQL, codeHash, s.at(now))
+	return s.spend(ctx, revokeCodeChainSQL, codeHash, now)
+}
+
+// spend runs a revocation, query with the hash and now, and says how many
+// refresh tokens it spent.
+func (s *Store) spend(ctx context.Context, query, hash string, now time.Time) (int64, error) {
+	res, err := s.w.ExecContext(ctx, query, hash, s.at(now))
 	if err != nil {
 		return 0, err
 	}
