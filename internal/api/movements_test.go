@@ -170,6 +170,21 @@ func TestMovementLifecycle(t *testing.T) {
 		} else if _, code, _ := liveRefusal(res); code != "14002" {
 			t.Errorf("keeper2 correcting keeper1's transfer: live code %s, want 14002", code)
 		}
+		// A correction may not send the move elsewhere, or change its species
+		// (live 4077): to keeper1's own holding it would need no review.
+		redirect := transfer(day(0), farm1, "01/100/0259", farm1, sheep("130181", 6, 7), nil)
+		redirect["requestToBeCorrected_ID"] = first.RequestID
+		goats := transfer(day(0), farm1, farm2, farm1, sheep("130181", 6, 7), nil)
+		goats["species"], goats["requestToBeCorrected_ID"] = "Goats", first.RequestID
+		for name, tc := range map[string]struct {
+			body   map[string]any
+			target string
+		}{"to another holding": {redirect, "content.destinationHolding"}, "of goats": {goats, "content.species"}} {
+			if rec := b.submit(k1, "CorrectTransferRequests", tc.body); rec.RequestStatus != "Fail" || len(rec.Errors) == 0 ||
+				rec.Errors[0].Code != "4077" || rec.Errors[0].Target != tc.target {
+				t.Errorf("a correction %s: %s %+v, want Fail with 4077 at %s", name, rec.RequestStatus, rec.Errors, tc.target)
+			}
+		}
 		corrected := b.submit(k1, "CorrectTransferRequests", correction)
 		if !corrected.applied() { // CompletedWarning: farm1 is under standstill
 			t.Fatalf("correction = %+v", corrected)

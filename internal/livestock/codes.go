@@ -159,6 +159,12 @@ const CodeDocumentTimes Code = "V075"
 // that is not a sale yard recording a move off itself.
 const CodeSaleOnly Code = "V076"
 
+// Codes of corrections and undos that would leave the register untrue.
+const (
+	CodeCorrectionChanges Code = "V077" // live 4077: a correction changes the species, a holding or the reporting side
+	CodeMovedLater        Code = "V078" // live 14121: an animal of the movement has moved in a later request
+)
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -213,6 +219,8 @@ var Codes = []CodeInfo{
 	{CodeReviewTotal, KindInvalid, "animalTotal differs from what the review accepts"},
 	{CodeNotCorrectable, KindInvalid, "The transfer can no longer be corrected"},
 	{CodeNotUndoable, KindInvalid, "The request cannot be undone"},
+	{CodeCorrectionChanges, KindInvalid, "A correction keeps the species, the holdings and the side that reported the move"},
+	{CodeMovedLater, KindInvalid, "An animal of the movement has moved in a later request"},
 	{CodeDeviceDead, KindInvalid, "The animal is dead, lost or stolen"},
 	{CodeDamSpecies, KindInvalid, "The birth or genetic dam is of another species"},
 	{CodeBirthSiteUnknown, KindInvalid, "The birth site is not known"},

@@ -44,6 +44,8 @@ var liveCodes = map[Code]string{
 	CodeFlagUnknown:       "30063", // The {0} property type {1} is invalid.
 	CodeNotCorrectable:    "4076",  // Could not edit the movement, due to errors undoing the original movement.
 	CodeNotUndoable:       "14005", // The specified request type can not be undone.
+	CodeCorrectionChanges: "4077",  // The species and user holding cannot be changed.
+	CodeMovedLater:        "14121", // … one or more animals have been updated in subsequent requests.
 	CodeReviewDevice:      "21384", // The ShowDevices or HideDevices contains the tag number {0} which is not on the original movement.
 	CodeReviewTotal:       "21503", // … animal total {1} not equal to the accepted number of batches and devices {2}.
 	CodeTargetUnknown:     "403",   // Request {0} does not exist in the database.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -40,6 +41,11 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	f, err := s.transferFacts(ctx, tx, t, s.dateOf(req.RequestDate), exclude)
 	if err != nil {
 		return outcome{}, err
+	}
+	if prior != nil {
+		if errs := unchanged(*prior, t, f); len(errs) > 0 {
+			return failed(errs...)
+		}
 	}
 	submitter, err := tx.UserByName(ctx, req.UserName)
 	if err != nil {
@@ -169,6 +175,32 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 		return refuse(fmt.Sprintf("request %d was corrected since; correct request %d instead", target.ID, m.RequestID))
 	}
 	return &m, &target, outcome{}, nil
+}
+
+// unchanged holds a correction to what the live service allows it to
+// change: the animals, the date and the details, never the species, the
+// holdings or the side that reported the move (live 4077). Else the
+// sender could turn a move awaiting the other keeper's review into one to
+// a holding of their own that needs none.
+func unchanged(prior store.Movement, t livestock.Transfer, f livestock.TransferFacts) []livestock.FieldError {
+	var errs []livestock.FieldError
+	bad := func(at, value, was string) {
+		errs = append(errs, livestock.FieldError{Code: livestock.CodeCorrectionChanges, Source: at, Value: value,
+			Message: "a correction keeps the movement's " + strings.TrimPrefix(at, "/content/") + " (" + was + "): undo the transfer and send a new one instead"})
+	}
+	if t.Species != prior.Species {
+		bad("/content/species", t.Species.String(), prior.Species.String())
+	}
+	if t.Source != prior.Source {
+		bad("/content/sourceHolding", t.Source.String(), prior.Source.String())
+	}
+	if f.Destination != nil && f.Destination.CPH != prior.Destination {
+		bad("/content/destinationHolding", f.Destination.CPH.String(), prior.Destination.String())
+	}
+	if side := reportedBy(t); side != prior.ReportedBy && len(errs) == 0 {
+		bad("/content/userHolding", t.UserHolding.String(), "the "+strings.ToLower(string(prior.ReportedBy))+" holding")
+	}
+	return errs
 }
 
 // instead says what a sender may do with a movement it can no longer
