@@ -346,9 +346,11 @@ func TestUndoReviewAfterARejectedAnimalMoved(t *testing.T) {
 			t.Fatalf("moving the rejected sheep on: %+v", on)
 		}
 		undo := b.submit(k2, "UndoRequests", map[string]any{"requestToBeUndone_ID": review.RequestID})
-		// 14005 is the live catalogue's code for a request that cannot be undone (V029).
-		if errs, _ := undo.codes(); undo.RequestStatus != "Fail" || !slices.Equal(errs, []string{"14005"}) {
-			t.Errorf("undoing the review after the rejected sheep moved on: %s %v, want Fail 14005", undo.RequestStatus, errs)
+		// 14121: an animal has been updated in a later request (V078). The
+		// refusal says nothing of where keeper1's sheep went, nor which.
+		if errs, _ := undo.codes(); undo.RequestStatus != "Fail" || !slices.Equal(errs, []string{"14121"}) ||
+			strings.Contains(undo.Errors[0].Message, "00002") || strings.Contains(undo.Errors[0].Message, farm1) {
+			t.Errorf("undoing the review after the rejected sheep moved on: %s %+v, want Fail 14121 naming nothing of keeper1's", undo.RequestStatus, undo.Errors)
 		}
 		// Nothing awaits review again, and the review stands.
 		var pending struct{ Value []any }
@@ -453,6 +455,53 @@ func TestReviewShowsItsSpecies(t *testing.T) {
 			if rec.Species == nil || *rec.Species != "Sheep" || len(page.Value) != 1 {
 				t.Errorf("%s(%d): species %v, %d found by species eq 'Sheep'", c.collection, c.id, rec.Species, len(page.Value))
 			}
+		}
+	})
+}
+
+// TestUndoAfterTheAnimalsMovedAgain: a move whose animals moved again in a
+// later request cannot be undone, even when they came back the same day (a
+// check of where they are and since when would pass), nor a move of a
+// batch some of which left again. The refusal names the later request when
+// it is the undoer's own (live 14121).
+func TestUndoAfterTheAnimalsMovedAgain(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1 := b.token("keeper1")
+		const yard, other = "01/100/0258", "01/100/0259"
+		there := b.submit(k1, "TransferRequests", transfer(day(0), farm1, yard, farm1, sheep("130181", 7), nil))
+		on := b.submit(k1, "TransferRequests", transfer(day(0), yard, other, yard, sheep("130181", 7), nil))
+		back := b.submit(k1, "TransferRequests", transfer(day(0), other, yard, other, sheep("130181", 7), nil))
+		lot := []map[string]any{{"batchNumber": "UK130182", "animalTotal": 3}}
+		flock := b.submit(k1, "TransferRequests", transfer(day(0), farm1, yard, farm1, nil, lot))
+		onward := b.submit(k1, "TransferRequests", transfer(day(0), yard, other, yard, nil, lot))
+		for _, r := range []record{there, on, back, flock, onward} {
+			if !r.applied() {
+				t.Fatalf("transfer %d: %s %+v", r.RequestID, r.RequestStatus, r.Errors)
+			}
+		}
+		for _, tc := range []struct {
+			name   string
+			undo   record
+			second int64
+		}{{"the sheep's first move", there, on.RequestID}, {"the batch's first move", flock, onward.RequestID}} {
+			undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": tc.undo.RequestID})
+			if errs, _ := undo.codes(); undo.RequestStatus != "Fail" || !slices.Equal(errs, []string{"14121"}) ||
+				!strings.Contains(undo.Errors[0].Message, fmt.Sprintf("request %d", tc.second)) {
+				t.Errorf("undoing %s: %s %+v, want Fail 14121 naming request %d", tc.name, undo.RequestStatus, undo.Errors, tc.second)
+			}
+		}
+		// Undone from the last, each move goes back in turn.
+		for _, r := range []record{back, on, there, onward, flock} {
+			if undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": r.RequestID}); undo.RequestStatus != "Success" {
+				t.Errorf("undoing %d in turn: %s %+v", r.RequestID, undo.RequestStatus, undo.Errors)
+			}
+		}
+		var a struct{ Holding string }
+		b.do(http.MethodGet, "/v1/animals/UK0130181%2000007", k1, nil).decode(&a)
+		if a.Holding != farm1 {
+			t.Errorf("the sheep after every move was undone is on %q, want %s", a.Holding, farm1)
 		}
 	})
 }

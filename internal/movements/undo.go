@@ -44,20 +44,20 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	case !target.Status.Applied() || !target.UndoSupported:
 		return refuse(livestock.CodeNotUndoable, "the request cannot be undone (undoSupported is false)")
 	}
-	var why string
+	var no refusal
 	switch target.Type {
 	case store.RequestTransfer, store.RequestCorrection:
-		why, err = s.undoTransfer(ctx, tx, target)
+		no, err = s.undoTransfer(ctx, tx, target, req.UserName)
 	case store.RequestReview:
-		why, err = s.undoReview(ctx, tx, target)
+		no, err = s.undoReview(ctx, tx, target, req.UserName)
 	default:
-		why = "a request of type " + string(target.Type) + " cannot be undone"
+		no = cannot("a request of type " + string(target.Type) + " cannot be undone")
 	}
 	if err != nil {
 		return outcome{}, err
 	}
-	if why != "" {
-		return refuse(livestock.CodeNotUndoable, why)
+	if no.msg != "" {
+		return refuse(no.code, no.msg)
 	}
 	target.IsFullUndone, target.UndoSupported, target.UpdatedDate = true, false, s.stamp()
 	if err := tx.UpdateRequest(ctx, target); err != nil {
@@ -67,61 +67,71 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	return outcome{}, nil
 }
 
+// refusal is why an undo cannot be done, with its code; the zero value
+// is none.
+type refusal struct {
+	code livestock.Code
+	msg  string
+}
+
+// cannot is a refusal of the general kind (V029, live 14005).
+func cannot(msg string) refusal { return refusal{livestock.CodeNotUndoable, msg} }
+
 // undoTransfer withdraws a movement that awaits review, or puts back the
 // animals of one that needed none. It returns why it cannot, if it cannot.
-func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Request) (string, error) {
+func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Request, user string) (refusal, error) {
 	id, err := movementOf(ctx, tx, target)
 	if err != nil {
-		return "", err
+		return refusal{}, err
 	}
 	m, err := tx.LockMovement(ctx, id)
 	if err != nil {
-		return "", err
+		return refusal{}, err
 	}
 	if m.RequestID != target.ID {
-		return fmt.Sprintf("request %d was corrected since; undo request %d", target.ID, m.RequestID), nil
+		return cannot(fmt.Sprintf("request %d was corrected since; undo request %d", target.ID, m.RequestID)), nil
 	}
 	switch m.State {
 	case store.MovementPendingReview:
 	case store.MovementCompleted:
-		if why, err := s.putBack(ctx, tx, m, true); why != "" || err != nil {
-			return why, err
+		if no, err := s.putBack(ctx, tx, m, true, user); no.msg != "" || err != nil {
+			return no, err
 		}
 	default:
-		return "the movement is " + string(m.State) + "; the reviewer must undo the review first", nil
+		return cannot("the movement is " + string(m.State) + "; the reviewer must undo the review first"), nil
 	}
 	m.State, m.ReviewHolding = store.MovementUndone, livestock.CPH{}
-	return "", tx.UpdateMovement(ctx, m)
+	return refusal{}, tx.UpdateMovement(ctx, m)
 }
 
 // undoReview takes a review back: accepted animals return to the source
 // and the movement awaits review again.
-func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Request) (string, error) {
+func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Request, user string) (refusal, error) {
 	reviewed, err := lockNamed(ctx, tx, target.ID, target.TargetID) // before the movement: lockorder.go
 	if err != nil {
-		return "", err
+		return refusal{}, err
 	}
 	id, err := movementOf(ctx, tx, reviewed)
 	if err != nil {
-		return "", err
+		return refusal{}, err
 	}
 	m, err := tx.LockMovement(ctx, id)
 	if err != nil {
-		return "", err
+		return refusal{}, err
 	}
 	if m.ReviewID != target.ID || m.RequestID != reviewed.ID {
-		return "the movement was not decided by this review", nil
+		return cannot("the movement was not decided by this review"), nil
 	}
 	// A movement awaiting its source's consent holds no animals: the next
 	// acceptance checks them again (sourceChecks), so the rejected may
 	// have moved since.
 	if !sourceConsent(m) {
-		if why, err := stayedRejected(ctx, tx, m); why != "" || err != nil {
-			return why, err
+		if no, err := stayedRejected(ctx, tx, m, user); no.msg != "" || err != nil {
+			return no, err
 		}
 	}
-	if why, err := s.putBack(ctx, tx, m, false); why != "" || err != nil {
-		return why, err
+	if no, err := s.putBack(ctx, tx, m, false, user); no.msg != "" || err != nil {
+		return no, err
 	}
 	for i := range m.Devices {
 		m.Devices[i].Outcome = ""
@@ -133,17 +143,19 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	// destination, or the source of an on-move reported by the destination.
 	m.State, m.ReviewHolding, m.ArrivalDate, m.ReviewID = store.MovementPendingReview, cmp.Or(m.ReviewHolding, m.Destination), time.Time{}, 0
 	if err := tx.UpdateMovement(ctx, m); err != nil {
-		return "", err
+		return refusal{}, err
 	}
-	return "", s.setUndoable(ctx, tx, m.RequestID, true)
+	return refusal{}, s.setUndoable(ctx, tx, m.RequestID, true)
 }
 
 // stayedRejected says why a review cannot be undone when an animal it
 // rejected has moved since: undone, the movement awaits review again, and
 // a second review could accept the animal onto the destination from a
 // holding it is no longer on. A rejected animal stayed where it was
-// before the movement, so it must still be there, since then.
-func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement) (string, error) {
+// before the movement, so it must still be there, since then, and no
+// later movement may name it. The refusal says nothing of where: the
+// source is another keeper's holding when the destination reviewed.
+func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement, user string) (refusal, error) {
 	var tags []string
 	for _, d := range m.Devices {
 		if d.Outcome == "rejected" {
@@ -151,11 +163,14 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement) (string,
 		}
 	}
 	if len(tags) == 0 {
-		return "", nil
+		return refusal{}, nil
+	}
+	if no, err := movedLater(ctx, tx, settled(m), tags, livestock.CPH{}, nil, user); no.msg != "" || err != nil {
+		return no, err
 	}
 	animals, err := tx.Animals(ctx, tags)
 	if err != nil {
-		return "", err
+		return refusal{}, err
 	}
 	for _, d := range m.Devices {
 		if d.Outcome != "rejected" {
@@ -163,25 +178,55 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement) (string,
 		}
 		a, ok := animals[d.Identifier.String()]
 		if !ok {
-			return "", livestock.Errorf(livestock.KindNotFound, "no animal wears %q", d.Identifier)
+			return refusal{}, livestock.Errorf(livestock.KindNotFound, "no animal wears %q", d.Identifier)
 		}
 		if a.CPH != d.PriorCPH || !a.OnSince.Equal(d.PriorOnSince) {
-			return fmt.Sprintf("tag %s, which the review rejected, has moved on from %s since; undo that move first", d.Identifier, d.PriorCPH), nil
+			return refusal{livestock.CodeMovedLater, laterMoves}, nil
 		}
 	}
-	return "", nil
+	return refusal{}, nil
+}
+
+// laterMoves is the refusal of an undo whose animals have moved since, in
+// another keeper's request or in one that cannot be named.
+const laterMoves = "one or more animals of this movement have moved in later requests: undo those first"
+
+// settled is the request that last settled where m's animals are: its
+// review, its latest version, or the transfer itself. Request ids (and so
+// movement ids) rise with time, so a movement with a greater id was made
+// after it.
+func settled(m store.Movement) int64 { return max(m.ID, m.RequestID, m.ReviewID) }
+
+// movedLater refuses an undo when a movement made after request since
+// moves or holds one of its animals (tags, or batches leaving from): putting them back would
+// leave that movement moving animals from where they never were. It names
+// the later request only when it is the undoer's own: another keeper's
+// moves are not theirs to learn.
+func movedLater(ctx context.Context, tx store.Tx, since int64, tags []string, from livestock.CPH, batches []string, user string) (refusal, error) {
+	what, rid, found, err := tx.MovedAfter(ctx, since, tags, from, batches)
+	if err != nil || !found {
+		return refusal{}, err
+	}
+	later, err := tx.Request(ctx, rid)
+	if err != nil && !livestock.IsNotFound(err) {
+		return refusal{}, err
+	}
+	if err == nil && later.UserName == user {
+		return refusal{livestock.CodeMovedLater, fmt.Sprintf("%s moved again in your request %d: undo that one first", what, rid)}, nil
+	}
+	return refusal{livestock.CodeMovedLater, laterMoves}, nil
 }
 
 // putBack returns a movement's accepted animals to where they were. An
 // animal that has moved on since cannot be put back: then nothing is.
-func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, all bool) (string, error) {
+func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, user string) (refusal, error) {
 	// The animals to put back, by where they were before: most often all
 	// from one holding since one date, moved back in one statement.
 	type prior struct {
 		cph     livestock.CPH
 		onSince time.Time
 	}
-	var tags []string
+	var tags, batches []string
 	var priors []prior
 	back := map[prior][]string{}
 	for _, d := range m.Devices {
@@ -194,23 +239,31 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 			back[p] = append(back[p], d.Identifier.String())
 		}
 	}
+	for _, b := range m.Batches {
+		if (b.Accepted > 0 || all) && !b.BatchNumber.IsZero() {
+			batches = append(batches, b.BatchNumber.String())
+		}
+	}
+	if no, err := movedLater(ctx, tx, settled(m), tags, m.Destination, batches, user); no.msg != "" || err != nil {
+		return no, err
+	}
 	animals, err := tx.Animals(ctx, tags)
 	if err != nil {
-		return "", err
+		return refusal{}, err
 	}
 	for _, id := range tags {
 		a, ok := animals[id]
 		if !ok {
-			return "", livestock.Errorf(livestock.KindNotFound, "no animal wears %q", id)
+			return refusal{}, livestock.Errorf(livestock.KindNotFound, "no animal wears %q", id)
 		}
 		if a.CPH != m.Destination || !a.OnSince.Equal(m.ArrivalDate) {
-			return fmt.Sprintf("tag %s has moved on from %s since; undo that move first", id, m.Destination), nil
+			return refusal{livestock.CodeMovedLater, laterMoves}, nil
 		}
 	}
 	for _, p := range priors {
 		if err := tx.MoveAnimals(ctx, back[p], p.cph, p.onSince); err != nil {
-			return "", err
+			return refusal{}, err
 		}
 	}
-	return "", nil
+	return refusal{}, nil
 }

@@ -172,6 +172,15 @@ type MovementTx interface {
 	// awaiting its source's consent holds no animals: its reporter does
 	// not answer for them, and the source's keeper still moves them.
 	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)
+	// MovedAfter finds a movement made after request id (a movement's id
+	// is its transfer's request id, and ids rise with time) that moves or
+	// holds one of identifiers, or of batchNumbers leaving from: one that
+	// is completed, accepted, or awaits its destination's review. It
+	// returns what it names (a tag or a batch number) and its request's
+	// id; found is false when there is none. Undoing an earlier movement of
+	// those animals would leave the later one moving them from where they
+	// never were.
+	MovedAfter(ctx context.Context, id int64, identifiers []string, from livestock.CPH, batchNumbers []string) (what string, requestID int64, found bool, err error)
 	// ArrivalsOn lists movements that brought animals onto cph with an
 	// arrival date in [from, to]: completed and accepted ones (one
 	// awaiting review has brought none yet).

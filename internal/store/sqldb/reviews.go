@@ -3,7 +3,9 @@ package sqldb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -26,6 +28,22 @@ const (
 		WHERE m.state = '` + string(store.MovementPendingReview) + `' AND m.review_holding <> m.source
 		AND d.identifier IN (%s)
 		ORDER BY d.movement_id DESC`
+	// standingSQL is a movement m that moves or holds animals: completed,
+	// accepted, or awaiting its destination's review (one awaiting its
+	// source's consent holds none, as for inTransitSQL).
+	standingSQL = `(m.state IN ('` + string(store.MovementCompleted) + `', '` + string(store.MovementAccepted) + `')
+		OR m.state = '` + string(store.MovementPendingReview) + `' AND m.review_holding <> m.source)`
+	// devicesMovedAfterSQL: $1 is the movement id, %s the identifiers
+	// from $2, on movement_devices_identifier.
+	devicesMovedAfterSQL = `SELECT d.identifier, m.request_id FROM movement_devices d
+		JOIN movements m ON m.id = d.movement_id
+		WHERE d.identifier IN (%s) AND d.movement_id > $1 AND ` + standingSQL + `
+		ORDER BY d.movement_id LIMIT 1`
+	// batchMovedAfterSQL, on movement_batches_number.
+	batchMovedAfterSQL = `SELECT b.batch_number, m.request_id FROM movement_batches b
+		JOIN movements m ON m.id = b.movement_id
+		WHERE b.batch_number = $1 AND b.movement_id > $2 AND m.source = $3 AND ` + standingSQL + `
+		ORDER BY b.movement_id LIMIT 1`
 	// arrivalsSQL asks for the expression movements_arrivals indexes.
 	arrivalsSQL = `SELECT id, coalesce(arrival_date, transfer_date), species, flags, source FROM movements
 		WHERE destination = $1 AND coalesce(arrival_date, transfer_date) BETWEEN $2 AND $3
@@ -98,6 +116,32 @@ func (t *tx) InTransit(ctx context.Context, identifiers []string) (found map[str
 		t.keepInTransit(ask, found)
 	}
 	return found, err
+}
+
+// MovedAfter finds a later movement that moves or holds an animal of
+// movement id's (store.Tx).
+func (t *tx) MovedAfter(ctx context.Context, id int64, identifiers []string, from livestock.CPH, batchNumbers []string) (what string, requestID int64, found bool, err error) {
+	defer t.s.wrap(&err, "MovedAfter")
+	for part := range slices.Chunk(distinct(identifiers), t.s.d.MaxParams-1) {
+		args := append([]any{id}, part...)
+		err := t.tx.QueryRowContext(ctx, fmt.Sprintf(devicesMovedAfterSQL, marks(2, len(part))), args...).Scan(&what, &requestID)
+		if err == nil {
+			return what, requestID, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return "", 0, false, err
+		}
+	}
+	for _, b := range distinct(batchNumbers) {
+		err := t.tx.QueryRowContext(ctx, batchMovedAfterSQL, b, id, from.String()).Scan(&what, &requestID)
+		if err == nil {
+			return what, requestID, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return "", 0, false, err
+		}
+	}
+	return "", 0, false, nil
 }
 
 // ArrivalsOn lists the completed and accepted movements onto cph whose

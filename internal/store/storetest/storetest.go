@@ -89,6 +89,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ApprovedOrder", testApprovedOrder},
 		{"ApprovedCount", testApprovedCount},
 		{"InTransit", testInTransit},
+		{"MovedAfter", testMovedAfter},
 		{"MovementsOnRoute", testMovementsOnRoute},
 		{"ArrivalsOn", testArrivalsOn},
 		{"Replies", testReplies},

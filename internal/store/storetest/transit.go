@@ -145,3 +145,69 @@ func testArrivalsOn(t *testing.T, s store.Store) {
 		})
 	}
 }
+
+// testMovedAfter: a movement after another (a greater id) that moves or
+// holds one of its animals is found, by tag or by a batch leaving the
+// holding named; an undone, rejected or earlier movement, one awaiting its
+// source's consent, and a batch leaving elsewhere are not.
+func testMovedAfter(t *testing.T, s store.Store) {
+	move := func(state store.MovementState, from, to livestock.CPH, batchNumber string, tags ...string) int64 {
+		m := pending(to, livestock.SpeciesSheep, ymd(2026, 4, 1))
+		m.State, m.Source, m.Batches = state, from, nil
+		if state != store.MovementPendingReview {
+			m.ReviewHolding = livestock.CPH{}
+		}
+		if batchNumber != "" {
+			m.Batches = []store.MovementBatch{{BatchNumber: batch(batchNumber), AnimalTotal: 3}}
+		}
+		for _, id := range tags {
+			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag(livestock.SpeciesSheep, id), PriorCPH: from})
+		}
+		return addMovement(t, s, m)
+	}
+	const tA, tB, tC, tD, tE = "UK0100003 00001", "UK0100003 00002", "UK0100003 00003", "UK0100003 00004", "UK0100003 00005"
+	var many []string
+	for i := range 1200 {
+		many = append(many, fmt.Sprintf("UK0100004 %05d", i))
+	}
+	earlier := move(store.MovementCompleted, farmB, farmA, "", tD)
+	first := move(store.MovementCompleted, farmA, farmB, "UK010003", append([]string{tA, tB, tC, tD, tE}, many...)...)
+	move(store.MovementUndone, farmB, market, "UK010003", tB)
+	move(store.MovementRejected, farmB, market, "", tC)
+	consent := pending(farmB, livestock.SpeciesSheep, ymd(2026, 4, 2)) // awaits its source's consent: holds nothing
+	consent.Source, consent.ReviewHolding, consent.Batches = farmB, farmB, nil
+	consent.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, tE), PriorCPH: farmB}}
+	addMovement(t, s, consent)
+	move(store.MovementCompleted, farmA, market, "UK010003") // the flock's batch, but from elsewhere
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		for _, tc := range []struct {
+			name    string
+			tags    []string
+			batches []string
+		}{
+			{"undone, rejected, awaiting consent, earlier", []string{tB, tC, tE, tD}, nil},
+			{"a batch leaving elsewhere", nil, []string{"UK010003"}},
+			{"none asked", nil, nil},
+		} {
+			if what, id, found, err := tx.MovedAfter(c, first, tc.tags, farmB, tc.batches); err != nil || found {
+				t.Errorf("MovedAfter, %s = %q %d %v %v; want none", tc.name, what, id, found, err)
+			}
+		}
+		if what, id, found, err := tx.MovedAfter(c, earlier, []string{tD}, farmA, nil); err != nil || !found || what != tD || id != first {
+			t.Errorf("MovedAfter(the earlier move of %s) = %q %d %v %v; want request %d", tD, what, id, found, err, first)
+		}
+		return nil
+	})
+	later := move(store.MovementPendingReview, farmB, market, "", many[1100])
+	onward := move(store.MovementAccepted, farmB, market, "UK010003")
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		asked := append([]string{tB, tC, tE}, many...)
+		if what, id, found, err := tx.MovedAfter(c, first, asked, farmB, nil); err != nil || !found || what != many[1100] || id != later {
+			t.Errorf("MovedAfter(a tag awaiting review onward, among %d) = %q %d %v %v; want %q in %d", len(asked), what, id, found, err, many[1100], later)
+		}
+		if what, id, found, err := tx.MovedAfter(c, first, nil, farmB, []string{"UK010003"}); err != nil || !found || what != "UK010003" || id != onward {
+			t.Errorf("MovedAfter(the batch accepted onward) = %q %d %v %v; want %d", what, id, found, err, onward)
+		}
+		return nil
+	})
+}
