@@ -42,6 +42,18 @@ func TestCattleMovements(t *testing.T) {
 		}
 		b.wantOn("the cow accepted", map[string]string{sandbox.Keepers[0].CalfTag(3).String(): farm2})
 
+		// A review names cows in its lists by their ear tags: two sent, one
+		// accepted and one rejected by name.
+		pair := b.submit(k1, "TransferRequests", move(append(cow(4), cow(5)...)))
+		split := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+			"reviewMovement": map[string]any{"requestId": pair.RequestID, "isAccepted": true, "arrivalDate": day(0), "animalTotal": 1,
+				"acceptedDevices": cow(4), "rejectedDevices": cow(5)}})
+		if !pair.applied() || !split.applied() {
+			t.Fatalf("two cows sent %s %+v, one accepted by name: %s %+v", pair.RequestStatus, pair.Errors, split.RequestStatus, split.Errors)
+		}
+		b.wantOn("one cow accepted, one rejected, by name", map[string]string{
+			sandbox.Keepers[0].CalfTag(4).String(): farm2, sandbox.Keepers[0].CalfTag(5).String(): farm1})
+
 		// Each with the live catalogue's own code for the rule.
 		for name, tc := range map[string]struct {
 			body         map[string]any

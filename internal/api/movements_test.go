@@ -505,3 +505,26 @@ func TestUndoAfterTheAnimalsMovedAgain(t *testing.T) {
 		}
 	})
 }
+
+// TestArrivalDayIsTheUKDay: a review's arrival date-time is on the day of
+// the UK calendar, as a transfer date is: 01:00+05:00 on the day of the
+// transfer is the evening before it, an arrival before the departure
+// (live 21501), while 23:30-05:00 the day before is the morning after.
+func TestArrivalDayIsTheUKDay(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		review := func(sheepNo int, arrival string) record {
+			sent := b.submit(k1, "TransferRequests", transfer(day(-2), farm1, farm2, farm1, sheep("130181", sheepNo), nil))
+			return b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+				"reviewMovement": map[string]any{"requestId": sent.RequestID, "isAccepted": true, "arrivalDate": arrival, "animalTotal": 1}})
+		}
+		if early := review(9, day(-2)+"T01:00:00+05:00"); early.RequestStatus != "Fail" || len(early.Errors) == 0 || early.Errors[0].Code != "21501" {
+			t.Errorf("arrival the evening before the transfer day: %s %+v, want Fail 21501", early.RequestStatus, early.Errors)
+		}
+		if late := review(10, day(-3)+"T23:30:00-05:00"); !late.applied() || late.MovementDate != day(-2)+"T04:30:00Z" {
+			t.Errorf("arrival the morning of the transfer day: %s %+v, movementDate %q", late.RequestStatus, late.Errors, late.MovementDate)
+		}
+	})
+}

@@ -170,22 +170,20 @@ func acceptedOf(rm *reviewMovementWire) (accepted, ok bool) {
 }
 
 // reviewDate reads an arrival date: the live date-time
-// (yyyy-MM-ddTHH:mm:ssK, whose date as written is the day) or a plain
-// date, and returns it with the date-time form stored.
+// (yyyy-MM-ddTHH:mm:ssK) or a plain date, and returns its day and the
+// date-time form stored. The day is the UK calendar's, as a transfer
+// date's is (livestock.ParseMovementTime): 01:00+05:00 on the 28th is the
+// evening of the 27th, and is compared with the transfer as such.
 func reviewDate(s string) (livestock.Date, string, error) {
-	if len(s) <= len("2006-01-02") {
+	if len(s) < len("2006-01-02") {
 		d, err := livestock.ParseRecordDate(s)
-		if err != nil {
-			return d, s, err
-		}
-		return d, d.String() + "T00:00:00Z", nil
+		return d, s, err
 	}
-	dt, err := livestock.ParseDateTime(s)
+	dt, d, err := livestock.ParseMovementTime(s)
 	if err != nil {
 		return livestock.Date{}, s, err
 	}
-	d, err := livestock.ParseRecordDate(dt.Date().String())
-	return d, dt.String(), err
+	return d, dt.String(), nil
 }
 
 // reviewDevice reads a device named in a review, and rewrites its tag
@@ -235,16 +233,34 @@ func reviewDevice(d *reviewDeviceTag) (livestock.Tag, error) {
 }
 
 // reviewTag reads a sheep tag, or failing that a goat tag (which also
-// takes the six-digit form).
+// takes the six-digit form), or a cattle ear tag. The job reads it again by
+// the movement's species (tagFor), which only it knows: some texts are the
+// tag of a sheep and of a bovine alike.
 func reviewTag(s string) (livestock.Tag, error) {
 	t, err := livestock.ParseTag(livestock.SpeciesSheep, s)
 	if err == nil {
 		return t, nil
 	}
-	if g, gerr := livestock.ParseTag(livestock.SpeciesGoats, s); gerr == nil {
-		return g, nil
+	for _, sp := range []livestock.Species{livestock.SpeciesGoats, livestock.SpeciesCattle} {
+		if o, oerr := livestock.ParseTag(sp, s); oerr == nil {
+			return o, nil
+		}
 	}
 	return livestock.Tag{}, err
+}
+
+// tagFor is t, a tag a review named, as a tag of species: a bovine's tag
+// written as a sheep's is read again from its digits. A text that is no
+// tag of species stays as it was read, and names no device of the
+// movement.
+func tagFor(t livestock.Tag, species livestock.Species) livestock.Tag {
+	if t.Species() == species || t.Species().Bovine() == species.Bovine() {
+		return t
+	}
+	if o, err := livestock.ParseTag(species, strings.ReplaceAll(t.String(), " ", "")); err == nil {
+		return o
+	}
+	return t
 }
 
 // batchProblem is why a review batch cannot be read, and the member at fault.

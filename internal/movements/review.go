@@ -64,6 +64,11 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if !r.ArrivalGiven {
 		r.ArrivalDate = livestock.DateOf(m.TransferDate)
 	}
+	for _, list := range [][]livestock.Tag{r.AcceptedDevices, r.RejectedDevices} {
+		for i := range list {
+			list[i] = tagFor(list[i], m.Species)
+		}
+	}
 	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate)}
 	for _, d := range m.Devices {
 		mv.Devices = append(mv.Devices, d.Identifier.String())
