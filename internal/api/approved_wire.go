@@ -157,6 +157,12 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 		}
 		received += b.Accepted
 	}
+	// Animals no tag or batch names (deer known by a freeze brand) arrived
+	// with the movement when it arrived at all.
+	if unnamed := a.AnimalCount - len(a.Devices) - batchTotal(a.Batches); unnamed > 0 &&
+		(a.State == store.MovementAccepted || a.State == store.MovementCompleted) {
+		received += unnamed
+	}
 	out.AnimalTotal = a.AnimalCount
 	if destination {
 		out.AnimalTotal = received
@@ -239,4 +245,13 @@ func arrivalAt(a store.ApprovedMovement) time.Time {
 		return a.TransferAt
 	}
 	return a.ArrivalDate
+}
+
+// batchTotal is the animals of a movement's batch lines.
+func batchTotal(lines []store.MovementBatch) int {
+	n := 0
+	for _, b := range lines {
+		n += b.AnimalTotal
+	}
+	return n
 }

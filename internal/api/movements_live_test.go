@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"strings"
@@ -155,8 +156,9 @@ func TestDeerByFreezebrandAndTotal(t *testing.T) {
 	deer := map[string]any{"transferDate": day(-1) + "T09:00:00Z", "species": "Deer", "userHolding": farm1, "sourceHolding": farm1,
 		"destinationHolding": farm2, "animalCount": 6, "movementGroups": []any{map[string]any{
 			"devices": []any{map[string]any{"freezebrand": "H17"}}, "batches": []any{map[string]any{"animalTotal": 5, "stockType": "Hinds"}}}}}
-	if rec := b.submitWhole(k1, "TransferRequests", deer); rec.RequestStatus != "Success" {
-		t.Errorf("deer: %s %+v", rec.RequestStatus, rec.Errors)
+	sent := b.submitWhole(k1, "TransferRequests", deer)
+	if sent.RequestStatus != "Success" {
+		t.Errorf("deer: %s %+v", sent.RequestStatus, sent.Errors)
 	}
 	// keeper2's look-up shows the branded hind beside the batch: six to review.
 	k2 := b.token("keeper2")
@@ -174,6 +176,19 @@ func TestDeerByFreezebrandAndTotal(t *testing.T) {
 	if len(page.Value) != 1 || page.Value[0].AnimalTotal != 6 || len(page.Value[0].ReviewDevices) != 1 ||
 		page.Value[0].ReviewDevices[0].TagNumber != nil || page.Value[0].ReviewDevices[0].Freezebrand == nil || *page.Value[0].ReviewDevices[0].Freezebrand != "H17" {
 		t.Errorf("deer awaiting review: %d %s", res.status, res.body)
+	}
+	// Accepted, the branded hind arrives with the batch: six accepted, six
+	// on the destination's record.
+	if rec := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+		"reviewMovement": map[string]any{"requestId": sent.RequestID, "isAccepted": true, "arrivalDate": day(0), "animalTotal": 6}}); !rec.applied() {
+		t.Errorf("keeper2 accepting six deer: %s %+v", rec.RequestStatus, rec.Errors)
+	}
+	var arrived struct {
+		AnimalTotal int `json:"animalTotal"`
+	}
+	b.do(http.MethodGet, fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", sent.RequestID), k2, nil).decode(&arrived)
+	if arrived.AnimalTotal != 6 {
+		t.Errorf("the destination's record of six deer: animalTotal %d", arrived.AnimalTotal)
 	}
 	deer["animalCount"] = 5
 	res = b.post(k1, "TransferRequests", whole(deer))

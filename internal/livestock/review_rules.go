@@ -41,6 +41,10 @@ type ReviewedMovement struct {
 	Devices      []string    // printed tags
 	Batches      []BatchLine // in the movement's order
 	BatchIDs     []int64     // the batchMovementId of each of Batches
+	// Unnamed is how many of its animals no tag or batch names: deer
+	// known by a freeze brand alone, which no list can name. They go with
+	// the movement: accepted when the review accepts it.
+	Unnamed int
 }
 
 // ReviewOutcome is what a valid review decides.
@@ -48,6 +52,7 @@ type ReviewOutcome struct {
 	Accepted      map[string]bool // tag → accepted
 	BatchAccepted []int           // animals accepted of each batch, in the movement's order
 	AnimalsIn     int             // animals accepted in all
+	Unnamed       int             // of them, those no tag or batch names (ReviewedMovement.Unnamed)
 }
 
 // CheckReview applies the review rules: every named tag and batch is in
@@ -100,6 +105,10 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 		if ok {
 			out.AnimalsIn++
 		}
+	}
+	if r.IsAccepted {
+		out.Unnamed = m.Unnamed
+		out.AnimalsIn += m.Unnamed
 	}
 	for i, b := range m.Batches {
 		n := 0

@@ -73,10 +73,13 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	for _, d := range m.Devices {
 		mv.Devices = append(mv.Devices, d.Identifier.String())
 	}
+	mv.Unnamed = m.AnimalCount - len(m.Devices)
 	for _, b := range m.Batches {
 		mv.Batches = append(mv.Batches, livestock.BatchLine{Number: b.BatchNumber, Total: b.AnimalTotal})
 		mv.BatchIDs = append(mv.BatchIDs, b.ID)
+		mv.Unnamed -= b.AnimalTotal
 	}
+	mv.Unnamed = max(mv.Unnamed, 0)
 	decided, errs := livestock.CheckReview(r, mv, s.dateOf(req.RequestDate))
 	if len(errs) > 0 {
 		return failed(errs...)
@@ -135,8 +138,12 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 }
 
 // acceptsAny reports whether decided moves any animal of m: a tag
-// accepted, or a batch.
+// accepted, a batch, or an animal no list names (a deer by its freeze
+// brand).
 func acceptsAny(m store.Movement, decided livestock.ReviewOutcome) bool {
+	if decided.Unnamed > 0 {
+		return true
+	}
 	for _, d := range m.Devices {
 		if decided.Accepted[d.Identifier.String()] {
 			return true
