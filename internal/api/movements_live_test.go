@@ -339,6 +339,12 @@ func TestLiveFieldCodes(t *testing.T) {
 		{"ReviewHoldingMovementRequests", `{"content":null}`, "21370"},
 		{"ReviewHoldingMovementRequests", `{"content":{"holding":"` + farm1 + `"}}`, "21371"},
 		{"ReviewHoldingMovementRequests", `{"content":{"holding":"` + farm1 + `","reviewMovement":{"isAccepted":false}}}`, "21372"},
+		{"ReviewHoldingMovementRequests", `{"content":{"holding":"` + farm1 + `","reviewMovement":{"requestId":1}}}`, "21374"},
+		{"ReviewHoldingMovementRequests", `{"content":{"holding":"01-100-0257","reviewMovement":{"requestId":1,"isAccepted":false}}}`, "30001"},
+		{"ReviewHoldingMovementRequests", `{"content":{"holding":"` + farm1 + `","reviewMovement":{"requestId":1,"isAccepted":true,` +
+			`"acceptedDevices":[{"tagNumber":"UK12345"}]}}}`, "30019"},
+		{"ReviewHoldingMovementRequests", `{"content":{"holding":"` + farm1 + `","reviewMovement":{"requestId":1,"isAccepted":false,` +
+			`"rejectedDevices":[{"tagNumber":null}]}}}`, "30017"},
 		{"UndoRequests", `{"content":null}`, "14003"},
 		{"UndoRequests", `{"content":{}}`, "14003"},
 	} {

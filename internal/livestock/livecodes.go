@@ -206,6 +206,14 @@ var fieldCodes = map[Endpoint]map[fieldRule]string{
 		// The MovementRequest_ID {0} contains a ShowBatch or HideBatch with a invalid BatchMovement_ID {1}.
 		{CodeReviewDevice, "/content/reviewMovement/acceptedBatches/*/batchMovementId"}: "21377",
 		{CodeReviewDevice, "/content/reviewMovement/rejectedBatches/*/batchMovementId"}: "21377",
+		{CodeMissing, "/content/reviewMovement/arrivalDate"}:                            "21508", // … the arrival date has not been supplied.
+		{CodeMissing, "/content/reviewMovement/isAccepted"}:                             "21374", // … requires a value for the accepted field.
+		{CodeMissing, "/content/holding"}:                                               "30000", // {0} CPH is missing.
+		{CodeBadFormat, "/content/holding"}:                                             "30001", // {0} CPH {1} is not in the correct format.
+		{CodeBadFormat, "/content/reviewMovement/acceptedDevices/*/tagNumber"}:          "30019", // The tag number {0} is in an invalid format.
+		{CodeBadFormat, "/content/reviewMovement/rejectedDevices/*/tagNumber"}:          "30019",
+		{CodeMissing, "/content/reviewMovement/acceptedDevices/*/tagNumber"}:            "30017", // The animal must have either the visual tag number or EID specified.
+		{CodeMissing, "/content/reviewMovement/rejectedDevices/*/tagNumber"}:            "30017",
 	},
 	EndpointReviewLookup: {
 		{CodeMissing, "path:species"}: "22080", // Species must be provided
