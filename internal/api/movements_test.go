@@ -170,6 +170,13 @@ func TestMovementLifecycle(t *testing.T) {
 		} else if _, code, _ := liveRefusal(res); code != "14002" {
 			t.Errorf("keeper2 correcting keeper1's transfer: live code %s, want 14002", code)
 		}
+		// A correction names what it corrects (live 4074).
+		unnamed := transfer(day(0), farm1, farm2, farm1, sheep("130181", 6, 7), nil)
+		if res := b.post(k1, "CorrectTransferRequests", map[string]any{"content": unnamed}); res.status != http.StatusBadRequest {
+			t.Errorf("a correction naming no request: %d %s", res.status, res.body)
+		} else if _, code, target := liveRefusal(res); code != "4074" || target != "content.requestToBeUndone_ID" {
+			t.Errorf("a correction naming no request: %s at %s, want 4074 at content.requestToBeUndone_ID", code, target)
+		}
 		// A correction may not send the move elsewhere, or change its species
 		// (live 4077): to keeper1's own holding it would need no review.
 		redirect := transfer(day(0), farm1, "01/100/0259", farm1, sheep("130181", 6, 7), nil)
@@ -240,7 +247,7 @@ func TestMovementLifecycle(t *testing.T) {
 			t.Errorf("undone transfer = %+v", undone)
 		}
 		twice := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": third.RequestID})
-		if errs, _ := twice.codes(); !slices.Equal(errs, []string{"14005"}) { // V029
+		if errs, _ := twice.codes(); !slices.Equal(errs, []string{"14012"}) { // V079
 			t.Errorf("undoing twice: %v", twice.Errors)
 		}
 		// The undone sheep can move again.

@@ -163,6 +163,7 @@ const CodeSaleOnly Code = "V076"
 const (
 	CodeCorrectionChanges Code = "V077" // live 4077: a correction changes the species, a holding or the reporting side
 	CodeMovedLater        Code = "V078" // live 14121: an animal of the movement has moved in a later request
+	CodeUndoneAlready     Code = "V079" // live 14012: the request is undone already
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -221,6 +222,7 @@ var Codes = []CodeInfo{
 	{CodeNotUndoable, KindInvalid, "The request cannot be undone"},
 	{CodeCorrectionChanges, KindInvalid, "A correction keeps the species, the holdings and the side that reported the move"},
 	{CodeMovedLater, KindInvalid, "An animal of the movement has moved in a later request"},
+	{CodeUndoneAlready, KindInvalid, "The request is undone already"},
 	{CodeDeviceDead, KindInvalid, "The animal is dead, lost or stolen"},
 	{CodeDamSpecies, KindInvalid, "The birth or genetic dam is of another species"},
 	{CodeBirthSiteUnknown, KindInvalid, "The birth site is not known"},

@@ -1,6 +1,9 @@
 package livestock
 
-import "strings"
+import (
+	"maps"
+	"strings"
+)
 
 // Endpoint names an endpoint of the movements interface as the live error
 // catalogue (cla-errors) does: one catalogue per endpoint.
@@ -46,6 +49,7 @@ var liveCodes = map[Code]string{
 	CodeNotUndoable:       "14005", // The specified request type can not be undone.
 	CodeCorrectionChanges: "4077",  // The species and user holding cannot be changed.
 	CodeMovedLater:        "14121", // … one or more animals have been updated in subsequent requests.
+	CodeUndoneAlready:     "14012", // Specified request have been already scheduled for undo operation. …
 	CodeReviewDevice:      "21384", // The ShowDevices or HideDevices contains the tag number {0} which is not on the original movement.
 	CodeReviewTotal:       "21503", // … animal total {1} not equal to the accepted number of batches and devices {2}.
 	CodeTargetUnknown:     "403",   // Request {0} does not exist in the database.
@@ -194,10 +198,19 @@ var transferFields = map[fieldRule]string{
 	{CodeDateFuture, "/content/movementDocument/destinationDetail/arrivalDateTime"}:             "21113", // The Arrival Date Time is an invalid date and cannot be in the future.
 }
 
+// correctionFields are a transfer's field codes and the correction's own:
+// the request to correct not named (under either of its names).
+var correctionFields = func() map[fieldRule]string {
+	m := maps.Clone(transferFields)
+	m[fieldRule{CodeMissing, "/content/requestToBeUndone_ID"}] = "4074" // Request_ID of the movement to correct must be specified.
+	m[fieldRule{CodeMissing, "/content/requestToBeCorrected_ID"}] = "4074"
+	return m
+}()
+
 // fieldCodes are the per-field live codes of each endpoint.
 var fieldCodes = map[Endpoint]map[fieldRule]string{
 	EndpointTransfer:   transferFields,
-	EndpointCorrection: transferFields,
+	EndpointCorrection: correctionFields,
 	EndpointReview: {
 		{CodeWrongType, "/content"}:                        "21370", // The ReviewHoldingMovement is NULL.
 		{CodeMissing, "/content/reviewMovement"}:           "21371", // The ReviewHoldingMovement must contain one or more ReviewedMovements.

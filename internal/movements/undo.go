@@ -40,7 +40,7 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	}
 	switch {
 	case target.IsFullUndone:
-		return refuse(livestock.CodeNotUndoable, "the request is undone already")
+		return refuse(livestock.CodeUndoneAlready, "the request is undone already")
 	case !target.Status.Applied() || !target.UndoSupported:
 		return refuse(livestock.CodeNotUndoable, "the request cannot be undone (undoSupported is false)")
 	}
