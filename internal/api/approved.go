@@ -140,17 +140,23 @@ func (s *Server) getApproved(w http.ResponseWriter, r *http.Request) error {
 // departureHolding=,destinationHolding=…, as null, its OData spelling:
 // every path parameter is required, and an empty one would be refused as
 // missing before the handler reads it as "no value".
-func nullEmptyParams(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rc := chi.RouteContext(r.Context()); rc != nil {
-			for i, v := range rc.URLParams.Values {
-				if v == "" {
-					rc.URLParams.Values[i] = "null"
+func nullEmptyParams(next http.Handler) http.Handler { return nullEmpty()(next) }
+
+// nullEmpty is nullEmptyParams for the parameters named only (all when
+// none is): the review look-up's holding may be empty, its species not.
+func nullEmpty(names ...string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if rc := chi.RouteContext(r.Context()); rc != nil {
+				for i, v := range rc.URLParams.Values {
+					if v == "" && (len(names) == 0 || slices.Contains(names, rc.URLParams.Keys[i])) {
+						rc.URLParams.Values[i] = "null"
+					}
 				}
 			}
-		}
-		next.ServeHTTP(w, r)
-	})
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // functionValue is a function or key parameter's value as written in the

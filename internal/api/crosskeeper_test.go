@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/api"
+	"github.com/drover-registry/drover/internal/sandbox"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -466,5 +467,60 @@ func TestAcceptingNothingRejects(t *testing.T) {
 			t.Errorf("a move whose review accepted nothing, as keeper2's record: %d %s, want 404", res.status, res.body)
 		}
 		b.wantOn("after a review that accepted nothing", map[string]string{"UK0130181 00006": farm1})
+	})
+}
+
+// TestLookUpWithoutAHolding: a keeper who names no holding in the review
+// look-up (holding='' or null) is shown what awaits every holding they act
+// for, as the live parameter ("required for administration users, optional
+// otherwise") has it, paged as one list; the inspector must name one.
+func TestLookUpWithoutAHolding(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{MaxPage: 2})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		var sent []int64
+		for i := range 3 {
+			r := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 11+i), nil))
+			if !r.applied() {
+				t.Fatalf("transfer %d: %+v", i, r)
+			}
+			sent = append(sent, r.RequestID)
+		}
+		walk := func(token, path string) (ids []int64) {
+			for range 10 {
+				res := b.do(http.MethodGet, path, token, nil)
+				if res.status != http.StatusOK {
+					t.Fatalf("GET %s = %d %s", path, res.status, res.body)
+				}
+				var page struct {
+					Value    []liveReviewItem
+					NextLink string `json:"@odata.nextLink"`
+				}
+				res.decode(&page)
+				for _, it := range page.Value {
+					ids = append(ids, it.RequestID)
+				}
+				if page.NextLink == "" {
+					return ids
+				}
+				path = strings.TrimPrefix(page.NextLink, b.url)
+			}
+			t.Fatalf("%s: the next links do not end", path)
+			return nil
+		}
+		for _, holding := range []string{"''", "null"} {
+			path := "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding=" + holding + ")"
+			if got := walk(k2, path); !slices.Equal(got, sent) {
+				t.Errorf("keeper2 with holding=%s: %v, want %v", holding, got, sent)
+			}
+			if got := walk(k1, path); len(got) != 0 {
+				t.Errorf("keeper1 with holding=%s sees %v, want nothing", holding, got)
+			}
+			if res := b.do(http.MethodGet, path, b.token(sandbox.Inspector), nil); res.status != http.StatusBadRequest ||
+				!strings.Contains(string(res.body), "holding") {
+				t.Errorf("the inspector with holding=%s: %d %s, want a 400 naming holding", holding, res.status, res.body)
+			}
+		}
 	})
 }

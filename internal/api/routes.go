@@ -70,8 +70,8 @@ func (s *Server) routes() chi.Router {
 		// … holding validation, and movements awaiting review (both forms;
 		// key values bare, as the live template, or quoted: unquoteKeys).
 		r.Post("/v1/Holdings/ValidHoldings", s.handle(s.validHoldings))
-		r.With(s.unquoteKeys).Get("/v1/HoldingMovementForReviews(species={species},holding={holding})", s.handle(s.awaitingReview))
-		r.With(s.unquoteKeys).Get("/v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})", s.handle(s.awaitingReview))
+		r.With(s.unquoteKeys, nullEmpty("holding")).Get("/v1/HoldingMovementForReviews(species={species},holding={holding})", s.handle(s.awaitingReview))
+		r.With(s.unquoteKeys, nullEmpty("holding")).Get("/v1/HoldingMovementForReviews/ReviewBySpecies(species={species},holding={holding})", s.handle(s.awaitingReview))
 		// … approved movements: each end's record of a movement applied.
 		r.Get("/v1/ApprovedMovements", s.handle(s.listApproved))
 		r.Get("/v1/ApprovedMovements({id},{recordedBy})", s.handle(s.getApproved))

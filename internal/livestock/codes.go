@@ -220,9 +220,6 @@ var Codes = []CodeInfo{
 	{CodeReviewTotal, KindInvalid, "animalTotal differs from what the review accepts"},
 	{CodeNotCorrectable, KindInvalid, "The transfer can no longer be corrected"},
 	{CodeNotUndoable, KindInvalid, "The request cannot be undone"},
-	{CodeCorrectionChanges, KindInvalid, "A correction keeps the species, the holdings and the side that reported the move"},
-	{CodeMovedLater, KindInvalid, "An animal of the movement has moved in a later request"},
-	{CodeUndoneAlready, KindInvalid, "The request is undone already"},
 	{CodeDeviceDead, KindInvalid, "The animal is dead, lost or stolen"},
 	{CodeDamSpecies, KindInvalid, "The birth or genetic dam is of another species"},
 	{CodeBirthSiteUnknown, KindInvalid, "The birth site is not known"},
@@ -266,4 +263,7 @@ var Codes = []CodeInfo{
 	{CodeRejectTotal, KindInvalid, "A review that rejects the movement gives an animalTotal other than 0"},
 	{CodeDocumentTimes, KindInvalid, "The movement document's times are out of order"},
 	{CodeSaleOnly, KindInvalid, "Only a sale yard recording a move off itself gives saleDate, saleId or vendorHolding"},
+	{CodeCorrectionChanges, KindInvalid, "A correction keeps the species, the holdings and the side that reported the move"},
+	{CodeMovedLater, KindInvalid, "An animal of the movement has moved in a later request"},
+	{CodeUndoneAlready, KindInvalid, "The request is undone already"},
 }

@@ -1,9 +1,11 @@
 package movements
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
@@ -104,6 +106,19 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 	if err != nil {
 		errs.add("path:species", err)
 	}
+	if holding == "" || holding == "null" {
+		// The live parameter is "required for administration users,
+		// optional otherwise": a keeper who names no holding is shown
+		// every holding they act for.
+		if u.Role == livestock.RoleInspector {
+			errs = append(errs, livestock.FieldError{Code: livestock.CodeMissing, Source: "path:holding",
+				Message: "the inspector names the holding whose reviews to list"})
+		}
+		if err := errs.err(); err != nil {
+			return nil, false, err
+		}
+		return s.awaitingAnyHolding(ctx, u, sp, q, maxPage)
+	}
 	ref, err := livestock.ParseHoldingRef(holding, true)
 	if err != nil {
 		errs.add("path:holding", err)
@@ -151,6 +166,45 @@ func (s *Service) AwaitingReview(ctx context.Context, u livestock.User, species,
 	}
 	items, err = s.detailReviews(ctx, rq, list)
 	return items, more, err
+}
+
+// awaitingAnyHolding is AwaitingReview over every holding u acts for: each
+// holding's list read up to the page's end, merged in id order.
+func (s *Service) awaitingAnyHolding(ctx context.Context, u livestock.User, sp livestock.Species, q odata.Query, maxPage int) ([]ForReview, bool, error) {
+	size := q.PageSize(maxPage)
+	var all []store.Movement
+	queries := map[livestock.CPH]store.ReviewQuery{}
+	for _, h := range u.Holdings {
+		if !u.CanActFor(h.CPH) {
+			continue
+		}
+		rq := store.ReviewQuery{Holding: h.CPH, Species: sp, Filter: q.Filter, AfterID: q.AfterID, Limit: q.Skip + size + 1}
+		list, err := s.store.PendingReviews(ctx, rq)
+		if err != nil {
+			return nil, false, err
+		}
+		queries[h.CPH] = rq
+		all = append(all, list...)
+	}
+	slices.SortFunc(all, func(a, b store.Movement) int { return cmp.Compare(a.ID, b.ID) })
+	all = all[min(q.Skip, len(all)):]
+	more := len(all) > size
+	all = all[:min(size, len(all))]
+	// Each holding's items are detailed as its own look-up details them.
+	byHolding := map[livestock.CPH][]store.Movement{}
+	for _, m := range all {
+		byHolding[m.ReviewHolding] = append(byHolding[m.ReviewHolding], m)
+	}
+	var items []ForReview
+	for h, list := range byHolding {
+		detailed, err := s.detailReviews(ctx, queries[h], list)
+		if err != nil {
+			return nil, false, err
+		}
+		items = append(items, detailed...)
+	}
+	slices.SortFunc(items, func(a, b ForReview) int { return cmp.Compare(a.ID, b.ID) })
+	return items, more, nil
 }
 
 // HoldingState is the live service's verdict on one holding number.

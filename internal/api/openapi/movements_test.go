@@ -294,10 +294,10 @@ func TestValidateMovements(t *testing.T) {
 			[]fe{{"S006", "must be one of: Sheep, Goats, Deer, Cattle", "path:species", "Goat"}}},
 		{"lookup by species, encoded", lookup(bySpecies, "Goats", "01%2F100%2f0264"), nil},
 		{"lookup by species: not a CPH", lookup(bySpecies, "Deer", "01-100-0264"),
-			[]fe{{"S008", "must match the pattern ^([0-9]{2}(/|%2[fF])[0-9]{3}(/|%2[fF])[0-9]{4}|[0-9]{9}|[0-9]{4})$", "path:holding", "01-100-0264"}}},
+			[]fe{{"S008", "must match the pattern ^([0-9]{2}(/|%2[fF])[0-9]{3}(/|%2[fF])[0-9]{4}|[0-9]{9}|[0-9]{4}|null)$", "path:holding", "01-100-0264"}}},
 		{"lookup by an abattoir's MHS", lookup(review, "Sheep", "0035"), nil},
 		{"lookup: five digits", lookup(review, "Sheep", "00350"),
-			[]fe{{"S008", "must match the pattern ^([0-9]{2}(/|%2[fF])[0-9]{3}(/|%2[fF])[0-9]{4}|[0-9]{9}|[0-9]{4})$", "path:holding", "00350"}}},
+			[]fe{{"S008", "must match the pattern ^([0-9]{2}(/|%2[fF])[0-9]{3}(/|%2[fF])[0-9]{4}|[0-9]{9}|[0-9]{4}|null)$", "path:holding", "00350"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
