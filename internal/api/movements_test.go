@@ -533,5 +533,12 @@ func TestArrivalDayIsTheUKDay(t *testing.T) {
 		if late := review(10, day(-3)+"T23:30:00-05:00"); !late.applied() || late.MovementDate != day(-2)+"T04:30:00Z" {
 			t.Errorf("arrival the morning of the transfer day: %s %+v, movementDate %q", late.RequestStatus, late.Errors, late.MovementDate)
 		}
+		// At most a day on the road (live 21502, its default maximum).
+		if next := review(11, day(-1)); !next.applied() {
+			t.Errorf("arrival the day after: %s %+v", next.RequestStatus, next.Errors)
+		}
+		if long := review(12, day(0)); long.RequestStatus != "Fail" || len(long.Errors) == 0 || long.Errors[0].Code != "21502" {
+			t.Errorf("arrival two days after: %s %+v, want Fail 21502", long.RequestStatus, long.Errors)
+		}
 	})
 }

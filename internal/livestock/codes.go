@@ -164,6 +164,7 @@ const (
 	CodeCorrectionChanges Code = "V077" // live 4077: a correction changes the species, a holding or the reporting side
 	CodeMovedLater        Code = "V078" // live 14121: an animal of the movement has moved in a later request
 	CodeUndoneAlready     Code = "V079" // live 14012: the request is undone already
+	CodeJourneyLong       Code = "V080" // live 21502: the arrival is more than MaxJourneyDays after the transfer date
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -266,4 +267,5 @@ var Codes = []CodeInfo{
 	{CodeCorrectionChanges, KindInvalid, "A correction keeps the species, the holdings and the side that reported the move"},
 	{CodeMovedLater, KindInvalid, "An animal of the movement has moved in a later request"},
 	{CodeUndoneAlready, KindInvalid, "The request is undone already"},
+	{CodeJourneyLong, KindInvalid, "The arrival is more than a day after the transfer date"},
 }

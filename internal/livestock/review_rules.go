@@ -41,6 +41,10 @@ type ReviewedMovement struct {
 	Devices      []string    // printed tags
 	Batches      []BatchLine // in the movement's order
 	BatchIDs     []int64     // the batchMovementId of each of Batches
+	// Consent says the source's keeper reviews (an on-move its destination
+	// reported): the review's arrival date ends no journey of theirs, and is
+	// not held to MaxJourneyDays.
+	Consent bool
 	// Unnamed is how many of its animals no tag or batch names: deer
 	// known by a freeze brand alone, which no list can name. They go with
 	// the movement: accepted when the review accepts it.
@@ -55,6 +59,10 @@ type ReviewOutcome struct {
 	Unnamed       int             // of them, those no tag or batch names (ReviewedMovement.Unnamed)
 }
 
+// MaxJourneyDays is how many days after the transfer date an arrival may
+// be: the live definition's default for its configurable maximum (21502).
+const MaxJourneyDays = 1
+
 // CheckReview applies the review rules: every named tag and batch is in
 // the movement, arrival is not before the transfer nor after today, and
 // animalTotal is the number of animals the review accepts.
@@ -66,6 +74,10 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 	const at = "/content/reviewMovement"
 	if r.ArrivalDate.Before(m.TransferDate) {
 		bad(CodeArrivalBefore, at+"/arrivalDate", r.ArrivalDate.String(), "the arrival date is before the transfer date %s", m.TransferDate)
+	}
+	if !m.Consent && r.ArrivalDate.DaysSince(m.TransferDate) > MaxJourneyDays {
+		bad(CodeJourneyLong, at+"/arrivalDate", r.ArrivalDate.String(), "the arrival date is %d days after the transfer date %s: at most %d",
+			r.ArrivalDate.DaysSince(m.TransferDate), m.TransferDate, MaxJourneyDays)
 	}
 	if r.ArrivalDate.After(today) {
 		bad(CodeDateFuture, at+"/arrivalDate", r.ArrivalDate.String(), "the arrival date is after today (%s)", today)

@@ -104,7 +104,9 @@ func TestCheckReview(t *testing.T) {
 			return r
 		}(), []Code{CodeReviewDevice}, 0, ""},
 		{"arrival before transfer", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-19"); return r }(), []Code{CodeArrivalBefore}, 0, ""},
-		{"arrival in the future", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-23"); return r }(), []Code{CodeDateFuture}, 0, ""},
+		{"arrival in the future", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-23"); return r }(), []Code{CodeJourneyLong, CodeDateFuture}, 0, ""},
+		{"arrival the day after", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-21"); return r }(), nil, 13, ""},
+		{"arrival two days after", func() Review { r := ok(13); r.ArrivalDate = mustDate(t, "2026-11-22"); return r }(), []Code{CodeJourneyLong}, 0, ""},
 	} {
 		out, errs := CheckReview(tc.r, m, today)
 		if got := codesOf(errs); !slices.Equal(got, tc.errs) {

@@ -69,7 +69,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 			list[i] = tagFor(list[i], m.Species)
 		}
 	}
-	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate)}
+	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate), Consent: sourceConsent(m)}
 	for _, d := range m.Devices {
 		mv.Devices = append(mv.Devices, d.Identifier.String())
 	}
