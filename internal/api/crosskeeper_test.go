@@ -471,7 +471,7 @@ func TestAcceptingNothingRejects(t *testing.T) {
 }
 
 // TestLookUpWithoutAHolding: a keeper who names no holding in the review
-// look-up (holding='' or null) is shown what awaits every holding they act
+// look-up (an empty holding, quoted or not, or null) is shown what awaits every holding they act
 // for, as the live parameter ("required for administration users, optional
 // otherwise") has it, paged as one list; the inspector must name one.
 func TestLookUpWithoutAHolding(t *testing.T) {
