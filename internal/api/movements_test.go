@@ -542,3 +542,21 @@ func TestArrivalDayIsTheUKDay(t *testing.T) {
 		}
 	})
 }
+
+// TestReviewedTwice: a second review of a movement, from the holding that
+// reviewed it, ends Fail with the live 21389 naming the review that
+// decided it; the first review stands.
+func TestReviewedTwice(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		sent := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 14), nil))
+		first := b.submit(k2, "ReviewHoldingMovementRequests", decide(farm2, sent.RequestID, false, 0))
+		again := b.submit(k2, "ReviewHoldingMovementRequests", decide(farm2, sent.RequestID, true, 1))
+		if !first.applied() || again.RequestStatus != "Fail" || len(again.Errors) != 1 || again.Errors[0].Code != "21389" ||
+			!strings.Contains(again.Errors[0].Message, fmt.Sprintf("request %d", first.RequestID)) {
+			t.Errorf("reviewed twice: first %s, again %s %+v; want Fail 21389 naming request %d", first.RequestStatus, again.RequestStatus, again.Errors, first.RequestID)
+		}
+	})
+}

@@ -165,6 +165,7 @@ const (
 	CodeMovedLater        Code = "V078" // live 14121: an animal of the movement has moved in a later request
 	CodeUndoneAlready     Code = "V079" // live 14012: the request is undone already
 	CodeJourneyLong       Code = "V080" // live 21502: the arrival is more than MaxJourneyDays after the transfer date
+	CodeReviewedAlready   Code = "V081" // live 21389: the movement has been reviewed already, from the same holding
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -268,4 +269,5 @@ var Codes = []CodeInfo{
 	{CodeMovedLater, KindInvalid, "An animal of the movement has moved in a later request"},
 	{CodeUndoneAlready, KindInvalid, "The request is undone already"},
 	{CodeJourneyLong, KindInvalid, "The arrival is more than a day after the transfer date"},
+	{CodeReviewedAlready, KindInvalid, "The movement has been reviewed already"},
 }

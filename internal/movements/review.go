@@ -52,6 +52,12 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if err != nil {
 		return outcome{}, err
 	}
+	if (m.State == store.MovementAccepted || m.State == store.MovementRejected) && m.ReviewID != 0 && m.ReviewHolding == r.Holding {
+		// Reviewed already from this same holding, which the caller acts
+		// for: the live catalogue names the review that decided it.
+		return failed(livestock.FieldError{Code: livestock.CodeReviewedAlready, Source: at, Value: fmt.Sprint(r.RequestID),
+			Message: fmt.Sprintf("movement %d has already been reviewed by request %d", m.ID, m.ReviewID)})
+	}
 	if m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding {
 		return notReviewable(fmt.Sprintf("movement %d does not await the review of %s", m.ID, r.Holding))
 	}
