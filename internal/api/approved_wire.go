@@ -157,11 +157,8 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 		}
 		received += b.Accepted
 	}
-	// Animals no tag or batch names (deer known by a freeze brand) arrived
-	// with the movement when it arrived at all.
-	if unnamed := a.AnimalCount - len(a.Devices) - batchTotal(a.Batches); unnamed > 0 &&
-		(a.State == store.MovementAccepted || a.State == store.MovementCompleted) {
-		received += unnamed
+	if a.State == store.MovementAccepted || a.State == store.MovementCompleted {
+		received += a.Unnamed() // deer known by a freeze brand arrived with the movement
 	}
 	out.AnimalTotal = a.AnimalCount
 	if destination {
@@ -245,13 +242,4 @@ func arrivalAt(a store.ApprovedMovement) time.Time {
 		return a.TransferAt
 	}
 	return a.ArrivalDate
-}
-
-// batchTotal is the animals of a movement's batch lines.
-func batchTotal(lines []store.MovementBatch) int {
-	n := 0
-	for _, b := range lines {
-		n += b.AnimalTotal
-	}
-	return n
 }

@@ -25,20 +25,19 @@ func CheckRegistration(r Registration, f RegistrationFacts) (RegistrationOutcome
 	if r.Breed != "" && f.BreedKnown != nil && !f.BreedKnown(r.Species, r.Breed) {
 		bad(CodeBreedUnknown, "/breed/code", r.Breed, "%s is not a breed code for %s (see /v1/StandingData)", r.Breed, r.Species.RegistrationName())
 	}
-	for i, s := range r.BirthSite {
-		if f.SiteKnown != nil && !f.SiteKnown(s) {
-			bad(CodeBirthSiteUnknown, fmt.Sprintf("/birth/site/identifiers/%d/identifier", i), s.Identifier, "birth site %s (%s) is not known", s.Identifier, s.Type)
-		}
-	}
-	for i, s := range r.DeathSites {
-		if f.SiteKnown != nil && !f.SiteKnown(s) {
-			bad(CodeSiteUnknown, fmt.Sprintf("/death/site/identifiers/%d/identifier", i), s.Identifier, "death site %s (%s) is not known", s.Identifier, s.Type)
-		}
-	}
-	for i, s := range r.CarcassSites {
-		if f.SiteKnown != nil && !f.SiteKnown(s) {
-			bad(CodeSiteUnknown, fmt.Sprintf("/death/carcassCollectionSite/identifiers/%d/identifier", i), s.Identifier,
-				"carcass collection site %s (%s) is not known", s.Identifier, s.Type)
+	for _, g := range []struct {
+		sites      []SiteID
+		code       Code
+		at, called string
+	}{
+		{r.BirthSite, CodeBirthSiteUnknown, "/birth/site", "birth site"},
+		{r.DeathSites, CodeSiteUnknown, "/death/site", "death site"},
+		{r.CarcassSites, CodeSiteUnknown, "/death/carcassCollectionSite", "carcass collection site"},
+	} {
+		for i, s := range g.sites {
+			if f.SiteKnown != nil && !f.SiteKnown(s) {
+				bad(g.code, fmt.Sprintf("%s/identifiers/%d/identifier", g.at, i), s.Identifier, "%s %s (%s) is not known", g.called, s.Identifier, s.Type)
+			}
 		}
 	}
 	checkDates(r, f, bad)

@@ -79,13 +79,11 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	for _, d := range m.Devices {
 		mv.Devices = append(mv.Devices, d.Identifier.String())
 	}
-	mv.Unnamed = m.AnimalCount - len(m.Devices)
+	mv.Unnamed = m.Unnamed()
 	for _, b := range m.Batches {
 		mv.Batches = append(mv.Batches, livestock.BatchLine{Number: b.BatchNumber, Total: b.AnimalTotal})
 		mv.BatchIDs = append(mv.BatchIDs, b.ID)
-		mv.Unnamed -= b.AnimalTotal
 	}
-	mv.Unnamed = max(mv.Unnamed, 0)
 	decided, errs := livestock.CheckReview(r, mv, s.dateOf(req.RequestDate))
 	if len(errs) > 0 {
 		return failed(errs...)

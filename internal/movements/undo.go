@@ -198,10 +198,10 @@ const laterMoves = "one or more animals of this movement have moved in later req
 func settled(m store.Movement) int64 { return max(m.ID, m.RequestID, m.ReviewID) }
 
 // movedLater refuses an undo when a movement made after request since
-// moves or holds one of its animals (tags, or batches leaving from): putting them back would
-// leave that movement moving animals from where they never were. It names
-// the later request only when it is the undoer's own: another keeper's
-// moves are not theirs to learn.
+// moves or holds one of its animals (tags, or batches leaving from):
+// putting them back would leave that movement moving animals from where
+// they never were. It names the later request only when it is the
+// undoer's own: another keeper's moves are not theirs to learn.
 func movedLater(ctx context.Context, tx store.Tx, since int64, tags []string, from livestock.CPH, batches []string, user string) (refusal, error) {
 	what, rid, found, err := tx.MovedAfter(ctx, since, tags, from, batches)
 	if err != nil || !found {

@@ -43,6 +43,17 @@ type Movement struct {
 	Batches       []MovementBatch
 }
 
+// Unnamed is how many of m's animals no tag or batch line names: deer
+// known by a freeze brand alone, which the register does not hold. They go
+// with the movement, and arrive when it does.
+func (m Movement) Unnamed() int {
+	n := m.AnimalCount - len(m.Devices)
+	for _, b := range m.Batches {
+		n -= b.AnimalTotal
+	}
+	return max(n, 0)
+}
+
 // MovementDevice is one tagged animal of a movement.
 type MovementDevice struct {
 	Identifier   livestock.Tag  // printed "UK0130181 00001"; of the movement's species
