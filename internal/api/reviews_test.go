@@ -171,6 +171,14 @@ func TestReviewByBatchMovementID(t *testing.T) {
 		if errs, _ := wrong.codes(); !slices.Equal(errs, []string{"21377"}) || wrong.Errors[0].Target != "content.reviewMovement.acceptedBatches[0].batchMovementId" {
 			t.Errorf("a line of another movement: %s %+v, want 21377 (an invalid BatchMovement_ID) at its batchMovementId", wrong.RequestStatus, wrong.Errors)
 		}
+		// A line of its own named in both lists is named twice.
+		own := left.Value[1].ReviewBatches[0].BatchMovementID
+		twice := b.submit(k2, "ReviewHoldingMovementRequests", map[string]any{"holding": farm2,
+			"reviewMovement": map[string]any{"requestId": other.RequestID, "isAccepted": true, "arrivalDate": day(0),
+				"acceptedBatches": []map[string]any{{"batchMovementId": own}}, "rejectedBatches": []map[string]any{{"batchMovementId": own}}}})
+		if errs, _ := twice.codes(); !slices.Contains(errs, "21378") {
+			t.Errorf("a line named twice: %s %+v, want 21378 (a duplicate BatchMovement_ID)", twice.RequestStatus, twice.Errors)
+		}
 	})
 }
 

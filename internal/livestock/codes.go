@@ -166,6 +166,7 @@ const (
 	CodeUndoneAlready     Code = "V079" // live 14012: the request is undone already
 	CodeJourneyLong       Code = "V080" // live 21502: the arrival is more than MaxJourneyDays after the transfer date
 	CodeReviewedAlready   Code = "V081" // live 21389: the movement has been reviewed already, from the same holding
+	CodeBatchLineTwice    Code = "V082" // live 21378: a review names one batch line twice
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -270,4 +271,5 @@ var Codes = []CodeInfo{
 	{CodeUndoneAlready, KindInvalid, "The request is undone already"},
 	{CodeJourneyLong, KindInvalid, "The arrival is more than a day after the transfer date"},
 	{CodeReviewedAlready, KindInvalid, "The movement has been reviewed already"},
+	{CodeBatchLineTwice, KindInvalid, "A review names one batch line twice"},
 }

@@ -164,7 +164,7 @@ func checkReviewBatches(r Review, m ReviewedMovement, bad func(Code, string, str
 				case line < 0 || line >= len(m.Batches):
 					bad(CodeReviewDevice, here+"/batchMovementId", id, "batch line %d is not in the movement (see reviewBatches in the review look-up)", b.ID)
 				case named[b.ID]:
-					bad(CodeReviewDevice, here+"/batchMovementId", id, "batch line %d is named twice", b.ID)
+					bad(CodeBatchLineTwice, here+"/batchMovementId", id, "batch line %d is named twice", b.ID)
 				case b.HasNumber && b.Number != m.Batches[line].Number:
 					bad(CodeReviewDevice, here+"/batchNumber", b.Number.String(), "batch line %d is of batch %s, not %s", b.ID, m.Batches[line].Number, b.Number)
 				case !b.Whole && b.Total > m.Batches[line].Total:

@@ -84,7 +84,7 @@ func TestCheckReview(t *testing.T) {
 			r.AcceptedBatches = []ReviewBatch{{ID: 77, Whole: true}}
 			r.RejectedBatches = []ReviewBatch{{ID: 77, Whole: true}}
 			return r
-		}(), []Code{CodeReviewDevice}, 0, ""},
+		}(), []Code{CodeBatchLineTwice}, 0, ""},
 		{"batchMovementId and batchNumber disagree", func() Review {
 			r := ok(13)
 			r.AcceptedBatches = []ReviewBatch{{ID: 77, Number: mustBatch(t, "UK130182"), HasNumber: true, Total: 10}}
