@@ -74,8 +74,11 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 		seen[tag] = true
 		a, ok := f.Animals[tag]
 		switch {
-		case !ok:
-			bad(CodeDeviceUnknown, at, tag, "no animal wears tag %s", tag)
+		case !ok || a.Holding != t.Source:
+			// One answer whether the tag is unregistered or on another
+			// keeper's holding: which, and what that animal is, are that
+			// keeper's business.
+			bad(CodeDeviceNotOnSource, at, tag, "no animal wearing tag %s is on %s", tag, t.Source)
 		case a.State != StateRegistered:
 			bad(CodeDeviceDead, at, tag, "the animal is recorded %s", a.State)
 		case a.Species != t.Species:
@@ -84,7 +87,7 @@ func CheckTransfer(t Transfer, f TransferFacts) (errs, warns []FieldError) {
 			bad(CodeDeviceInTransit, at, tag, "the animal is in another movement that awaits review")
 		case a.Restricted:
 			bad(CodeDeviceRestricted, at, tag, "the animal may not leave its holding: it was registered after the statutory limit and has no passport")
-		case a.Holding != t.Source || a.OnSince.After(t.TransferDate):
+		case a.OnSince.After(t.TransferDate):
 			bad(CodeDeviceNotOnSource, at, tag, "the animal is not on %s on %s", t.Source, t.TransferDate)
 		case !a.Born.IsZero() && t.TransferDate.Before(a.Born):
 			bad(CodeDateBeforeBirth, "/content/transferDate", t.TransferDate.String(), "tag %s was born on %s, after the transfer date", tag, a.Born)

@@ -92,7 +92,8 @@ func TestCheckTransfer(t *testing.T) {
 		{"the document's totals disagree", func(tr *Transfer, f *TransferFacts) {
 			tr.DocumentTotals = []Located[int]{{12, "/a"}, {11, "/content/movementDocument/destinationDetail/totalAnimalsReceived"}}
 		}, []Code{CodeAnimalCount}, nil},
-		{"unknown tag", func(tr *Transfer, f *TransferFacts) { delete(f.Animals, "UK0130181 00002") }, []Code{CodeDeviceUnknown}, nil},
+		// An unknown tag and another keeper's animal get one answer.
+		{"unknown tag", func(tr *Transfer, f *TransferFacts) { delete(f.Animals, "UK0130181 00002") }, []Code{CodeDeviceNotOnSource}, nil},
 		{"repeated tag", func(tr *Transfer, f *TransferFacts) {
 			tr.Groups[0].Devices[1] = tr.Groups[0].Devices[0]
 		}, []Code{CodeDeviceRepeated}, nil},
@@ -114,6 +115,11 @@ func TestCheckTransfer(t *testing.T) {
 		{"elsewhere", func(tr *Transfer, f *TransferFacts) {
 			a := f.Animals["UK0130181 00001"]
 			a.Holding = dst
+			f.Animals["UK0130181 00001"] = a
+		}, []Code{CodeDeviceNotOnSource}, nil},
+		{"elsewhere, dead, a goat and in transit: nothing of what it is", func(tr *Transfer, f *TransferFacts) {
+			a := f.Animals["UK0130181 00001"]
+			a.Holding, a.State, a.Species, a.InTransit, a.Restricted = dst, StateDead, SpeciesGoats, true, true
 			f.Animals["UK0130181 00001"] = a
 		}, []Code{CodeDeviceNotOnSource}, nil},
 		{"arrived after the move", func(tr *Transfer, f *TransferFacts) {
@@ -143,6 +149,16 @@ func TestCheckTransfer(t *testing.T) {
 		tr, f := base()
 		tc.change(&tr, &f)
 		errs, warns := CheckTransfer(tr, f)
+		if tc.name == "unknown tag" {
+			// Another keeper's animal under that tag gets the very same error.
+			tr2, f2 := base()
+			a := f2.Animals["UK0130181 00002"]
+			a.Holding, a.Species = dst, SpeciesGoats
+			f2.Animals["UK0130181 00002"] = a
+			if other, _ := CheckTransfer(tr2, f2); !slices.Equal(other, errs) {
+				t.Errorf("another keeper's animal: %v, want what an unknown tag gets: %v", other, errs)
+			}
+		}
 		if got := codesOf(errs); !slices.Equal(got, tc.errs) {
 			t.Errorf("%s: errors %v, want %v (%v)", tc.name, got, tc.errs, errs)
 		}
