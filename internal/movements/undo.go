@@ -165,7 +165,7 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement, user str
 	if len(tags) == 0 {
 		return refusal{}, nil
 	}
-	if no, err := movedLater(ctx, tx, settled(m), tags, livestock.CPH{}, nil, user); no.msg != "" || err != nil {
+	if no, err := movedLater(ctx, tx, m.Settled(), tags, livestock.CPH{}, nil, user); no.msg != "" || err != nil {
 		return no, err
 	}
 	animals, err := tx.Animals(ctx, tags)
@@ -190,12 +190,6 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement, user str
 // laterMoves is the refusal of an undo whose animals have moved since, in
 // another keeper's request or in one that cannot be named.
 const laterMoves = "one or more animals of this movement have moved in later requests: undo those first"
-
-// settled is the request that last settled where m's animals are: its
-// review, its latest version, or the transfer itself. Request ids (and so
-// movement ids) rise with time, so a movement with a greater id was made
-// after it.
-func settled(m store.Movement) int64 { return max(m.ID, m.RequestID, m.ReviewID) }
 
 // movedLater refuses an undo when a movement made after request since
 // moves or holds one of its animals (tags, or batches leaving from):
@@ -244,7 +238,7 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 			batches = append(batches, b.BatchNumber.String())
 		}
 	}
-	if no, err := movedLater(ctx, tx, settled(m), tags, m.Destination, batches, user); no.msg != "" || err != nil {
+	if no, err := movedLater(ctx, tx, m.Settled(), tags, m.Destination, batches, user); no.msg != "" || err != nil {
 		return no, err
 	}
 	animals, err := tx.Animals(ctx, tags)

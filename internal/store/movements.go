@@ -43,6 +43,12 @@ type Movement struct {
 	Batches       []MovementBatch
 }
 
+// Settled is the request that last settled where m's animals are: its
+// review, its latest version, or the transfer itself. Request ids rise
+// with time, so of two movements of one animal the one settled later
+// applied later, whatever their dates.
+func (m Movement) Settled() int64 { return max(m.ID, m.RequestID, m.ReviewID) }
+
 // Unnamed is how many of m's animals no tag or batch line names: deer
 // known by a freeze brand alone, which the register does not hold. They go
 // with the movement, and arrive when it does.

@@ -100,7 +100,7 @@ func (s *Service) HoldingMovements(ctx context.Context, holding livestock.CPH, f
 		if c := key(a).Compare(key(b)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Compare(a.Settled(), b.Settled()) // a day's moves in the order they applied
 	})
 	return list, s.st.FillMovements(ctx, list)
 }

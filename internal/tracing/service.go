@@ -3,6 +3,7 @@ package tracing
 import (
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -24,10 +25,11 @@ func New(st store.TraceStore, now func() time.Time) *Service {
 	return &Service{st: st, now: now, minRun: 16}
 }
 
-// Today is the service's current date, at 00:00 UTC.
+// Today is the service's current date, at 00:00 UTC: the UK calendar's
+// day, as movement dates are, so that from midnight to one in the morning
+// of British Summer Time it is already the new day.
 func (s *Service) Today() time.Time {
-	t := s.now().UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	return livestock.UKDate(s.now()).Time()
 }
 
 // never is a date after any movement: the window reads' open end.

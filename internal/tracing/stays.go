@@ -67,7 +67,9 @@ func Stays(a store.Animal, moves []store.Movement) []Stay {
 		if c := Arrival(x.m).Compare(Arrival(y.m)); c != 0 {
 			return c
 		}
-		return cmp.Compare(x.m.ID, y.m.ID)
+		// Moves on one day in the order the register applied them: an
+		// on-move accepted after the animal's later moves settled last.
+		return cmp.Compare(x.m.Settled(), y.m.Settled())
 	})
 	cur := Stay{Holding: a.CPH, From: a.OnSince}
 	if len(steps) > 0 {
