@@ -42,3 +42,12 @@ func TestStaysSameDayInAppliedOrder(t *testing.T) {
 		t.Errorf("stays (-want +got):\n%s", diff)
 	}
 }
+
+// TestTodayIsTheUKDay: half past eleven UTC on 1 July is half past midnight
+// on 2 July in London, and the register's today is the 2nd.
+func TestTodayIsTheUKDay(t *testing.T) {
+	at := time.Date(2026, 7, 1, 23, 30, 0, 0, time.UTC)
+	if got := tracing.New(nil, func() time.Time { return at }).Today(); !got.Equal(time.Date(2026, 7, 2, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("Today at %s = %s, want 2026-07-02", at, got)
+	}
+}
