@@ -218,6 +218,10 @@ func TestMoveReportedByBothEnds(t *testing.T) {
 			if _, ok := listed(b.awaiting(tc.reviewer, tc.holding), second.RequestID); ok {
 				t.Errorf("%s: the second report awaits review too", tc.name)
 			}
+			// Its first report cannot be undone now: the second stands on it.
+			if r := b.submit(tc.first, "UndoRequests", map[string]any{"undoRequestId": first.RequestID}); !slices.Equal(errsOf(r.codes()), []string{"14104"}) {
+				t.Errorf("%s: undo of the first report, awaiting review: %s %+v, want Fail 14104", tc.name, r.RequestStatus, r.Errors)
+			}
 			if r := b.submit(tc.reviewer, "ReviewHoldingMovementRequests", decide(tc.holding, second.RequestID, true, 6)); r.applied() {
 				t.Errorf("%s: a review of the second report applied: %+v", tc.name, r)
 			}
@@ -243,6 +247,10 @@ func TestMoveReportedByBothEnds(t *testing.T) {
 		on := b.submit(k2, "TransferRequests", transfer(day(-1), yard1, farm2, farm2, sheep("130191", 2), nil))
 		off := b.submit(k1, "TransferRequests", transfer(day(-1), yard1, farm2, yard1, sheep("130191", 2), nil))
 		again("the market's keeper", off, on.RequestID)
+		if r := b.submit(k2, "UndoRequests", map[string]any{"undoRequestId": on.RequestID}); !slices.Equal(errsOf(r.codes()), []string{"14104"}) {
+			t.Errorf("undo of a move its other end reported too: %s %+v, want Fail 14104", r.RequestStatus, r.Errors)
+		}
+		b.wantOn("after the refused undo", map[string]string{"UK0130191 00002": farm2})
 		if _, ok := listed(b.awaiting(k2, farm2), off.RequestID); ok {
 			t.Error("a report of a move already applied awaits review")
 		}
@@ -262,6 +270,9 @@ func TestMoveReportedByBothEnds(t *testing.T) {
 		again("keeper2 first, then keeper1", second, first.RequestID)
 	})
 }
+
+// errsOf is the error codes of an answer's codes().
+func errsOf(errs, _ []string) []string { return errs }
 
 // postedID is the requestId of a submission's answer.
 func postedID(res response) int64 {

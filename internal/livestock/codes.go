@@ -167,6 +167,7 @@ const (
 	CodeJourneyLong       Code = "V080" // live 21502: the arrival is more than MaxJourneyDays after the transfer date
 	CodeReviewedAlready   Code = "V081" // live 21389: the movement has been reviewed already, from the same holding
 	CodeBatchLineTwice    Code = "V082" // live 21378: a review names one batch line twice
+	CodeReportedByBoth    Code = "V083" // live 14104: the other end's keeper reported the move too
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -272,4 +273,5 @@ var Codes = []CodeInfo{
 	{CodeJourneyLong, KindInvalid, "The arrival is more than a day after the transfer date"},
 	{CodeReviewedAlready, KindInvalid, "The movement has been reviewed already"},
 	{CodeBatchLineTwice, KindInvalid, "A review names one batch line twice"},
+	{CodeReportedByBoth, KindInvalid, "The other end's keeper reported the move too"},
 }

@@ -91,6 +91,12 @@ func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Re
 	if m.RequestID != target.ID {
 		return cannot(fmt.Sprintf("request %d was corrected since; undo request %d", target.ID, m.RequestID)), nil
 	}
+	if len(m.Duplicates) > 0 {
+		// The other end's report made no movement of its own: undone, this
+		// one would take theirs with it, and the move would vanish from
+		// the register and every trace while they still say it happened.
+		return refusal{livestock.CodeReportedByBoth, "the keeper at the other end has reported this move too, and their report stands on this movement: correct it instead, or settle it with them"}, nil
+	}
 	switch m.State {
 	case store.MovementPendingReview:
 	case store.MovementCompleted:
