@@ -30,20 +30,30 @@ type History struct {
 // animal wears identifier, of the batch it numbers; KindNotFound when it
 // is neither.
 func (s *Service) AnimalHistory(ctx context.Context, identifier string) (History, error) {
-	found, err := s.st.AnimalsByID(ctx, []string{identifier})
+	forms := livestock.IdentifierForms(identifier)
+	found, err := s.st.AnimalsByID(ctx, forms)
 	if err != nil {
 		return History{}, err
 	}
-	a, ok := found[identifier]
+	var a store.Animal
+	ok := false
+	for _, f := range forms {
+		if a, ok = found[f]; ok {
+			identifier = f
+			break
+		}
+	}
 	if !ok {
-		moves, err := s.st.BatchMovements(ctx, identifier)
-		if err != nil {
-			return History{}, err
+		for _, f := range forms {
+			moves, err := s.st.BatchMovements(ctx, f)
+			if err != nil {
+				return History{}, err
+			}
+			if len(moves) > 0 {
+				return History{Batch: f, Movements: moves}, nil
+			}
 		}
-		if len(moves) == 0 {
-			return History{}, livestock.Errorf(livestock.KindNotFound, "no animal or batch %q", identifier)
-		}
-		return History{Batch: identifier, Movements: moves}, nil
+		return History{}, livestock.Errorf(livestock.KindNotFound, "no animal or batch %q", identifier)
 	}
 	moves, err := s.st.AnimalMovements(ctx, []string{identifier})
 	if err != nil {

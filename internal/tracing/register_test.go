@@ -89,6 +89,12 @@ func TestHistoryAndContacts(t *testing.T) {
 		if err != nil || b.Batch != "UK010001" || len(b.Movements) != 2 {
 			t.Errorf("batch history = %+v, %v; want movements 1 and 2", b, err)
 		}
+		// Named as a movement may name it: compact, or by its RFID.
+		for _, form := range []string{"UK010000100001", "0826010000100001"} {
+			if f, err := svc.AnimalHistory(context.Background(), form); err != nil || f.Animal.Identifier.String() != c1 || len(f.Stays) != 3 {
+				t.Errorf("history of %s = %+v, %v; want c1's", form, f, err)
+			}
+		}
 		if _, err := svc.AnimalHistory(context.Background(), "nobody"); err == nil {
 			t.Error("history of nothing: no error")
 		}

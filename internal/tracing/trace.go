@@ -96,6 +96,7 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 			return Result{}, &livestock.Error{Kind: livestock.KindNotFound, Detail: detail,
 				Fields: []livestock.FieldError{{Code: livestock.CodeNotFound, Source: "/animal", Value: q.Animal, Message: detail}}}
 		}
+		q.Animal = h.Animal.Identifier.String() // as the register prints it
 		for _, st := range h.Stays {
 			if st.Overlaps(q.From, q.To) {
 				res.Origins = append(res.Origins, st)
