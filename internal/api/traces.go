@@ -3,12 +3,14 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/drover-registry/drover/internal/auth"
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/tracing"
 )
 
 // Bounds of a trace: enough for any outbreak's risk window and for the
@@ -93,6 +95,9 @@ func (s *Server) createTrace(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.knownOrReached(r.Context(), q, res); err != nil {
+		return err
+	}
 	body := newTraceBody(q, res)
 	if err := s.auditTrace(r, u, body, time.Since(started)); err != nil {
 		return err
@@ -129,4 +134,21 @@ func (s *Server) auditTrace(r *http.Request, u livestock.User, b traceBody, took
 		return tx.Audit(ctx, store.AuditEntry{At: time.Now(), UserName: u.Name, Action: "trace", Subject: subject,
 			CorrelationID: correlationID(r.Context()), Detail: string(detail)})
 	})
+}
+
+// knownOrReached refuses a trace from a holding the register does not
+// know and no movement names: to an officer an empty answer there reads
+// as "no contacts" when the CPH was mistyped. A holding known only from
+// movements (data loaded for tracing) is traced.
+func (s *Server) knownOrReached(ctx context.Context, q tracing.Query, res tracing.Result) error {
+	if q.Holding.IsZero() || len(res.Holdings) > 0 {
+		return nil
+	}
+	_, err := s.store.Holding(ctx, q.Holding)
+	if !livestock.IsNotFound(err) {
+		return err
+	}
+	detail := fmt.Sprintf("no holding %s is registered, and no movement names it", q.Holding)
+	return &livestock.Error{Kind: livestock.KindNotFound, Detail: detail,
+		Fields: []livestock.FieldError{{Code: livestock.CodeNotFound, Source: "/holding", Value: q.Holding.String(), Message: detail}}}
 }

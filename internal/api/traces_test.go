@@ -156,5 +156,17 @@ func TestTraceBadInput(t *testing.T) {
 		if p := res.problem(); len(p.Errors) != 1 || p.Errors[0].Source != "/animal" || p.Errors[0].Value != "UK999999900001" {
 			t.Errorf("unknown animal: errors %+v, want one at /animal naming it", p.Errors)
 		}
+		// So is a holding no one registered and no movement names: a typo,
+		// not a holding without contacts.
+		body = `{"holding":"99/999/9999","from":"2025-03-01","to":"2025-03-30","direction":"both","hops":3}`
+		res = b.do(http.MethodPost, "/v1/traces", insp, strings.NewReader(body), "Content-Type", "application/json")
+		if p := res.problem(); res.status != http.StatusNotFound || len(p.Errors) != 1 || p.Errors[0].Source != "/holding" {
+			t.Errorf("unknown holding: %d %+v, want 404 at /holding", res.status, p.Errors)
+		}
+		// A registered holding without movements is traced: nothing reached.
+		body = `{"holding":"01/100/0262","from":"2025-03-01","to":"2025-03-30","direction":"both","hops":3}`
+		if res = b.do(http.MethodPost, "/v1/traces", insp, strings.NewReader(body), "Content-Type", "application/json"); res.status != http.StatusOK {
+			t.Errorf("a quiet holding: %d %s, want 200", res.status, res.body)
+		}
 	})
 }
