@@ -22,9 +22,18 @@ import (
 // handing it out, so a connection the outage killed is not reused; the
 // health check clears the rest of them, and refills MinConns, soon after
 // the server is back rather than a minute later.
+//
+// A transaction left open by a replica that stopped (SIGSTOP, a frozen
+// network path whose sockets stay up) keeps its locks, the lock on moves
+// among them, and every replica's jobs wait behind it: TCP keepalives do
+// not end it while the path still answers. PostgreSQL ends a session idle
+// inside a transaction for longer than idleInTransaction, which no
+// transaction of Drover's comes near (it sends its next statement within
+// milliseconds), so the locks go within seconds.
 const (
 	defaultConnectTimeout = 2 * time.Second
 	defaultHealthCheck    = 5 * time.Second
+	idleInTransaction     = "10s"
 )
 
 // poolConfig parses url and applies the defaults above where it sets none.
@@ -39,6 +48,9 @@ func poolConfig(url string) (*pgxpool.Config, error) {
 	cfg.ConnConfig.DialFunc = boundDial(cfg.ConnConfig.DialFunc, cfg.ConnConfig.ConnectTimeout)
 	if !strings.Contains(url, "pool_health_check_period") {
 		cfg.HealthCheckPeriod = defaultHealthCheck
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"]; !ok {
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = idleInTransaction
 	}
 	return cfg, nil
 }
