@@ -152,8 +152,21 @@ func (m *metrics) watchAdmission(a *admission) {
 }
 
 func (m *metrics) observe(method, route string, status int, d time.Duration) {
+	method = methodLabel(method)
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
+}
+
+// methodLabel is the method as a label: the methods of RFC 9110 and PATCH
+// as they are, any other "other", so that a client inventing methods
+// cannot make a series of each (and a histogram of every one).
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
+		return method
+	}
+	return "other"
 }
 
 // handler serves the metrics. A series that cannot be read (drover_jobs,

@@ -397,8 +397,15 @@ func TestOperationsEndpoints(t *testing.T) {
 		}
 		tok := b.token("keeper1")
 		b.do(http.MethodGet, "/v1/me", tok, nil)
+		// Invented methods share one label value rather than a series each.
+		b.do("M0001X", "/x", "", nil)
+		b.do("M0002X", "/x", "", nil)
 		before := string(b.do(http.MethodGet, "/metrics", "", nil).body)
+		if strings.Contains(before, "M0001X") {
+			t.Error("an invented method is a label value of its own")
+		}
 		for _, want := range []string{
+			`method="other"`,
 			`drover_http_requests_total{method="GET",route="/v1/me",status="200"} 1`,
 			`drover_http_request_duration_seconds_bucket{method="GET",route="/v1/me"`,
 			`drover_jobs{state="available"} 0`,
