@@ -110,13 +110,14 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 	// connection of its own: a trace waits for the slower, not for both.
 	var g errgroup.Group
 	var parts [2][]Reached
+	var carriers [2][]store.Movement
 	var reads [2]int
 	for i, d := range []Direction{Forward, Backward} {
 		if q.Direction != d && q.Direction != Both {
 			continue
 		}
 		g.Go(func() (err error) {
-			parts[i], reads[i], err = s.relax(ctx, q, d, res.Origins)
+			parts[i], carriers[i], reads[i], err = s.relax(ctx, q, d, res.Origins)
 			return err
 		})
 	}
@@ -128,7 +129,7 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 	if q.Animal != "" {
 		res.Animals, err = s.contacts(ctx, q, res.Origins)
 	} else {
-		res.Animals, err = s.carried(ctx, res.Holdings)
+		res.Animals, err = s.carried(ctx, slices.Concat(carriers[0], carriers[1]))
 	}
 	return res, err
 }
@@ -142,8 +143,10 @@ type entry struct {
 	prev    int             // the entry it came from; -1 for an origin
 }
 
-// relax runs one direction of q from origins.
-func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Stay) ([]Reached, int, error) {
+// relax runs one direction of q from origins: the holdings reached, and
+// the carriers, every movement that carried the risk on (whether or not it
+// was the best way to the holding it reached), each once.
+func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Stay) ([]Reached, []store.Movement, int, error) {
 	fwd := d == Forward
 	better := func(a, b time.Time) bool { // a is a better day than b
 		if fwd {
@@ -170,10 +173,12 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 	}
 	first := map[livestock.CPH]int{} // holding → its first entry past the origins
 	read := 0
+	var carriers []store.Movement
+	carried := map[int64]bool{}
 	for hop := 1; hop <= q.Hops && len(frontier) > 0; hop++ {
 		moves, err := s.frontierMoves(ctx, q, fwd, frontier, entries)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		read += len(moves)
 		next := map[livestock.CPH]int{}
@@ -189,6 +194,10 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 			from, ok := frontier[at]
 			if !ok || (fwd && m.TransferDate.Before(entries[from].day)) || (!fwd && Arrival(*m).After(entries[from].day)) {
 				continue
+			}
+			if !carried[m.ID] {
+				carried[m.ID] = true
+				carriers = append(carriers, *m)
 			}
 			if i, ok := best[to]; ok && !better(day, entries[i].day) {
 				continue
@@ -224,7 +233,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		paths = append(paths, &out[i])
 	}
 	if err := s.fillPaths(ctx, paths); err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	slices.SortFunc(out, func(a, b Reached) int {
 		if a.Hops != b.Hops {
@@ -232,7 +241,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		}
 		return a.Holding.Compare(b.Holding)
 	})
-	return out, read, nil
+	return out, carriers, read, nil
 }
 
 // readRuns is how many runs a frontier's holdings are read in at most.
