@@ -15,7 +15,9 @@ import (
 )
 
 // importFile is what `drover import` reads: the holdings of the registry
-// and the users who act for them, as an external issuer's subjects.
+// and the users who act for them, as an external issuer's subjects; and
+// the register a production service starts from: flocks and herds, the
+// tags issued to them, and the animals and where they are.
 type importFile struct {
 	Holdings []struct {
 		Holding string `json:"holding"`
@@ -28,6 +30,25 @@ type importFile struct {
 		Role     string   `json:"role"`
 		Holdings []string `json:"holdings"`
 	} `json:"users"`
+	Flocks []struct {
+		Mark    string `json:"mark"`
+		Species string `json:"species"`
+		Holding string `json:"holding"`
+	} `json:"flocks"`
+	Tags []struct {
+		Tag      string `json:"tag"`
+		Species  string `json:"species"`
+		IssuedOn string `json:"issuedOn"`
+	} `json:"tags"`
+	Animals []struct {
+		Tag       string `json:"tag"`
+		Species   string `json:"species"`
+		Sex       string `json:"sex"`
+		BirthDate string `json:"birthDate"`
+		Holding   string `json:"holding"`
+		OnSince   string `json:"onSince"` // the birth date when empty
+		State     string `json:"state"`   // registered when empty
+	} `json:"animals"`
 }
 
 // importData adds holdings and users from a JSON file, for production
@@ -52,11 +73,17 @@ func importData(ctx context.Context, args []string, getenv func(string) string, 
 
 FILE holds {"holdings": [{"holding": "01/100/0253", "type": "abattoir", "mhs": "0035"}, …],
             "users": [{"userName": "jsmith", "subject": "<token sub>", "role": "keeper",
-                       "holdings": ["01/100/0253"]}, …]}
-Rows that exist are left as they are, unless --update is given: then the
-holdings and users FILE names take its values, and each user's holdings
-become exactly those listed ("holdings": [] withdraws them all). Holdings
-and users FILE does not name are never changed.`)
+                       "holdings": ["01/100/0253"]}, …],
+            "flocks": [{"mark": "130181", "species": "sheep", "holding": "01/100/0253"}, …],
+            "tags": [{"tag": "UK0130181 00001", "species": "sheep", "issuedOn": "2025-01-06"}, …],
+            "animals": [{"tag": "UK0130181 00001", "species": "sheep", "sex": "female",
+                         "birthDate": "2025-03-01", "holding": "01/100/0253",
+                         "onSince": "2025-03-01", "state": "registered"}, …]}
+Every section is optional. Rows that exist are left as they are, unless
+--update is given: then the holdings and users FILE names take its values,
+and each user's holdings become exactly those listed ("holdings": []
+withdraws them all). Holdings and users FILE does not name are never
+changed; flocks, tags and animals are only ever added.`)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -92,7 +119,8 @@ and users FILE does not name are never changed.`)
 	if seed.Update {
 		kept = "existing rows updated"
 	}
-	fmt.Fprintf(stdout, "drover: imported %d holdings and %d users (%s)\n", len(seed.Holdings), len(seed.Users), kept)
+	fmt.Fprintf(stdout, "drover: imported %d holdings, %d users, %d flocks, %d tags and %d animals (%s)\n",
+		len(seed.Holdings), len(seed.Users), len(seed.Flocks), len(seed.Tags), len(seed.Animals), kept)
 	return nil
 }
 
@@ -149,5 +177,103 @@ func decodeImport(data []byte) (store.Seed, error) {
 		}
 		seed.Users = append(seed.Users, su)
 	}
+	problems = append(problems, decodeRegister(f, &seed)...)
 	return seed, errors.Join(problems...)
+}
+
+// decodeRegister reads the file's flocks, tags and animals into seed, and
+// lists every entry that is wrong.
+func decodeRegister(f importFile, seed *store.Seed) (problems []error) {
+	bad := func(format string, a ...any) { problems = append(problems, fmt.Errorf(format, a...)) }
+	for i, fl := range f.Flocks {
+		sp, err := importSpecies(fl.Species)
+		if err != nil {
+			bad("flocks[%d].species: %w", i, err)
+		}
+		mark, err := livestock.ParseFlockMark(fl.Mark)
+		if err != nil {
+			bad("flocks[%d].mark: %w", i, err)
+		}
+		cph, err := livestock.ParseCPH(fl.Holding)
+		if err != nil {
+			bad("flocks[%d].holding: %w", i, err)
+		}
+		seed.Flocks = append(seed.Flocks, store.Flock{Mark: mark, Species: sp, CPH: cph})
+	}
+	seen := map[string]int{}
+	for i, t := range f.Tags {
+		sp, err := importSpecies(t.Species)
+		if err != nil {
+			bad("tags[%d].species: %w", i, err)
+			continue
+		}
+		tag, err := livestock.ParseTag(sp, t.Tag)
+		if err != nil {
+			bad("tags[%d].tag: %w", i, err)
+			continue
+		}
+		if j, ok := seen[tag.String()]; ok {
+			bad("tags[%d].tag: %s is listed already, at tags[%d]", i, tag, j)
+		}
+		seen[tag.String()] = i
+		on, err := livestock.ParseDate(t.IssuedOn)
+		if err != nil {
+			bad("tags[%d].issuedOn: %w", i, err)
+		}
+		seed.Tags = append(seed.Tags, store.IssuedTag{Identifier: tag, Mark: tag.Mark(), Species: sp, IssuedOn: on.Time()})
+	}
+	clear(seen)
+	for i, a := range f.Animals {
+		sp, err := importSpecies(a.Species)
+		if err != nil {
+			bad("animals[%d].species: %w", i, err)
+			continue
+		}
+		tag, err := livestock.ParseTag(sp, a.Tag)
+		if err != nil {
+			bad("animals[%d].tag: %w", i, err)
+			continue
+		}
+		if j, ok := seen[tag.String()]; ok {
+			bad("animals[%d].tag: %s is listed already, at animals[%d]", i, tag, j)
+		}
+		seen[tag.String()] = i
+		rec := store.Animal{Identifier: tag, Species: sp, State: livestock.StateRegistered}
+		if rec.Sex, err = livestock.ParseSex(a.Sex); err != nil {
+			bad("animals[%d].sex: %w", i, err)
+		}
+		born, err := livestock.ParseDate(a.BirthDate)
+		if err != nil {
+			bad("animals[%d].birthDate: %w", i, err)
+		}
+		rec.BirthDate, rec.OnSince = born.Time(), born.Time()
+		if a.OnSince != "" {
+			on, err := livestock.ParseDate(a.OnSince)
+			if err != nil {
+				bad("animals[%d].onSince: %w", i, err)
+			} else if on.Before(born) {
+				bad("animals[%d].onSince: %s is before its birth date %s", i, on, born)
+			}
+			rec.OnSince = on.Time()
+		}
+		if rec.CPH, err = livestock.ParseCPH(a.Holding); err != nil {
+			bad("animals[%d].holding: %w", i, err)
+		}
+		if a.State != "" {
+			if rec.State, err = livestock.ParseAnimalState(a.State); err != nil {
+				bad("animals[%d].state: %w", i, err)
+			}
+		}
+		seed.Animals = append(seed.Animals, rec)
+	}
+	return problems
+}
+
+// importSpecies reads a species as either interface spells it ("Sheep"
+// or "sheep").
+func importSpecies(s string) (livestock.Species, error) {
+	if sp, err := livestock.ParseMovementSpecies(s); err == nil {
+		return sp, nil
+	}
+	return livestock.ParseRegistrationSpecies(s)
 }

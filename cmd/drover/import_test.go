@@ -77,3 +77,55 @@ func TestImport(t *testing.T) {
 		t.Errorf("unknown field: %v", err)
 	}
 }
+
+// TestImportRegister: a production register starts from the file's
+// flocks, issued tags and animals, added beside what exists; every wrong
+// entry is named at once.
+func TestImportRegister(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db, file := filepath.Join(dir, "d.db"), filepath.Join(dir, "registry.json")
+	getenv := func(k string) string { return map[string]string{"DROVER_DATABASE": db}[k] }
+	write := func(s string) {
+		if err := os.WriteFile(file, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"holdings": [{"holding": "12/345/6789", "type": "producer"}],
+	        "flocks": [{"mark": "130181", "species": "Sheep", "holding": "12/345/6789"}],
+	        "tags": [{"tag": "UK0130181 00001", "species": "sheep", "issuedOn": "2025-01-06"},
+	                 {"tag": "UK0130181 00002", "species": "sheep", "issuedOn": "2025-01-06"}],
+	        "animals": [{"tag": "UK0130181 00001", "species": "sheep", "sex": "female", "birthDate": "2025-03-01",
+	                     "holding": "12/345/6789"}]}`)
+	var out strings.Builder
+	if err := run(context.Background(), []string{"import", file}, getenv, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "1 flocks, 2 tags and 1 animals") {
+		t.Errorf("import said %q", out.String())
+	}
+	st, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	found, err := st.AnimalsByID(context.Background(), []string{"UK0130181 00001", "UK0130181 00002"})
+	a, ok := found["UK0130181 00001"]
+	if err != nil || len(found) != 1 || !ok || a.CPH != livestock.MustCPH("12/345/6789") || a.State != livestock.StateRegistered ||
+		a.Sex != livestock.SexFemale || a.OnSince.Format("2006-01-02") != "2025-03-01" {
+		t.Errorf("imported animals = %+v, %v; want the one ewe on 12/345/6789 since her birth", found, err)
+	}
+
+	write(`{"flocks": [{"mark": "x", "species": "cows", "holding": "1"}],
+	        "tags": [{"tag": "UK0130181 0001", "species": "sheep", "issuedOn": "2025-13-01"}],
+	        "animals": [{"tag": "UK0130181 00001", "species": "sheep", "sex": "ewe", "birthDate": "2025-03-01",
+	                     "holding": "12/345/6789", "onSince": "2025-02-01", "state": "gone"},
+	                    {"tag": "UK0130181 00001", "species": "sheep", "sex": "male", "birthDate": "2025-03-01", "holding": "12/345/6789"}]}`)
+	err = run(context.Background(), []string{"import", file}, getenv, io.Discard, io.Discard)
+	for _, want := range []string{"flocks[0].species", "flocks[0].mark", "flocks[0].holding", "tags[0].tag",
+		"animals[0].sex", "animals[0].onSince", "animals[0].state", "animals[1].tag: UK0130181 00001 is listed already"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bad register: error %v does not name %s", err, want)
+		}
+	}
+}
