@@ -168,6 +168,7 @@ func (c config) check() error {
 			fmt.Sprintf("more than 0, and at least %s without --issuer (the sandbox issuer's tokens last that long)", auth.SandboxTokenLifetime)},
 		{"--database", databaseKind(c.Database) != "", databaseRule},
 		{"--public-url", c.PublicURL == "" || absoluteHTTP(c.PublicURL), "empty or an absolute http(s) URL (https://drover.example.org)"},
+		{"--issuer", c.Issuer == "" || absoluteHTTP(c.Issuer), "empty (the sandbox's own issuer) or the issuer's absolute http(s) URL (https://login.example.gov.uk)"},
 	} {
 		if !b.ok {
 			return fmt.Errorf("%s must be %s", b.flag, b.expected)

@@ -249,6 +249,7 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{"--audience", ""}, {"--database", ""}, {"--database", ":memory:"}, {"--database", "postgresql:/bad"},
 		{"--database", "mysql://foo"}, {"--max-token-lifetime", "0s"}, {"--max-token-lifetime", "30m"},
 		{"--public-url", "not a url"}, {"--public-url", "ftp://drover.example.org"}, {"--public-url", "https://"},
+		{"--issuer", "notaurl"}, {"--issuer", "login.example.gov.uk"},
 	} {
 		flag, value := tc[0], tc[1]
 		err := run(ctx, []string{"serve", "--database", db, flag + "=" + value}, func(string) string { return "" }, io.Discard, io.Discard)
