@@ -10,6 +10,8 @@ import (
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/drover-registry/drover/internal/store/sqldb"
 )
 
 // migrations are the numbered schema changes, applied in order by goose.
@@ -54,6 +56,9 @@ func migrate(ctx context.Context, db *sql.DB) (*goose.Provider, error) {
 	p, err := newProvider(ctx, db)
 	if err == nil {
 		_, err = p.Up(ctx)
+	}
+	if err == nil {
+		err = sqldb.SchemaKnown(ctx, p)
 	}
 	if err != nil {
 		return nil, wrapOpen("migrate", err)

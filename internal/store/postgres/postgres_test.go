@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -107,6 +108,18 @@ func TestReadyPending(t *testing.T) {
 	exec(t, u, "DELETE FROM goose_db_version WHERE version_id = 1")
 	if err := s.Ready(t.Context()); livestock.ErrorKind(err) != livestock.KindUnavailable {
 		t.Errorf("Ready with a migration pending = %v; want KindUnavailable", err)
+	}
+}
+
+// TestSchemaNewer: a database a later build migrated is refused, not
+// served with statements for a schema it no longer has.
+func TestSchemaNewer(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	open(t, u)
+	exec(t, u, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (9999, true)")
+	if err := postgres.Migrate(t.Context(), u); err == nil || !strings.Contains(err.Error(), "version 9999, newer than this build knows") {
+		t.Errorf("Migrate of a newer schema = %v; want a refusal naming its version", err)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 
 	"github.com/pressly/goose/v3"
+
+	"github.com/drover-registry/drover/internal/store/sqldb"
 )
 
 // migrations are the numbered schema changes, applied in order by goose.
@@ -38,6 +40,9 @@ func migrate(ctx context.Context, w *sql.DB) error {
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	if err := sqldb.SchemaKnown(ctx, p); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
 	return nil
 }

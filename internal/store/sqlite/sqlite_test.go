@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +79,23 @@ func TestReadyPending(t *testing.T) {
 	}
 	if err := s.Ready(ctx); livestock.ErrorKind(err) != livestock.KindUnavailable {
 		t.Errorf("Ready with a migration pending = %v; want KindUnavailable", err)
+	}
+}
+
+// TestSchemaNewer: a database a later build migrated is refused, not
+// served with statements for a schema it no longer has.
+func TestSchemaNewer(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := storetest.SQLitePath(t)
+	if err := sqlite.Migrate(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw(t, path).ExecContext(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (9999, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlite.Migrate(ctx, path); err == nil || !strings.Contains(err.Error(), "version 9999, newer than this build knows") {
+		t.Errorf("Migrate of a newer schema = %v; want a refusal naming its version", err)
 	}
 }
 
