@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -325,5 +326,23 @@ func TestServeNamesAnUnusableSQLitePath(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "try again later") {
 			t.Errorf("serve --database %s = %v; want it %s", tc.path, err, tc.want)
 		}
+	}
+}
+
+// TestCloseWithin: a store that will not close (its database gone) holds
+// the process no later than the shutdown's deadline.
+func TestCloseWithin(t *testing.T) {
+	t.Parallel()
+	stuck := make(chan struct{})
+	defer close(stuck)
+	start := time.Now()
+	closeWithin(func() error { <-stuck; return nil }, start.Add(50*time.Millisecond), slog.New(slog.DiscardHandler))
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("closeWithin waited %s for a store that never closes", waited)
+	}
+	closed := false
+	closeWithin(func() error { closed = true; return nil }, time.Time{}, slog.New(slog.DiscardHandler))
+	if !closed {
+		t.Error("without a deadline the store was not closed")
 	}
 }

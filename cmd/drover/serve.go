@@ -72,7 +72,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	var closeBy time.Time // the shutdown's deadline, once it has one
+	defer func() { closeWithin(st.Close, closeBy, log) }()
 	if err := claimMode(ctx, st, c.Issuer != ""); err != nil {
 		return err
 	}
@@ -154,7 +155,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: draining requests and jobs")
-	drain, cancel := context.WithTimeout(context.Background(), c.ShutdownTimeout)
+	closeBy = time.Now().Add(c.ShutdownTimeout)
+	drain, cancel := context.WithDeadline(context.Background(), closeBy)
 	defer cancel()
 	stopJobs()
 	shutdownErr := hs.Shutdown(drain)
@@ -168,6 +170,27 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// closeWithin closes the store, waiting for it no later than by (when
+// set): with the database unreachable, its committers and pool wait on
+// sockets, and the process would outlive --shutdown-timeout (and be killed
+// by whatever enforces it). What it leaves unfinished is as safe as a
+// kill: nothing acknowledged is lost.
+func closeWithin(closeStore func() error, by time.Time, log *slog.Logger) {
+	done := make(chan error, 1)
+	go func() { done <- closeStore() }()
+	if by.IsZero() {
+		<-done
+		return
+	}
+	t := time.NewTimer(time.Until(by))
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		log.Warn("shutdown timeout: the database did not close in time; exiting without waiting for it")
+	}
 }
 
 // claimMode holds a server to the mode its database was created for,
