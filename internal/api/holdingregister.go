@@ -160,6 +160,9 @@ func movementCSVRow(m traceMovementBody) []string {
 			batches = append(batches, b.BatchNumber+"x"+strconv.Itoa(n))
 		}
 	}
+	if m.Unnamed > 0 && m.State != string(store.MovementRejected) {
+		batches = append(batches, "freezebrand x"+strconv.Itoa(m.Unnamed))
+	}
 	return []string{strconv.FormatInt(m.MovementID, 10), strconv.FormatInt(m.RequestID, 10), m.Direction, m.State,
 		m.Species, m.Source, m.Destination, m.TransferDate, m.ArrivalDate, strconv.Itoa(m.AnimalCount),
 		strings.Join(animals, ";"), strings.Join(batches, ";")}

@@ -70,10 +70,15 @@ func TestMovementCSVRow(t *testing.T) {
 	decided.State, decided.ArrivalDate = "Accepted", "2026-03-02"
 	decided.Animals = []deviceBody{{Identifier: "UK0130181 00001", Outcome: "accepted"}, {Identifier: "UK0130181 00002", Outcome: "rejected"}}
 	decided.Batches = []batchLineBody{{BatchNumber: "UK0130181", AnimalTotal: 6, Accepted: 5}, {BatchNumber: "UK0130182", AnimalTotal: 4}}
+	deer := traceMovementBody{MovementID: 10, RequestID: 12, Direction: "in", State: "Completed", Species: "Deer", Source: "10/001/0001",
+		Destination: "10/001/0002", TransferDate: "2026-03-01", AnimalCount: 3, Unnamed: 1,
+		Batches: []batchLineBody{{AnimalTotal: 2, Accepted: 2}}}
 	for _, tc := range []struct {
 		m    traceMovementBody
 		want []string
 	}{
+		{deer, []string{"10", "12", "in", "Completed", "Deer", "10/001/0001", "10/001/0002", "2026-03-01", "", "3",
+			"", "x2;freezebrand x1"}},
 		{pending, []string{"9", "11", "in", "PendingReview", "Sheep", "10/001/0001", "10/001/0002", "2026-03-01", "", "12",
 			"UK0130181 00001;UK0130181 00002", "UK0130181x6;UK0130182x4"}},
 		{decided, []string{"9", "11", "in", "Accepted", "Sheep", "10/001/0001", "10/001/0002", "2026-03-01", "2026-03-02", "12",

@@ -29,6 +29,7 @@ type traceMovementBody struct {
 	TransferDate string          `json:"transferDate"`
 	ArrivalDate  string          `json:"arrivalDate,omitempty"`
 	AnimalCount  int             `json:"animalCount"`
+	Unnamed      int             `json:"unnamedAnimals,omitempty"` // deer known by a freeze brand alone
 	Animals      []deviceBody    `json:"animals"`
 	Batches      []batchLineBody `json:"batches"`
 }
@@ -71,6 +72,7 @@ func newTraceMovement(m store.Movement) traceMovementBody {
 	for _, l := range m.Batches {
 		b.Batches = append(b.Batches, batchLineBody{BatchNumber: l.BatchNumber.String(), AnimalTotal: l.AnimalTotal, Accepted: l.Accepted})
 	}
+	b.Unnamed = m.Unnamed()
 	return b
 }
 

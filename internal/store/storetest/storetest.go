@@ -110,6 +110,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"LookUpRegistration", testLookUpRegistration},
 		{"TraceWindows", testTraceWindows},
 		{"TraceAnimals", testTraceAnimals},
+		{"TraceUnnamedDeer", testTraceUnnamedDeer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

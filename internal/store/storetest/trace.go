@@ -166,3 +166,24 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// testTraceUnnamedDeer: deer known by freeze brand alone, whom no tag or
+// batch line names, are counted in the balance with the batch animals
+// they travelled with, at both ends.
+func testTraceUnnamedDeer(t *testing.T, s store.Store) {
+	_, err := s.Seed(ctx(t), fixture())
+	must(t, "Seed", err)
+	addMovement(t, s, store.Movement{UserName: "keeper1", Species: livestock.SpeciesDeer, Source: farmA, Destination: farmB,
+		TransferDate: ymd(2025, 6, 1), ArrivalDate: ymd(2025, 6, 1), State: store.MovementCompleted, AnimalCount: 3,
+		Batches: []store.MovementBatch{{AnimalTotal: 2, Accepted: 2}}})
+	for _, tc := range []struct {
+		holding livestock.CPH
+		want    store.BatchFlow
+	}{{farmB, store.BatchFlow{In: 3}}, {farmA, store.BatchFlow{Out: 3}}} {
+		got, err := s.BatchBalance(ctx(t), tc.holding, ymd(2025, 6, 30))
+		must(t, "BatchBalance", err)
+		if got[livestock.SpeciesDeer] != tc.want {
+			t.Errorf("BatchBalance(%s) deer = %+v, want %+v: the batch of two and the one by freeze brand", tc.holding, got[livestock.SpeciesDeer], tc.want)
+		}
+	}
+}
