@@ -1,7 +1,6 @@
 package tracing
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -48,29 +47,20 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 }
 
 // carried are the tagged animals the carriers (every movement that carried
-// the risk on, not only those on the holdings' paths) moved, each once (by
-// the first carrier, in id order, that moved it), with where they are now.
-// An animal a review rejected did not travel. Carriers are read for their
-// animals in id order, a chunk at a time, until MaxContacts animals are
-// found.
+// the risk on, not only those on the holdings' paths; relax has read their
+// animals) moved, each once (by the first carrier, in id order, that moved
+// it), with where they are now. An animal a review rejected did not
+// travel.
 func (s *Service) carried(ctx context.Context, carriers []store.Movement) ([]Contact, error) {
-	slices.SortFunc(carriers, func(a, b store.Movement) int { return cmp.Compare(a.ID, b.ID) })
 	by, tags := map[string]int64{}, map[string]livestock.Tag{}
-	for chunk := range slices.Chunk(carriers, carrierChunk) {
-		if len(by) >= MaxContacts {
-			break
-		}
-		if err := s.st.FillMovements(ctx, chunk); err != nil {
-			return nil, err
-		}
-		for _, m := range chunk {
-			for _, d := range m.Devices {
-				if d.Outcome == "rejected" {
-					continue
-				}
-				if id := d.Identifier.String(); by[id] == 0 {
-					by[id], tags[id] = m.ID, d.Identifier
-				}
+	for _, m := range carriers {
+		for _, d := range m.Devices {
+			if d.Outcome == "rejected" {
+				continue
+			}
+			id := d.Identifier.String()
+			if first, ok := by[id]; !ok || m.ID < first {
+				by[id], tags[id] = m.ID, d.Identifier
 			}
 		}
 	}
@@ -99,6 +89,3 @@ func (s *Service) carried(ctx context.Context, carriers []store.Movement) ([]Con
 	})
 	return out, nil
 }
-
-// carrierChunk is how many carriers carried reads the animals of at once.
-const carrierChunk = 500

@@ -232,7 +232,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 	for i := range out {
 		paths = append(paths, &out[i])
 	}
-	if err := s.fillPaths(ctx, paths); err != nil {
+	if err := s.fillPaths(ctx, paths, carriers); err != nil {
 		return nil, nil, 0, err
 	}
 	slices.SortFunc(out, func(a, b Reached) int {
@@ -289,26 +289,23 @@ func (s *Service) frontierMoves(ctx context.Context, q Query, fwd bool, frontier
 	return moves, nil
 }
 
-// fillPaths reads the devices and batches of the movements on paths, each
-// once.
-func (s *Service) fillPaths(ctx context.Context, paths []*Reached) error {
-	at := map[int64]int{} // movement id → its place in list
-	var list []store.Movement
-	for _, r := range paths {
-		for _, m := range slices.Concat(r.Path, r.DatePath) {
-			if _, ok := at[m.ID]; !ok {
-				at[m.ID] = len(list)
-				list = append(list, m)
-			}
-		}
-	}
-	if err := s.st.FillMovements(ctx, list); err != nil {
+// fillPaths reads the devices and batches of the carriers, each once, and
+// gives the movements on paths theirs: every movement on a path carried
+// the risk, so one read serves the paths and the animals carried.
+func (s *Service) fillPaths(ctx context.Context, paths []*Reached, carriers []store.Movement) error {
+	if err := s.st.FillMovements(ctx, carriers); err != nil {
 		return err
+	}
+	at := make(map[int64]int, len(carriers)) // movement id → its place in carriers
+	for i, m := range carriers {
+		at[m.ID] = i
 	}
 	for _, r := range paths {
 		for _, p := range [][]store.Movement{r.Path, r.DatePath} {
 			for i, m := range p {
-				p[i] = list[at[m.ID]]
+				if j, ok := at[m.ID]; ok {
+					p[i] = carriers[j]
+				}
 			}
 		}
 	}
