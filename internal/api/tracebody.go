@@ -216,20 +216,54 @@ func traceDOT(b traceBody) []byte {
 	for _, o := range b.Origins {
 		fmt.Fprintf(&out, "  %s [shape=box, style=bold];\n", q(o.Holding))
 	}
-	seen := map[int64]bool{}
+	// A holding reached both ways is one node, labelled with both (and
+	// drawn purple); each movement is one edge, dashed when it is only on
+	// a date path.
+	type node struct {
+		lines   []string
+		colours map[string]bool
+	}
+	nodes, order := map[string]*node{}, []string{}
+	colourOf := func(direction string) string {
+		if direction == string(tracing.Backward) {
+			return "blue"
+		}
+		return "red"
+	}
 	for _, h := range b.Holdings {
-		colour := "red"
-		if h.Direction == string(tracing.Backward) {
+		n := nodes[h.Holding]
+		if n == nil {
+			n = &node{lines: []string{h.Holding}, colours: map[string]bool{}}
+			nodes[h.Holding] = n
+			order = append(order, h.Holding)
+		}
+		n.lines = append(n.lines, fmt.Sprintf("%s %d hop(s), %s", h.Direction, h.Hops, h.Date))
+		n.colours[colourOf(h.Direction)] = true
+	}
+	for _, name := range order {
+		n, colour := nodes[name], "red"
+		switch {
+		case len(n.colours) > 1:
+			colour = "purple"
+		case n.colours["blue"]:
 			colour = "blue"
 		}
-		fmt.Fprintf(&out, "  %s [color=%s, label=%s];\n", q(h.Holding), colour, q(fmt.Sprintf("%s\n%s %d hop(s), %s", h.Holding, h.Direction, h.Hops, h.Date)))
-		for _, m := range h.Path {
-			if seen[m.MovementID] {
-				continue
+		fmt.Fprintf(&out, "  %s [color=%s, label=%s];\n", q(name), colour, q(strings.Join(n.lines, "\n")))
+	}
+	seen := map[int64]bool{}
+	for _, h := range b.Holdings {
+		for _, p := range []struct {
+			moves []traceMovementBody
+			style string
+		}{{h.Path, ""}, {h.DatePath, ", style=dashed"}} {
+			for _, m := range p.moves {
+				if seen[m.MovementID] {
+					continue
+				}
+				seen[m.MovementID] = true
+				fmt.Fprintf(&out, "  %s -> %s [color=%s%s, label=%s];\n", q(m.Source), q(m.Destination), colourOf(h.Direction), p.style,
+					q(fmt.Sprintf("%d %s", m.MovementID, m.TransferDate)))
 			}
-			seen[m.MovementID] = true
-			fmt.Fprintf(&out, "  %s -> %s [color=%s, label=%s];\n", q(m.Source), q(m.Destination), colour,
-				q(fmt.Sprintf("%d %s", m.MovementID, m.TransferDate)))
 		}
 	}
 	out.WriteString("}\n")

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,6 +87,29 @@ func TestMovementCSVRow(t *testing.T) {
 	} {
 		if diff := cmp.Diff(tc.want, movementCSVRow(tc.m)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.m.State, diff)
+		}
+	}
+}
+
+// TestTraceDOT: a holding reached both ways is one node labelled with both,
+// and a movement only on a date path is drawn, dashed.
+func TestTraceDOT(t *testing.T) {
+	mv := func(id int64, from, to string) traceMovementBody {
+		return traceMovementBody{MovementID: id, Source: from, Destination: to, TransferDate: "2026-03-01"}
+	}
+	b := traceBody{Origins: []stayBody{{Holding: "10/001/0001"}}, Holdings: []reachedBody{
+		{Holding: "10/001/0002", Direction: "forward", Hops: 1, Date: "2026-03-01", Path: []traceMovementBody{mv(1, "10/001/0001", "10/001/0002")}},
+		{Holding: "10/001/0002", Direction: "backward", Hops: 2, Date: "2026-02-01", Path: []traceMovementBody{mv(2, "10/001/0002", "10/001/0003"), mv(3, "10/001/0003", "10/001/0001")},
+			DatePath: []traceMovementBody{mv(4, "10/001/0002", "10/001/0001")}},
+	}}
+	dot := string(traceDOT(b))
+	if n := strings.Count(dot, "\n  \"10/001/0002\" ["); n != 1 {
+		t.Errorf("the holding reached both ways is declared %d times, want once:\n%s", n, dot)
+	}
+	for _, want := range []string{"color=purple", `forward 1 hop(s), 2026-03-01\nbackward 2 hop(s), 2026-02-01`,
+		`"10/001/0002" -> "10/001/0001" [color=blue, style=dashed`} {
+		if !strings.Contains(dot, want) {
+			t.Errorf("the graph lacks %s:\n%s", want, dot)
 		}
 	}
 }
