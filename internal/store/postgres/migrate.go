@@ -26,10 +26,20 @@ var migrations embed.FS
 // tests) in other schemas of the same server do not wait on each other.
 func newProvider(ctx context.Context, db *sql.DB) (*goose.Provider, error) {
 	var where string
+	var schema sql.NullString
 	err := db.QueryRowContext(ctx,
-		`SELECT current_database() || '.' || coalesce(current_schema(), '')`).Scan(&where)
+		`SELECT current_database() || '.' || coalesce(current_schema(), ''), current_schema()`).Scan(&where, &schema)
 	if err != nil {
 		return nil, err
+	}
+	if !schema.Valid {
+		// Every schema search_path names is missing: goose would say only
+		// that its version table does not exist.
+		var path string
+		if err := db.QueryRowContext(ctx, `SHOW search_path`).Scan(&path); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("no schema of the search_path (%s) exists in database %s: create it (CREATE SCHEMA …) or name one that does", path, where[:len(where)-1])
 	}
 	h := fnv.New64a()
 	h.Write([]byte("drover.migrate." + where))

@@ -64,3 +64,20 @@ func TestIdleTransactionEnds(t *testing.T) {
 		t.Fatalf("the lock of a transaction idle for 5 s was still held: %v", err)
 	}
 }
+
+// TestMissingSchema: a search_path naming no schema that exists is said
+// so, not reported as goose's missing version table.
+func TestMissingSchema(t *testing.T) {
+	base := os.Getenv("DROVER_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("DROVER_TEST_POSTGRES is not set")
+	}
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	err := Migrate(context.Background(), base+sep+"search_path=drover_no_such_schema")
+	if err == nil || !strings.Contains(err.Error(), "no schema of the search_path (drover_no_such_schema) exists") {
+		t.Errorf("Migrate into a missing schema = %v; want it named", err)
+	}
+}
