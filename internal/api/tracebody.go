@@ -110,7 +110,7 @@ func checkWindow(from, to time.Time, fromAt, toAt string, max int) error {
 func newTraceBody(q tracing.Query, res tracing.Result) traceBody {
 	b := traceBody{Query: traceQueryBody{Holding: q.Holding.String(), Animal: q.Animal, From: day(q.From), To: day(q.To),
 		Direction: string(q.Direction), Hops: q.Hops, Species: store.SpeciesName(q.Species)},
-		Origins: []stayBody{}, Holdings: []reachedBody{}, Animals: []contactBody{}, MovementsRead: res.Read}
+		Origins: []stayBody{}, Holdings: []reachedBody{}, Animals: []contactBody{}, AnimalsCut: res.AnimalsCut, MovementsRead: res.Read}
 	for _, o := range res.Origins {
 		b.Origins = append(b.Origins, newStay(o))
 	}
@@ -180,6 +180,9 @@ func writeTraceJSON(w http.ResponseWriter, b traceBody) error {
 	}
 	if err != nil {
 		return err
+	}
+	if b.AnimalsCut {
+		bw.WriteString(`,"animalsTruncated":true`)
 	}
 	bw.WriteString(`,"movementsRead":` + strconv.Itoa(b.MovementsRead) + "}\n")
 	return bw.Flush()

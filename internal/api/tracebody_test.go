@@ -23,10 +23,11 @@ func TestWriteTraceJSON(t *testing.T) {
 		}
 		return out
 	}
-	for _, n := range []int{0, 1, 3} {
+	for _, n := range []int{0, 1, 3, 4} {
 		b := traceBody{Query: traceQueryBody{Holding: "10/001/0001", From: "2026-03-01", To: "2026-03-30", Direction: "both", Hops: 3},
 			Origins: []stayBody{{Holding: "10/001/0001", From: "2026-03-01", To: "2026-03-30"}}, Holdings: reached(n),
-			Animals: []contactBody{{Identifier: "UK0130181 00001", Holding: "10/001/0002", MovementID: 7}}, MovementsRead: 12}
+			Animals: []contactBody{{Identifier: "UK0130181 00001", Holding: "10/001/0002", MovementID: 7}}, MovementsRead: 12,
+			AnimalsCut: n == 4}
 		want, got := httptest.NewRecorder(), httptest.NewRecorder()
 		if err := writeJSON(want, 200, b); err != nil {
 			t.Fatal(err)

@@ -40,6 +40,7 @@ type traceBody struct {
 	Origins       []stayBody     `json:"origins"`
 	Holdings      []reachedBody  `json:"holdings"`
 	Animals       []contactBody  `json:"animals"`
+	AnimalsCut    bool           `json:"animalsTruncated,omitempty"` // more than tracing.MaxContacts: the first of them
 	MovementsRead int            `json:"movementsRead"`
 }
 

@@ -17,8 +17,8 @@ const MaxContacts = 10000
 // was there within the window (its origins), each with the days shared
 // (its stay cut to the origin's days in the window), and where they are
 // now.
-func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Contact, error) {
-	var out []Contact
+// cut is true when more animals than MaxContacts shared one.
+func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) (out []Contact, cut bool, err error) {
 	for _, o := range origins {
 		from, to := maxDay(o.From, q.From), q.To
 		if !o.To.IsZero() && o.To.Before(to) {
@@ -26,7 +26,7 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 		}
 		rs, err := s.Residents(ctx, o.Holding, from, to)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for _, r := range rs {
 			if r.Animal.Identifier.String() == q.Animal || (!q.Species.IsZero() && r.Animal.Species != q.Species) {
@@ -37,13 +37,13 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 			if shared.To.IsZero() || shared.To.After(to) {
 				shared.To = to
 			}
-			out = append(out, Contact{Animal: r.Animal, Stay: shared})
 			if len(out) == MaxContacts {
-				return out, nil
+				return out, true, nil
 			}
+			out = append(out, Contact{Animal: r.Animal, Stay: shared})
 		}
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // carried are the tagged animals the carriers (every movement that carried
@@ -51,7 +51,8 @@ func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) ([]Cont
 // animals) moved, each once (by the first carrier, in id order, that moved
 // it), with where they are now. An animal a review rejected did not
 // travel.
-func (s *Service) carried(ctx context.Context, carriers []store.Movement) ([]Contact, error) {
+// cut is true when they were more than MaxContacts.
+func (s *Service) carried(ctx context.Context, carriers []store.Movement) (out []Contact, cut bool, err error) {
 	by, tags := map[string]int64{}, map[string]livestock.Tag{}
 	for _, m := range carriers {
 		for _, d := range m.Devices {
@@ -69,14 +70,14 @@ func (s *Service) carried(ctx context.Context, carriers []store.Movement) ([]Con
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	if len(ids) > MaxContacts {
+	if cut = len(ids) > MaxContacts; cut {
 		ids = ids[:MaxContacts]
 	}
 	animals, err := s.st.AnimalsByID(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := make([]Contact, 0, len(ids))
+	out = make([]Contact, 0, len(ids))
 	for _, id := range ids {
 		a, ok := animals[id]
 		if !ok {
@@ -87,5 +88,5 @@ func (s *Service) carried(ctx context.Context, carriers []store.Movement) ([]Con
 	slices.SortFunc(out, func(a, b Contact) int {
 		return strings.Compare(a.Animal.Identifier.String(), b.Animal.Identifier.String())
 	})
-	return out, nil
+	return out, cut, nil
 }

@@ -43,8 +43,11 @@ type Result struct {
 	Holdings []Reached
 	// Animals are, for an animal trace, the animals that shared a holding
 	// with it during the window; for a holding trace, the tagged animals
-	// the paths carried. Each with where it is now.
+	// every movement that carried the risk moved. Each with where it is now.
 	Animals []Contact
+	// AnimalsCut is true when there were more animals than MaxContacts,
+	// and Animals holds the first MaxContacts of them.
+	AnimalsCut bool
 	// Read counts the movements the trace read: its cost.
 	Read int
 }
@@ -127,9 +130,9 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 	res.Holdings, res.Read = append(parts[0], parts[1]...), reads[0]+reads[1]
 	var err error
 	if q.Animal != "" {
-		res.Animals, err = s.contacts(ctx, q, res.Origins)
+		res.Animals, res.AnimalsCut, err = s.contacts(ctx, q, res.Origins)
 	} else {
-		res.Animals, err = s.carried(ctx, slices.Concat(carriers[0], carriers[1]))
+		res.Animals, res.AnimalsCut, err = s.carried(ctx, slices.Concat(carriers[0], carriers[1]))
 	}
 	return res, err
 }
