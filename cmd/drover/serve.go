@@ -103,6 +103,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	verifier.SetMaxLifetime(c.MaxTokenLife)
 	deps.Auth = verifier
 	runner := jobs.New(st, jobs.Options{Workers: c.Workers, Log: log})
+	deps.Jobs = runner
 	if deps.Movement, err = movements.New(st, lists, time.Now); err != nil {
 		return err
 	}

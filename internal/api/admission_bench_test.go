@@ -14,7 +14,7 @@ import (
 // as JSON (to nowhere): what the server spends on each request it turns
 // away under an overload, beside Go's HTTP reading and writing.
 func BenchmarkRefusal(b *testing.B) {
-	s := &Server{cfg: Config{MaxBody: 1 << 20}, log: slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics: newMetrics(nil),
+	s := &Server{cfg: Config{MaxBody: 1 << 20}, log: slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics: newMetrics(nil, nil),
 		issuer: issuerStub{}, admission: newAdmission(1, 0, 0)}
 	router := s.routes()
 	s.admission.acquire(b.Context())

@@ -28,7 +28,7 @@ func (i issuerStub) Authorize(w http.ResponseWriter, r *http.Request) error     
 // with Retry-After, at once.
 func TestIssuerUnderAdmission(t *testing.T) {
 	t.Parallel()
-	s := &Server{cfg: Config{MaxBody: 1 << 20}, log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), issuer: issuerStub{},
+	s := &Server{cfg: Config{MaxBody: 1 << 20}, log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil, nil), issuer: issuerStub{},
 		admission: newAdmission(1, 0, 0)}
 	router := s.routes()
 	if s.admission.acquire(t.Context()) != admitted {

@@ -89,7 +89,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // everything at last, a deadlock would hang the test.
 func TestAdmissionNeverLeaks(t *testing.T) {
 	t.Parallel()
-	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), admission: newAdmission(4, 8, 50*time.Millisecond)}
+	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil, nil), admission: newAdmission(4, 8, 50*time.Millisecond)}
 	h := s.recoverPanics(s.admit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(time.Duration(rand.IntN(200)) * time.Microsecond)
 		if r.Header.Get("Panic") != "" {
@@ -129,7 +129,7 @@ func TestAdmissionNeverLeaks(t *testing.T) {
 // served. The limit is one for reads and writes alike.
 func TestAdmit(t *testing.T) {
 	t.Parallel()
-	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), admission: newAdmission(1, 0, 0)}
+	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil, nil), admission: newAdmission(1, 0, 0)}
 	s.metrics.watchAdmission(s.admission)
 	entered, release := make(chan struct{}), make(chan struct{})
 	h := s.admit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -174,7 +174,7 @@ func TestAdmit(t *testing.T) {
 // rather than being refused, and is served when one comes free.
 func TestAdmitWaits(t *testing.T) {
 	t.Parallel()
-	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), admission: newAdmission(1, 1, time.Hour)}
+	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil, nil), admission: newAdmission(1, 1, time.Hour)}
 	h := s.admit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusCreated) }))
 	if s.admission.acquire(t.Context()) != admitted {
 		t.Fatal("the place was taken")

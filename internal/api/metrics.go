@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -44,7 +45,7 @@ type metricsStore interface {
 	JobBacklog(ctx context.Context) (map[store.JobState]int, error)
 }
 
-func newMetrics(st metricsStore) *metrics {
+func newMetrics(st metricsStore, js JobStats) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -78,7 +79,28 @@ func newMetrics(st metricsStore) *metrics {
 	if st != nil {
 		m.watchGroupCommit(st)
 	}
+	if js != nil {
+		m.watchJobs(js)
+	}
 	return m
+}
+
+// watchJobs exposes this replica's job attempts by outcome: a queue whose
+// depth grows while done stays flat is stalled (a lock held elsewhere, a
+// database gone), and one with retries or failures rising is failing.
+func (m *metrics) watchJobs(js JobStats) {
+	for _, o := range []struct {
+		outcome string
+		count   func(jobs.Stats) uint64
+	}{
+		{"done", func(s jobs.Stats) uint64 { return s.Done }},
+		{"retried", func(s jobs.Stats) uint64 { return s.Retried }},
+		{"failed", func(s jobs.Stats) uint64 { return s.Failed }},
+	} {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "drover_job_attempts_total",
+			Help:        "Job attempts this replica ran, by outcome: done (applied), retried (failed, due again), failed (given up).",
+			ConstLabels: prometheus.Labels{"outcome": o.outcome}}, func() float64 { return float64(o.count(js.Stats())) }))
+	}
 }
 
 // watchGroupCommit exposes the store's group-commit totals: the commits'

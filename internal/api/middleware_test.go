@@ -102,7 +102,7 @@ func TestRoutesMatchDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil), doc: doc, issuer: stubIssuer{}}
+	s := &Server{log: slog.New(slog.DiscardHandler), metrics: newMetrics(nil, nil), doc: doc, issuer: stubIssuer{}}
 	router := s.routes()
 	var routed []string
 	err = chi.Walk(router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {

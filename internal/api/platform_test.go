@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -423,6 +424,20 @@ func TestOperationsEndpoints(t *testing.T) {
 		commits := metricValue(t, after, "drover_store_group_commits_total") - metricValue(t, before, "drover_store_group_commits_total")
 		calls := metricValue(t, after, "drover_store_group_calls_total") - metricValue(t, before, "drover_store_group_calls_total")
 		seconds := metricValue(t, after, "drover_store_group_commit_seconds_total") - metricValue(t, before, "drover_store_group_commit_seconds_total")
+		// The job is counted once its transaction has returned, a moment
+		// after the request's status shows it.
+		const doneJobs = `drover_job_attempts_total{outcome="done"}`
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			now := string(b.do(http.MethodGet, "/metrics", "", nil).body)
+			if metricValue(t, now, doneJobs) > metricValue(t, before, doneJobs) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the transfer's job was not counted done: %s", now)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		if commits < 1 || calls < 2 || calls < commits || seconds <= 0 {
 			t.Errorf("a transfer and its job added %v commits of %v calls in %vs; want a commit or more, 2 calls or more, some time",
 				commits, calls, seconds)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/drover-registry/drover/internal/api/openapi"
+	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/movements"
 	"github.com/drover-registry/drover/internal/registration"
@@ -65,7 +66,11 @@ type Deps struct {
 	Movement *movements.Service
 	Register *registration.Service
 	Log      *slog.Logger
+	Jobs     JobStats // this replica's job runner, for its metrics; nil for none
 }
+
+// JobStats is what the metrics read of the job runner.
+type JobStats interface{ Stats() jobs.Stats }
 
 // serverStore is what the handlers ask of the store themselves: health,
 // a holding's existence, and a transaction for the trace audit line. The
@@ -118,7 +123,7 @@ func New(cfg Config, d Deps) (*Server, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, store: d.Store, auth: d.Auth, issuer: d.Issuer, doc: d.Doc,
-		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store),
+		standing: d.Standing, movements: d.Movement, registration: d.Register, log: d.Log, metrics: newMetrics(d.Store, d.Jobs),
 		tracing: tracing.New(d.Store, time.Now)}
 	var err error
 	if s.metadata, err = d.Doc.MetadataOf(serviceModel()); err != nil {

@@ -82,7 +82,7 @@ func start(t testing.TB, s store.Store, cfg api.Config) *bundle {
 	jobsOn()
 	t.Cleanup(func() { jobsOff() })
 	srv, err := api.New(cfg, api.Deps{Store: s, Doc: doc, Standing: lists, Issuer: sb, Movement: mv, Register: reg,
-		Auth: auth.NewVerifier(sb.Issuer(), sb.Audience(), sb.Keys(), s)})
+		Auth: auth.NewVerifier(sb.Issuer(), sb.Audience(), sb.Keys(), s), Jobs: runner})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -79,6 +80,20 @@ type Runner struct {
 	kinds    []string
 	wake     chan struct{}
 	health   queueHealth
+	stats    struct{ done, retried, failed atomic.Uint64 }
+}
+
+// Stats counts this runner's job attempts by outcome since it started:
+// what a stalled or failing queue shows first, per replica.
+type Stats struct {
+	Done    uint64 // applied
+	Retried uint64 // failed, due again after a backoff
+	Failed  uint64 // failed for good
+}
+
+// Stats reports the runner's counts so far.
+func (r *Runner) Stats() Stats {
+	return Stats{Done: r.stats.done.Load(), Retried: r.stats.retried.Load(), Failed: r.stats.failed.Load()}
 }
 
 // New makes a runner; register handlers before Run.
@@ -232,6 +247,9 @@ func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
 	if err != nil {
 		return ran, err
 	}
+	if ran {
+		r.stats.done.Add(1)
+	}
 	return ran, nil
 }
 
@@ -307,6 +325,11 @@ func (r *Runner) retry(ctx context.Context, j store.Job, cause error) error {
 	}
 	if err != nil {
 		return fmt.Errorf("record failure of job %d: %w", j.ID, err)
+	}
+	if final {
+		r.stats.failed.Add(1)
+	} else {
+		r.stats.retried.Add(1)
 	}
 	return nil
 }

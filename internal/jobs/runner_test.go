@@ -140,6 +140,9 @@ func TestRetryWithBackoff(t *testing.T) {
 		if j.State != store.JobDone || effects(t, s, ids[0]) != 1 {
 			t.Fatalf("after the second attempt: %+v, %d effects", j, effects(t, s, ids[0]))
 		}
+		if got := r.Stats(); got != (jobs.Stats{Done: 1, Retried: 1}) {
+			t.Errorf("Stats = %+v, want one retried and one done", got)
+		}
 	})
 }
 
@@ -163,6 +166,9 @@ func TestPermanentFailureAndPanic(t *testing.T) {
 			if j, _ := storetest.Inspect(s).Job(context.Background(), id); j.State != store.JobFailed || j.FinishedAt.IsZero() {
 				t.Errorf("job %d = %+v, want failed", id, j)
 			}
+		}
+		if got := r.Stats(); got != (jobs.Stats{Failed: 2}) {
+			t.Errorf("Stats = %+v, want two failed", got)
 		}
 	})
 }
