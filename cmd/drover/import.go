@@ -200,45 +200,44 @@ func decodeRegister(f importFile, seed *store.Seed) (problems []error) {
 		}
 		seed.Flocks = append(seed.Flocks, store.Flock{Mark: mark, Species: sp, CPH: cph})
 	}
-	seen := map[string]int{}
-	for i, t := range f.Tags {
-		sp, err := importSpecies(t.Species)
+	// tagOf reads entry i of list: its species and tag, each tag once.
+	tagOf := func(list string, seen map[string]int, i int, species, text string) (livestock.Species, livestock.Tag, bool) {
+		sp, err := importSpecies(species)
 		if err != nil {
-			bad("tags[%d].species: %w", i, err)
-			continue
+			bad("%s[%d].species: %w", list, i, err)
+			return sp, livestock.Tag{}, false
 		}
-		tag, err := livestock.ParseTag(sp, t.Tag)
+		tag, err := livestock.ParseTag(sp, text)
 		if err != nil {
-			bad("tags[%d].tag: %w", i, err)
-			continue
+			bad("%s[%d].tag: %w", list, i, err)
+			return sp, tag, false
 		}
 		if j, ok := seen[tag.String()]; ok {
-			bad("tags[%d].tag: %s is listed already, at tags[%d]", i, tag, j)
+			bad("%s[%d].tag: %s is listed already, at %s[%d]", list, i, tag, list, j)
 		}
 		seen[tag.String()] = i
+		return sp, tag, true
+	}
+	tags := map[string]int{}
+	for i, t := range f.Tags {
+		sp, tag, ok := tagOf("tags", tags, i, t.Species, t.Tag)
+		if !ok {
+			continue
+		}
 		on, err := livestock.ParseDate(t.IssuedOn)
 		if err != nil {
 			bad("tags[%d].issuedOn: %w", i, err)
 		}
 		seed.Tags = append(seed.Tags, store.IssuedTag{Identifier: tag, Mark: tag.Mark(), Species: sp, IssuedOn: on.Time()})
 	}
-	clear(seen)
+	animals := map[string]int{}
 	for i, a := range f.Animals {
-		sp, err := importSpecies(a.Species)
-		if err != nil {
-			bad("animals[%d].species: %w", i, err)
+		sp, tag, ok := tagOf("animals", animals, i, a.Species, a.Tag)
+		if !ok {
 			continue
 		}
-		tag, err := livestock.ParseTag(sp, a.Tag)
-		if err != nil {
-			bad("animals[%d].tag: %w", i, err)
-			continue
-		}
-		if j, ok := seen[tag.String()]; ok {
-			bad("animals[%d].tag: %s is listed already, at animals[%d]", i, tag, j)
-		}
-		seen[tag.String()] = i
 		rec := store.Animal{Identifier: tag, Species: sp, State: livestock.StateRegistered}
+		var err error
 		if rec.Sex, err = livestock.ParseSex(a.Sex); err != nil {
 			bad("animals[%d].sex: %w", i, err)
 		}
