@@ -21,11 +21,41 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
+// version is set at build time with -ldflags "-X main.version=…"; without
+// it, the commit the binary was built from, so that an operator can tell
+// which build each replica runs.
 var version = "dev"
+
+func init() {
+	if version == "dev" {
+		version = buildRevision(debug.ReadBuildInfo())
+	}
+}
+
+// buildRevision is "dev" followed by the commit (and "+dirty" for changes
+// not committed) that the Go toolchain stamped into the binary, if any.
+func buildRevision(info *debug.BuildInfo, ok bool) string {
+	if !ok {
+		return "dev"
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value[:min(len(s.Value), 12)]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "+dirty"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	return "dev-" + rev + dirty
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

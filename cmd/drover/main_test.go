@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -344,5 +345,25 @@ func TestCloseWithin(t *testing.T) {
 	closeWithin(func() error { closed = true; return nil }, time.Time{}, slog.New(slog.DiscardHandler))
 	if !closed {
 		t.Error("without a deadline the store was not closed")
+	}
+}
+
+// TestBuildRevision: without -ldflags the version names the commit the
+// toolchain stamped, and says when the tree had changes.
+func TestBuildRevision(t *testing.T) {
+	info := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "827ff3412345abcdef"}, {Key: "vcs.modified", Value: "true"}}}
+	for _, tc := range []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{info, true, "dev-827ff3412345+dirty"},
+		{&debug.BuildInfo{Settings: info.Settings[:1]}, true, "dev-827ff3412345"},
+		{&debug.BuildInfo{}, true, "dev"},
+		{nil, false, "dev"},
+	} {
+		if got := buildRevision(tc.info, tc.ok); got != tc.want {
+			t.Errorf("buildRevision = %q, want %q", got, tc.want)
+		}
 	}
 }
