@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -47,7 +48,6 @@ type importFile struct {
 		BirthDate string `json:"birthDate"`
 		Holding   string `json:"holding"`
 		OnSince   string `json:"onSince"` // the birth date when empty
-		State     string `json:"state"`   // registered when empty
 	} `json:"animals"`
 }
 
@@ -78,8 +78,9 @@ FILE holds {"holdings": [{"holding": "01/100/0253", "type": "abattoir", "mhs": "
             "tags": [{"tag": "UK0130181 00001", "species": "sheep", "issuedOn": "2025-01-06"}, …],
             "animals": [{"tag": "UK0130181 00001", "species": "sheep", "sex": "female",
                          "birthDate": "2025-03-01", "holding": "01/100/0253",
-                         "onSince": "2025-03-01", "state": "registered"}, …]}
-Every section is optional. Rows that exist are left as they are, unless
+                         "onSince": "2025-03-01"}, …]}
+Every section is optional; animals are the living ones, registered where they
+are. Each holding and flock named must be in FILE or in the database. Rows that exist are left as they are, unless
 --update is given: then the holdings and users FILE names take its values,
 and each user's holdings become exactly those listed ("holdings": []
 withdraws them all). Holdings and users FILE does not name are never
@@ -103,6 +104,9 @@ changed; flocks, tags and animals are only ever added.`)
 		return err
 	}
 	defer st.Close()
+	if err := checkReferences(ctx, st, seed); err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
 	// Real users make a production database: a sandbox server refuses it
 	// from now on, rather than seeding test users beside them.
 	switch m, err := st.ClaimMode(ctx, store.ModeProduction); {
@@ -258,14 +262,70 @@ func decodeRegister(f importFile, seed *store.Seed) (problems []error) {
 		if rec.CPH, err = livestock.ParseCPH(a.Holding); err != nil {
 			bad("animals[%d].holding: %w", i, err)
 		}
-		if a.State != "" {
-			if rec.State, err = livestock.ParseAnimalState(a.State); err != nil {
-				bad("animals[%d].state: %w", i, err)
-			}
+		if today := livestock.UKDate(time.Now()); today.Before(born) {
+			bad("animals[%d].birthDate: %s is in the future", i, born)
 		}
 		seed.Animals = append(seed.Animals, rec)
 	}
 	return problems
+}
+
+// checkReferences names every holding and flock that seed refers to and
+// neither seed nor the database holds, and every tag of a flock of another
+// species, before anything is written: the database's foreign keys would
+// refuse the whole file without saying which entry.
+func checkReferences(ctx context.Context, st store.Store, seed store.Seed) error {
+	var problems []error
+	holdings := map[livestock.CPH]bool{}
+	for _, h := range seed.Holdings {
+		holdings[h.CPH] = true
+	}
+	known := func(c livestock.CPH) (bool, error) {
+		if ok, seen := holdings[c]; seen {
+			return ok, nil
+		}
+		_, err := st.Holding(ctx, c)
+		if livestock.IsNotFound(err) {
+			holdings[c] = false
+			return false, nil
+		}
+		holdings[c] = err == nil
+		return err == nil, err
+	}
+	flocks := map[livestock.FlockMark]livestock.Species{}
+	for i, f := range seed.Flocks {
+		flocks[f.Mark] = f.Species
+		if ok, err := known(f.CPH); err != nil {
+			return err
+		} else if !ok {
+			problems = append(problems, fmt.Errorf("flocks[%d].holding: no holding %s is in the file or the registry", i, f.CPH))
+		}
+	}
+	for i, t := range seed.Tags {
+		sp, ok := flocks[t.Mark]
+		if !ok {
+			f, err := st.Flock(ctx, t.Mark)
+			if err != nil && !livestock.IsNotFound(err) {
+				return err
+			}
+			if err != nil {
+				problems = append(problems, fmt.Errorf("tags[%d].tag: no flock or herd %s is in the file or the registry", i, t.Mark))
+				continue
+			}
+			sp, flocks[t.Mark] = f.Species, f.Species
+		}
+		if sp != t.Species {
+			problems = append(problems, fmt.Errorf("tags[%d].species: flock %s is of %s", i, t.Mark, sp.RegistrationName()))
+		}
+	}
+	for i, a := range seed.Animals {
+		if ok, err := known(a.CPH); err != nil {
+			return err
+		} else if !ok {
+			problems = append(problems, fmt.Errorf("animals[%d].holding: no holding %s is in the file or the registry", i, a.CPH))
+		}
+	}
+	return errors.Join(problems...)
 }
 
 // importSpecies reads a species as either interface spells it ("Sheep"

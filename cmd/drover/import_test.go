@@ -119,13 +119,30 @@ func TestImportRegister(t *testing.T) {
 	write(`{"flocks": [{"mark": "x", "species": "cows", "holding": "1"}],
 	        "tags": [{"tag": "UK0130181 0001", "species": "sheep", "issuedOn": "2025-13-01"}],
 	        "animals": [{"tag": "UK0130181 00001", "species": "sheep", "sex": "ewe", "birthDate": "2025-03-01",
-	                     "holding": "12/345/6789", "onSince": "2025-02-01", "state": "gone"},
-	                    {"tag": "UK0130181 00001", "species": "sheep", "sex": "male", "birthDate": "2025-03-01", "holding": "12/345/6789"}]}`)
+	                     "holding": "12/345/6789", "onSince": "2025-02-01"},
+	                    {"tag": "UK0130181 00001", "species": "sheep", "sex": "male", "birthDate": "2999-03-01", "holding": "12/345/6789"}]}`)
 	err = run(context.Background(), []string{"import", file}, getenv, io.Discard, io.Discard)
 	for _, want := range []string{"flocks[0].species", "flocks[0].mark", "flocks[0].holding", "tags[0].tag",
-		"animals[0].sex", "animals[0].onSince", "animals[0].state", "animals[1].tag: UK0130181 00001 is listed already"} {
+		"animals[0].sex", "animals[0].onSince", "animals[1].tag: UK0130181 00001 is listed already", "animals[1].birthDate: 2999-03-01 is in the future"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("bad register: error %v does not name %s", err, want)
 		}
+	}
+
+	// Entries well formed but naming what neither the file nor the
+	// registry holds are each named, and nothing is written.
+	write(`{"flocks": [{"mark": "130183", "species": "goats", "holding": "12/345/0000"}],
+	        "tags": [{"tag": "UK0130182 00001", "species": "sheep", "issuedOn": "2025-01-06"},
+	                 {"tag": "UK0130181 00003", "species": "goats", "issuedOn": "2025-01-06"}],
+	        "animals": [{"tag": "UK0130181 00005", "species": "sheep", "sex": "male", "birthDate": "2025-03-01", "holding": "12/345/0001"}]}`)
+	err = run(context.Background(), []string{"import", file}, getenv, io.Discard, io.Discard)
+	for _, want := range []string{"flocks[0].holding: no holding 12/345/0000", "tags[0].tag: no flock or herd 130182",
+		"tags[1].species: flock 130181 is of sheep", "animals[0].holding: no holding 12/345/0001"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("unknown references: error %v does not name %s", err, want)
+		}
+	}
+	if found, _ := st.AnimalsByID(context.Background(), []string{"UK0130181 00005"}); len(found) != 0 {
+		t.Error("a refused file wrote an animal")
 	}
 }
