@@ -91,15 +91,15 @@ func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Re
 	if m.RequestID != target.ID {
 		return cannot(fmt.Sprintf("request %d was corrected since; undo request %d", target.ID, m.RequestID)), nil
 	}
-	if len(m.Duplicates) > 0 {
-		// The other end's report made no movement of its own: undone, this
-		// one would take theirs with it, and the move would vanish from
-		// the register and every trace while they still say it happened.
-		return refusal{livestock.CodeReportedByBoth, "the keeper at the other end has reported this move too, and their report stands on this movement: correct it instead, or settle it with them"}, nil
-	}
 	switch m.State {
 	case store.MovementPendingReview:
+		if len(m.Duplicates) > 0 {
+			return refusal{livestock.CodeReportedByBoth, reportedByBoth + ": correct it instead, or its reviewer rejects it"}, nil
+		}
 	case store.MovementCompleted:
+		if len(m.Duplicates) > 0 {
+			return refusal{livestock.CodeReportedByBoth, reportedByBoth + ": it stands as both reported it"}, nil
+		}
 		if no, err := s.putBack(ctx, tx, m, true, user); no.msg != "" || err != nil {
 			return no, err
 		}
@@ -192,6 +192,12 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement, user str
 	}
 	return refusal{}, nil
 }
+
+// reportedByBoth begins the refusal of an undo of a move the other end's
+// keeper reported too: their report made no movement of its own, so
+// undone, this one would take theirs with it, and the move would vanish
+// from the register and every trace while they still say it happened.
+const reportedByBoth = "the keeper at the other end has reported this move too, and their report stands on this movement"
 
 // laterMoves is the refusal of an undo whose animals have moved since, in
 // another keeper's request or in one that cannot be named.
