@@ -140,13 +140,16 @@ func (s *Server) auditTrace(r *http.Request, u livestock.User, b traceBody, took
 // knownOrReached refuses a trace from a holding the register does not
 // know and no movement names: to an officer an empty answer there reads
 // as "no contacts" when the CPH was mistyped. A holding known only from
-// movements (data loaded for tracing) is traced.
+// movements (data loaded for tracing) is traced, whatever the window.
 func (s *Server) knownOrReached(ctx context.Context, q tracing.Query, res tracing.Result) error {
 	if q.Holding.IsZero() || len(res.Holdings) > 0 {
 		return nil
 	}
 	_, err := s.store.Holding(ctx, q.Holding)
 	if !livestock.IsNotFound(err) {
+		return err
+	}
+	if named, err := s.tracing.Named(ctx, q.Holding); named || err != nil {
 		return err
 	}
 	detail := fmt.Sprintf("no holding %s is registered, and no movement names it", q.Holding)

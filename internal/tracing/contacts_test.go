@@ -43,3 +43,22 @@ func TestTraceAnimalsOfEveryCarrier(t *testing.T) {
 		}
 	})
 }
+
+// TestNamed: a holding the registry has no record of is known to tracing
+// once a movement names it, at either end and at any date.
+func TestNamed(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		from, to, never := livestock.MustCPH("78/001/0001"), livestock.MustCPH("78/001/0002"), livestock.MustCPH("78/001/0003")
+		registry{t, s}.move(store.Movement{Source: from, Destination: to, TransferDate: ymd(1, 5), ArrivalDate: ymd(1, 5),
+			State: store.MovementCompleted, AnimalCount: 1})
+		svc := tracing.New(s, nil)
+		for _, tc := range []struct {
+			cph  livestock.CPH
+			want bool
+		}{{from, true}, {to, true}, {never, false}} {
+			if got, err := svc.Named(context.Background(), tc.cph); err != nil || got != tc.want {
+				t.Errorf("Named(%s) = %v, %v; want %v", tc.cph, got, err, tc.want)
+			}
+		}
+	})
+}
