@@ -33,13 +33,13 @@ func newProvider(ctx context.Context, db *sql.DB) (*goose.Provider, error) {
 		return nil, err
 	}
 	if !schema.Valid {
-		// Every schema search_path names is missing: goose would say only
-		// that its version table does not exist.
+		// Every schema search_path names is missing (or not this role's to
+		// use): goose would say only that its version table does not exist.
 		var path string
 		if err := db.QueryRowContext(ctx, `SHOW search_path`).Scan(&path); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("no schema of the search_path (%s) exists in database %s: create it (CREATE SCHEMA …) or name one that does", path, where[:len(where)-1])
+		return nil, fmt.Errorf("no schema of the search_path (%s) exists in database %s, or this role may not use it: create it (CREATE SCHEMA …), grant USAGE and CREATE on it, or name another", path, where[:len(where)-1])
 	}
 	h := fnv.New64a()
 	h.Write([]byte("drover.migrate." + where))
