@@ -99,14 +99,10 @@ func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string
 // the same 404 as a tag no animal wears, so that asking tells a keeper
 // nothing of what another keeper's holdings hold (issue 20).
 func (s *Service) Animal(ctx context.Context, u livestock.User, identifier string) (store.Animal, error) {
-	// A printed sheep tag can also read as a cattle tag: try each
-	// species' normal form until one is registered and the caller's.
-	for _, sp := range []livestock.Species{livestock.SpeciesCattle, livestock.SpeciesSheep, livestock.SpeciesGoats} {
-		t, perr := livestock.ParseTag(sp, identifier)
-		if perr != nil {
-			continue
-		}
-		a, err := s.store.Animal(ctx, t.String())
+	// A printed sheep tag can also read as a cattle tag: try each form
+	// the identifier reads as until one is registered and the caller's.
+	for _, form := range livestock.IdentifierForms(identifier) {
+		a, err := s.store.Animal(ctx, form)
 		switch {
 		case livestock.IsNotFound(err):
 		case err != nil:
