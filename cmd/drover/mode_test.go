@@ -118,6 +118,16 @@ func TestServeModeIsTheDatabases(t *testing.T) {
 				t.Errorf("the sandbox again: %v", err)
 			}
 
+			// A production server that cannot reach its issuer leaves a
+			// new database unclaimed, for whichever server comes next.
+			unclaimedDB := newDB()
+			if err := serveOnce(unclaimedDB, "--issuer", "http://127.0.0.1:1/unreachable"); err == nil || !strings.Contains(err.Error(), "issuer") {
+				t.Errorf("serve --issuer with the issuer unreachable = %v; want its error", err)
+			}
+			if err := serveOnce(unclaimedDB); err != nil {
+				t.Errorf("the sandbox after a failed production start: %v", err)
+			}
+
 			// A production database: a server with --issuer makes one, and
 			// a sandbox server refuses it without seeding its users.
 			prodDB := newDB()

@@ -74,7 +74,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	var closeBy time.Time // the shutdown's deadline, once it has one
 	defer func() { closeWithin(st.Close, closeBy, log) }()
-	if err := claimMode(ctx, st, c.Issuer != ""); err != nil {
+	// A production server looks before it reaches the issuer and claims
+	// after, so a failed discovery leaves a new database unclaimed.
+	if c.Issuer != "" {
+		if err := checkMode(ctx, st); err != nil {
+			return err
+		}
+	} else if err := claimMode(ctx, st, false); err != nil {
 		return err
 	}
 
@@ -96,6 +102,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		keys, err := auth.NewRemoteKeys(ctx, c.Issuer, log)
 		if err != nil {
 			return fmt.Errorf("issuer %s: %w", c.Issuer, err)
+		}
+		if err := claimMode(ctx, st, true); err != nil {
+			return err
 		}
 		verifier = auth.NewVerifier(c.Issuer, c.Audience, keys, st)
 		log.Info("production mode", slog.String("issuer", c.Issuer), slog.String("audience", c.Audience))
@@ -205,12 +214,32 @@ func claimMode(ctx context.Context, st store.SeedStore, production bool) error {
 		want = store.ModeProduction
 	}
 	got, err := st.ClaimMode(ctx, want)
-	switch {
-	case err != nil:
+	if err != nil {
 		return fmt.Errorf("database mode: %w", err)
+	}
+	return modeRefusal(got, want)
+}
+
+// checkMode refuses a database recorded as a sandbox to a production
+// server without recording anything.
+func checkMode(ctx context.Context, st store.SeedStore) error {
+	got, err := st.Mode(ctx)
+	if err != nil {
+		return fmt.Errorf("database mode: %w", err)
+	}
+	if got == "" {
+		return nil
+	}
+	return modeRefusal(got, store.ModeProduction)
+}
+
+// modeRefusal names the flag that would match a database of mode got, or
+// is nil when got is what the server wants.
+func modeRefusal(got, want store.Mode) error {
+	switch {
 	case got == want:
 		return nil
-	case production:
+	case want == store.ModeProduction:
 		return errors.New("--database is a sandbox database, whose users are test users with known passwords: " +
 			"serve it without --issuer, or give --database a production database (a new one becomes one) to serve with --issuer")
 	}

@@ -29,6 +29,9 @@ type SeedStore interface {
 	// recorded already, and returns the mode recorded: the first claim
 	// fixes it for good, so replicas started at once agree.
 	ClaimMode(ctx context.Context, m Mode) (Mode, error)
+	// Mode is the mode recorded, "" when none is yet: a look before a
+	// claim, for a server that must reach its issuer before claiming.
+	Mode(ctx context.Context) (Mode, error)
 }
 
 // Mode is what a database is for, recorded in it by the first command

@@ -30,6 +30,12 @@ func (s *Store) ClaimMode(ctx context.Context, m store.Mode) (_ store.Mode, err 
 	return mode(ctx, s.w)
 }
 
+// Mode is the database's recorded mode, "" when none is.
+func (s *Store) Mode(ctx context.Context) (_ store.Mode, err error) {
+	defer s.wrap(&err, "Mode")
+	return mode(ctx, s.w)
+}
+
 // mode is the database's recorded mode, "" when none is.
 func mode(ctx context.Context, q querier) (store.Mode, error) {
 	var m string

@@ -17,12 +17,18 @@ func testMode(t *testing.T, s store.Store) {
 	sandboxSeed.Sandbox = true
 	_, err := s.Seed(c, sandboxSeed)
 	wantKind(t, "sandbox Seed before any mode", err, livestock.KindConflict)
+	if m, err := s.Mode(c); err != nil || m != "" {
+		t.Errorf("Mode before any claim = %q, %v; want none", m, err)
+	}
 	_, err = s.ClaimMode(c, "staging")
 	wantKind(t, "ClaimMode(staging)", err, livestock.KindInvalid)
 	for _, claim := range []store.Mode{store.ModeProduction, store.ModeSandbox, store.ModeProduction} {
 		if m, err := s.ClaimMode(c, claim); err != nil || m != store.ModeProduction {
 			t.Errorf("ClaimMode(%s) = %q, %v; want production", claim, m, err)
 		}
+	}
+	if m, err := s.Mode(c); err != nil || m != store.ModeProduction {
+		t.Errorf("Mode after the claims = %q, %v; want production", m, err)
 	}
 	_, err = s.Seed(c, sandboxSeed)
 	wantKind(t, "sandbox Seed into production", err, livestock.KindConflict)
