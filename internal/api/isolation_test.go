@@ -55,8 +55,13 @@ func newSecrets(b *bundle, k1 string) keeper1Secrets {
 func (s keeper1Secrets) leaks(res response, target string) string {
 	body := string(res.body)
 	var page map[string]any
-	if json.Unmarshal(res.body, &page) == nil && page["@odata.nextLink"] != nil {
+	// A next link quotes the caller's own query, and a 201's content is
+	// the caller's own body echoed: neither is keeper1's.
+	if json.Unmarshal(res.body, &page) == nil && (page["@odata.nextLink"] != nil || res.status == http.StatusCreated) {
 		delete(page, "@odata.nextLink")
+		if res.status == http.StatusCreated {
+			delete(page, "content")
+		}
 		data, _ := json.Marshal(page)
 		body = string(data)
 	}

@@ -43,7 +43,7 @@ func (s *Server) submitRequest(typ store.RequestType) handlerFunc {
 		a, err := s.movements.Submit(r.Context(), typ, movements.Posted{
 			User: u, Body: body, CorrelationID: id, CorrelationSource: source, Replayable: chosen, Hash: hex.EncodeToString(sum[:]),
 			Render: func(req store.Request) (int, []byte, error) {
-				b, err := json.Marshal(record(req, ctxURL, false))
+				b, err := json.Marshal(record(req, ctxURL, true))
 				return http.StatusCreated, b, err
 			},
 		})

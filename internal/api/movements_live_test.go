@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,18 @@ func (b *bundle) submitWhole(token, collection string, content map[string]any) r
 	}
 	var rec record
 	res.decode(&rec)
-	return b.await(token, collection, rec.RequestID)
+	done := b.await(token, collection, rec.RequestID)
+	// The 201 carries the stored content, as the live example shows it.
+	if !jsonEqual(rec.Content, done.Content) {
+		b.t.Errorf("POST %s answered content %s; the request holds %s", collection, rec.Content, done.Content)
+	}
+	return done
+}
+
+// jsonEqual reports whether a and b are the same JSON value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
 
 // liveTransfer is the live definition's TransferModel example with every
