@@ -101,8 +101,9 @@ func TestMovedAnimalKeepsItsBirthSite(t *testing.T) {
 }
 
 // TestImportedAnimalLiveShape: an animal registered as existing stock (an
-// import), whose birth site is not known, is read back in the live shape:
-// without a birth, which the live definition allows only with its site.
+// import) whose birth site is not known is read back in the live shape,
+// which requires a birth's site: its birth, with the date given, at a site
+// of type unknown with no identifiers.
 func TestImportedAnimalLiveShape(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
@@ -122,6 +123,21 @@ func TestImportedAnimalLiveShape(t *testing.T) {
 		}
 		if born, on := b.sitesOf(tag.String(), k1); born != "" || on != farm1 {
 			t.Errorf("import: born on %q, on %q; want no birth site, on %s", born, on, farm1)
+		}
+		var got struct {
+			Birth *struct {
+				Date string
+				Site *struct {
+					Type        struct{ Type string }
+					Identifiers []any
+				}
+			}
+		}
+		res := b.get("/v1/animals/"+url.PathEscape(tag.String()), k1)
+		res.decode(&got)
+		if got.Birth == nil || got.Birth.Date != "2025-01-15" || got.Birth.Site == nil || got.Birth.Site.Type.Type != "unknown" ||
+			got.Birth.Site.Identifiers == nil || len(got.Birth.Site.Identifiers) != 0 {
+			t.Errorf("import's birth: %s; want its date, at a site of type unknown with no identifiers", res.body)
 		}
 	})
 }

@@ -95,7 +95,7 @@ const (
 	CodeDamNotFemale       Code = "V041" // the birth or genetic dam is not female
 	CodeDamNotAlive        Code = "V042" // the birth dam is dead, lost or stolen
 	CodeDamElsewhere       Code = "V043" // the birth dam is not on the registration holding
-	CodeSireInvalid        Code = "V044" // a registered sire is not male or of another species
+	CodeSireInvalid        Code = "V044" // the sire is the animal itself, or a registered sire is not male, of the species, born before it
 	CodeImportOnly         Code = "V045" // OriginalIdentifier or importParents outside a registration of category registration
 	CodeDamRequired        Code = "V046" // a birth registration without a birth dam
 	CodeRegistrationHolder Code = "V047" // the registration site is not a holding (CPH) the keeper acts for
@@ -239,7 +239,7 @@ var Codes = []CodeInfo{
 	{CodeDamNotFemale, KindInvalid, "The birth or genetic dam is not female"},
 	{CodeDamNotAlive, KindInvalid, "The birth dam is dead, lost or stolen"},
 	{CodeDamElsewhere, KindInvalid, "The birth dam is not on the registration holding"},
-	{CodeSireInvalid, KindInvalid, "The sire is not a male of the same species"},
+	{CodeSireInvalid, KindInvalid, "The sire is not a male of the same species born before the animal"},
 	{CodeImportOnly, KindInvalid, "OriginalIdentifier and importParents belong to category registration"},
 	{CodeDamRequired, KindInvalid, "A birth registration needs a birth dam"},
 	{CodeRegistrationHolder, KindInvalid, "The registration site must be a holding number the user acts for"},

@@ -109,6 +109,8 @@ func checkDates(r Registration, f RegistrationFacts, bad func(Code, string, stri
 	}
 	if !r.DeathDate.IsZero() {
 		switch {
+		case r.BirthDate.IsZero() && r.BirthYear != 0 && r.DeathDate.String()[:4] < fmt.Sprint(r.BirthYear):
+			bad(CodeDeathBeforeBirth, "/death/date", r.DeathDate.String(), "death on %s is before the year of birth, %d", r.DeathDate, r.BirthYear)
 		case r.DeathDate.Before(r.BirthDate):
 			bad(CodeDeathBeforeBirth, "/death/date", r.DeathDate.String(), "death on %s is before birth on %s", r.DeathDate, r.BirthDate)
 		case r.DeathDate.After(f.Received):
@@ -140,16 +142,47 @@ func checkDam(r Registration, id string, dam *AnimalRecord, at, what string, bad
 		bad(CodeDamNotFemale, at, id, "the %s %s is not female", what, id)
 	case dam.Species != r.Species:
 		bad(CodeDamSpecies, at, id, "the %s %s is of species %s, not %s", what, id, dam.Species.RegistrationName(), r.Species.RegistrationName())
-	case !dam.Born.IsZero() && !r.BirthDate.IsZero() && !dam.Born.Before(r.BirthDate):
-		bad(CodeDamTooYoung, at, id, "the %s %s was born on %s, not before the animal (%s)", what, id, dam.Born, r.BirthDate)
+	case !bornBefore(dam.Born, r):
+		bad(CodeDamTooYoung, at, id, "the %s %s was born on %s, not before the animal (%s)", what, id, dam.Born, birthOf(r))
 	}
 }
 
-// checkSire: a registered sire the registrant may read is a male of the
-// species, whatever the category.
+// bornBefore reports whether a parent born on born may be the parent of
+// r's animal: born before its birth date, or, when r gives only the year,
+// in that year or before. An unknown date on either side is no refusal.
+func bornBefore(born Date, r Registration) bool {
+	switch {
+	case born.IsZero():
+		return true
+	case !r.BirthDate.IsZero():
+		return born.Before(r.BirthDate)
+	case r.BirthYear != 0:
+		return born.String()[:4] <= fmt.Sprint(r.BirthYear)
+	}
+	return true
+}
+
+// birthOf is r's birth for a message: its date, or its year.
+func birthOf(r Registration) string {
+	if r.BirthDate.IsZero() && r.BirthYear != 0 {
+		return fmt.Sprint("born in ", r.BirthYear)
+	}
+	return r.BirthDate.String()
+}
+
+// checkSire: the sire is not the animal itself, and a registered sire
+// the registrant may read is a male of the species born before it,
+// whatever the category.
 func checkSire(r Registration, f RegistrationFacts, bad func(Code, string, string, string, ...any)) {
-	if s := f.Sire; s != nil && (s.Sex != SexMale || s.Species != r.Species) {
-		bad(CodeSireInvalid, "/registration/sire/identifier", r.Sire, "%s is not a male %s", r.Sire, r.Species.RegistrationName())
+	const at = "/registration/sire/identifier"
+	switch s := f.Sire; {
+	case r.Sire != "" && r.Sire == r.Tag.String():
+		bad(CodeSireInvalid, at, r.Sire, "%s is the animal being registered", r.Sire)
+	case s == nil:
+	case s.Sex != SexMale || s.Species != r.Species:
+		bad(CodeSireInvalid, at, r.Sire, "%s is not a male %s", r.Sire, r.Species.RegistrationName())
+	case !bornBefore(s.Born, r):
+		bad(CodeSireInvalid, at, r.Sire, "the sire %s was born on %s, not before the animal (%s)", r.Sire, s.Born, birthOf(r))
 	}
 }
 
@@ -191,7 +224,7 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 		bad(CodeDamSpecies, at, r.BirthDam, "%s is of species %s, not %s", r.BirthDam, dam.Species.RegistrationName(), r.Species.RegistrationName())
 	case dam.State != StateRegistered:
 		bad(CodeDamNotAlive, at, r.BirthDam, "%s is recorded %s", r.BirthDam, dam.State)
-	case !dam.Born.IsZero() && !r.BirthDate.IsZero() && !dam.Born.Before(r.BirthDate):
-		bad(CodeDamTooYoung, at, r.BirthDam, "%s was born on %s, not before her calf (%s)", r.BirthDam, dam.Born, r.BirthDate)
+	case !bornBefore(dam.Born, r):
+		bad(CodeDamTooYoung, at, r.BirthDam, "%s was born on %s, not before her calf (%s)", r.BirthDam, dam.Born, birthOf(r))
 	}
 }

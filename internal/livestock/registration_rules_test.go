@@ -99,6 +99,34 @@ func TestCheckRegistration(t *testing.T) {
 		{"sire female", func(r *Registration, f *RegistrationFacts) {
 			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale}
 		}, []Code{CodeSireInvalid}, nil, false},
+		{"sire the calf itself", func(r *Registration, f *RegistrationFacts) { r.Sire = r.Tag.String() }, []Code{CodeSireInvalid}, nil, false},
+		{"sire born after the calf", func(r *Registration, f *RegistrationFacts) {
+			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: SexMale, Born: mustDate(t, "2026-11-12")}
+		}, []Code{CodeSireInvalid}, nil, false},
+		{"sire born before the calf", func(r *Registration, f *RegistrationFacts) {
+			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: SexMale, Born: mustDate(t, "2024-03-01")}
+		}, nil, nil, false},
+		// A birth given by its year alone is held to the same rules by year
+		// (an import: a birth registration gives the date of cattle's birth).
+		{"year only: death in an earlier year", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite, r.BirthDam, f.BirthDam = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}, "", nil
+			r.BirthDate, r.BirthYear, r.IdentificationDate, r.DeathDate = Date{}, 2020, Date{}, mustDate(t, "2019-12-31")
+		}, []Code{CodeDeathBeforeBirth}, nil, false},
+		{"year only: death later that year", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite, r.BirthDam, f.BirthDam = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}, "", nil
+			r.BirthDate, r.BirthYear, r.IdentificationDate, r.DeathDate = Date{}, 2020, Date{}, mustDate(t, "2020-01-01")
+		}, nil, nil, false},
+		{"year only: genetic dam and sire born in later years", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite, r.BirthDam, f.BirthDam = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}, "", nil
+			r.BirthDate, r.BirthYear, r.IdentificationDate = Date{}, 2020, Date{}
+			r.GeneticDam, f.GeneticDam = "UK442501300003", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale, Born: mustDate(t, "2021-01-01")}
+			r.Sire, f.Sire = "UK442501300002", &AnimalRecord{Species: SpeciesCattle, Sex: SexMale, Born: mustDate(t, "2021-05-01")}
+		}, []Code{CodeDamTooYoung, CodeSireInvalid}, nil, false},
+		{"year only: parents born that year", func(r *Registration, f *RegistrationFacts) {
+			r.Category, r.BirthSite, r.BirthDam, f.BirthDam = CategoryOther, []SiteID{{Identifier: "FR-0001", Type: SitePort}}, "", nil
+			r.BirthDate, r.BirthYear, r.IdentificationDate = Date{}, 2020, Date{}
+			r.GeneticDam, f.GeneticDam = "UK442501300003", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale, Born: mustDate(t, "2020-01-01")}
+		}, nil, nil, false},
 		{"genetic dam not registered: recorded as given", func(r *Registration, f *RegistrationFacts) { r.GeneticDam = "UK442501300003" }, nil, nil, false},
 		{"genetic dam dead, elsewhere", func(r *Registration, f *RegistrationFacts) {
 			r.GeneticDam, f.GeneticDam = "UK442501300003", &AnimalRecord{Species: SpeciesCattle, Sex: SexFemale, State: StateDead, Holding: other,

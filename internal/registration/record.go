@@ -115,6 +115,7 @@ var siteTypes = map[string]string{
 	string(livestock.HoldingCommonLand): "Common land", livestock.SiteFSA: "Premises approved by the Food Standards Agency",
 	livestock.SitePort: "Port or border control post", livestock.SiteLIP: "Livestock inspection point",
 	"holding": "Holding of a type not on the register",
+	"unknown": "Not known: the registration gave none",
 }
 
 // AnimalRecord is the record of a registered animal, for the keeper of
@@ -128,13 +129,14 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 	_ = json.Unmarshal(a.Record, &w) // empty for animals that were never registered here
 	site := func(ids []siteID) recordSite {
 		typ := "holding"
-		if len(ids) > 0 && ids[0].Type != livestock.SiteHolding && ids[0].Type != "" {
+		if len(ids) == 0 {
+			return recordSite{Type: siteType{"unknown", siteTypes["unknown"]}, Identifiers: []siteID{}}
+		}
+		if ids[0].Type != livestock.SiteHolding && ids[0].Type != "" {
 			typ = ids[0].Type
-		} else if len(ids) > 0 {
-			if cph, err := livestock.ParseCPH(ids[0].Identifier); err == nil {
-				if h, err := s.store.Holding(ctx, cph); err == nil {
-					typ = string(h.Type)
-				}
+		} else if cph, err := livestock.ParseCPH(ids[0].Identifier); err == nil {
+			if h, err := s.store.Holding(ctx, cph); err == nil {
+				typ = string(h.Type)
 			}
 		}
 		return recordSite{Type: siteType{typ, siteTypes[typ]}, Identifiers: ids}
@@ -191,7 +193,8 @@ func (s *Service) AnimalRecord(ctx context.Context, u livestock.User, identifier
 // tag was issued to (the holding its flock or herd mark names, which its
 // moves do not change); when the mark names none on the register, on its
 // holding if it has been there since its birth. The live birth requires a
-// site, so a birth whose site is not known is left out.
+// site, so a birth whose site is not known is at a site of type unknown
+// with no identifiers; a birth of which nothing is known is left out.
 func (s *Service) birthRecord(ctx context.Context, a store.Animal, w body, holding []siteID, siteOf func([]siteID) recordSite) *recordBirth {
 	b := &recordBirth{}
 	if !a.BirthDate.IsZero() {
@@ -203,18 +206,21 @@ func (s *Service) birthRecord(ctx context.Context, a store.Animal, w body, holdi
 		b.AssistedBirthFlag, b.EmbryoTransferFlag = flag(wb.AssistedBirthFlag), flag(wb.EmbryoTransferFlag)
 		// Either spelling was sent; the live Animal, a closed object, has this one.
 		b.MultipleBirthsFlag = flag(wb.MultipleBirthsFlag) || flag(wb.MultipleBirthFlag)
+		var ids []siteID
 		if wb.Site != nil {
-			bs := siteOf(wb.Site.Identifiers)
-			b.Site = &bs
+			ids = wb.Site.Identifiers
 		}
+		bs := siteOf(ids)
+		b.Site = &bs
 	} else if a.Record == nil && !a.BirthDate.IsZero() {
+		var ids []siteID
 		if cph := s.issuedTo(ctx, a); !cph.IsZero() {
-			bs := siteOf([]siteID{{Identifier: cph.String(), Type: livestock.SiteHolding}})
-			b.Site = &bs
+			ids = []siteID{{Identifier: cph.String(), Type: livestock.SiteHolding}}
 		} else if a.OnSince.Equal(a.BirthDate) {
-			bs := siteOf(holding)
-			b.Site = &bs
+			ids = holding
 		}
+		bs := siteOf(ids)
+		b.Site = &bs
 	}
 	if b.Site == nil {
 		return nil
