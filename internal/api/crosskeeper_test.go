@@ -268,6 +268,17 @@ func TestMoveReportedByBothEnds(t *testing.T) {
 		first := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 11, 12), nil))
 		second := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 11, 12), nil))
 		again("keeper2 first, then keeper1", second, first.RequestID)
+		// The first report corrected to fewer sheep is still the move both
+		// reported: the correction says at once it cannot be undone.
+		fewer := transfer(day(-1), farm1, farm2, farm2, sheep("130181", 11), nil)
+		fewer["requestToBeCorrected_ID"] = first.RequestID
+		fixed := b.submit(k2, "CorrectTransferRequests", fewer)
+		if !fixed.applied() || fixed.UndoSupported {
+			t.Errorf("a correction of a move both reported: %s %+v, undoSupported %v; want applied, false", fixed.RequestStatus, fixed.Errors, fixed.UndoSupported)
+		}
+		if r := b.submit(k2, "UndoRequests", map[string]any{"undoRequestId": fixed.RequestID}); !slices.Equal(errsOf(r.codes()), []string{"14104"}) {
+			t.Errorf("undo of that correction: %s %+v, want Fail 14104", r.RequestStatus, r.Errors)
+		}
 	})
 }
 

@@ -113,6 +113,11 @@ func TestMovementLifecycle(t *testing.T) {
 		if after := b.await(k1, "TransferRequests", sent.RequestID); after.UndoSupported {
 			t.Errorf("a reviewed transfer still undoable by its sender")
 		}
+		// Its sender's undo says who may unlock it: the live 14104.
+		if undo := b.submit(k1, "UndoRequests", map[string]any{"undoRequestId": sent.RequestID}); undo.RequestStatus != "Fail" ||
+			len(undo.Errors) != 1 || undo.Errors[0].Code != "14104" || !strings.Contains(undo.Errors[0].Message, "reviewer must undo the review") {
+			t.Errorf("the sender undoing a reviewed transfer: %s %+v; want Fail with 14104", undo.RequestStatus, undo.Errors)
+		}
 		// Nothing awaits review any more.
 		var empty struct{ Value []any }
 		b.do(http.MethodGet, "/v1/HoldingMovementForReviews(species='Sheep',holding='01%2f100%2f0264')", k2, nil).decode(&empty)

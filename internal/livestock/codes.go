@@ -168,6 +168,7 @@ const (
 	CodeReviewedAlready   Code = "V081" // live 21389: the movement has been reviewed already, from the same holding
 	CodeBatchLineTwice    Code = "V082" // live 21378: a review names one batch line twice
 	CodeReportedByBoth    Code = "V083" // live 14104: the other end's keeper reported the move too
+	CodeReviewedSince     Code = "V084" // live 14104: the movement was reviewed since; its reviewer undoes the review first
 )
 
 // Codes lists every code with its kind and title, in code order.
@@ -274,4 +275,5 @@ var Codes = []CodeInfo{
 	{CodeReviewedAlready, KindInvalid, "The movement has been reviewed already"},
 	{CodeBatchLineTwice, KindInvalid, "A review names one batch line twice"},
 	{CodeReportedByBoth, KindInvalid, "The other end's keeper reported the move too"},
+	{CodeReviewedSince, KindInvalid, "The movement has been reviewed since: its reviewer undoes the review first"},
 }

@@ -54,6 +54,7 @@ var liveCodes = map[Code]string{
 	CodeReviewedAlready:   "21389", // The MovementRequest_ID {0} has already been reviewed by ReviewMovement Request_ID {1}.
 	CodeBatchLineTwice:    "21378", // … contains a ShowBatch or HideBatch with a duplicate BatchMovement_ID {1}.
 	CodeReportedByBoth:    "14104", // Unable to UNDO creation of Movement as it has been subsequently reviewed and accepted or rejected
+	CodeReviewedSince:     "14104", // the same
 	CodeReviewDevice:      "21384", // The ShowDevices or HideDevices contains the tag number {0} which is not on the original movement.
 	CodeReviewTotal:       "21503", // … animal total {1} not equal to the accepted number of batches and devices {2}.
 	CodeTargetUnknown:     "403",   // Request {0} does not exist in the database.

@@ -102,7 +102,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	if err != nil {
 		return outcome{}, err
 	}
-	req.DocumentRef, req.UndoSupported = DocumentRef(m.ID), true
+	// A move the other end's keeper reported too is not undone (V083), so
+	// a correction that keeps those reports says so from the start.
+	req.DocumentRef, req.UndoSupported = DocumentRef(m.ID), len(m.Duplicates) == 0
 	req.Holdings = holdingList(t.Source, f.Destination.CPH)
 	return outcome{warns: warns}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -42,6 +43,9 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 	case target.IsFullUndone:
 		return refuse(livestock.CodeUndoneAlready, "the request is undone already")
 	case !target.Status.Applied() || !target.UndoSupported:
+		if no, err := s.decidedSince(ctx, tx, target); err != nil || no.msg != "" {
+			return failedUnless(err, livestock.FieldError{Code: no.code, Source: undoTarget, Value: fmt.Sprint(req.TargetID), Message: no.msg})
+		}
 		return refuse(livestock.CodeNotUndoable, "the request cannot be undone (undoSupported is false)")
 	}
 	var no refusal
@@ -77,6 +81,46 @@ type refusal struct {
 // cannot is a refusal of the general kind (V029, live 14005).
 func cannot(msg string) refusal { return refusal{livestock.CodeNotUndoable, msg} }
 
+// decidedSince says why a transfer or correction that is no longer
+// undoable cannot be, when the reason is someone else's word on its
+// movement (its reviewer's decision, or the other end's own report): the
+// live catalogue has a code for that (14104), which tells the sender whom
+// to ask.
+func (s *Service) decidedSince(ctx context.Context, tx store.Tx, target store.Request) (refusal, error) {
+	if !target.Status.Applied() || (target.Type != store.RequestTransfer && target.Type != store.RequestCorrection) {
+		return refusal{}, nil
+	}
+	id, err := movementOf(ctx, tx, target)
+	if err != nil {
+		return refusal{}, err
+	}
+	m, err := tx.LockMovement(ctx, id)
+	switch {
+	case livestock.IsNotFound(err): // a report of a move the other end made
+		return refusal{}, nil
+	case err != nil:
+		return refusal{}, err
+	case m.RequestID != target.ID:
+		return refusal{}, nil
+	}
+	return standsOn(m), nil
+}
+
+// standsOn is why m's transfer cannot be undone because of another
+// user's word on it, none when nothing stands on it.
+func standsOn(m store.Movement) refusal {
+	switch {
+	case m.State == store.MovementAccepted || m.State == store.MovementRejected:
+		return refusal{livestock.CodeReviewedSince, "the movement was " + strings.ToLower(string(m.State)) +
+			" by its reviewer since; the reviewer must undo the review first"}
+	case len(m.Duplicates) > 0 && m.State == store.MovementPendingReview:
+		return refusal{livestock.CodeReportedByBoth, reportedByBoth + ": correct it instead, or its reviewer rejects it"}
+	case len(m.Duplicates) > 0 && m.State == store.MovementCompleted:
+		return refusal{livestock.CodeReportedByBoth, reportedByBoth + ": it stands as both reported it"}
+	}
+	return refusal{}
+}
+
 // undoTransfer withdraws a movement that awaits review, or puts back the
 // animals of one that needed none. It returns why it cannot, if it cannot.
 func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Request, user string) (refusal, error) {
@@ -91,20 +135,17 @@ func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Re
 	if m.RequestID != target.ID {
 		return cannot(fmt.Sprintf("request %d was corrected since; undo request %d", target.ID, m.RequestID)), nil
 	}
+	if no := standsOn(m); no.msg != "" {
+		return no, nil
+	}
 	switch m.State {
 	case store.MovementPendingReview:
-		if len(m.Duplicates) > 0 {
-			return refusal{livestock.CodeReportedByBoth, reportedByBoth + ": correct it instead, or its reviewer rejects it"}, nil
-		}
 	case store.MovementCompleted:
-		if len(m.Duplicates) > 0 {
-			return refusal{livestock.CodeReportedByBoth, reportedByBoth + ": it stands as both reported it"}, nil
-		}
 		if no, err := s.putBack(ctx, tx, m, true, user); no.msg != "" || err != nil {
 			return no, err
 		}
 	default:
-		return cannot("the movement is " + string(m.State) + "; the reviewer must undo the review first"), nil
+		return cannot("the movement is " + string(m.State)), nil
 	}
 	m.State, m.ReviewHolding = store.MovementUndone, livestock.CPH{}
 	return refusal{}, tx.UpdateMovement(ctx, m)
