@@ -359,6 +359,13 @@ func TestLiveFieldCodes(t *testing.T) {
 			`"rejectedDevices":[{"tagNumber":null}]}}}`, "30017"},
 		{"UndoRequests", `{"content":null}`, "14003"},
 		{"UndoRequests", `{"content":{}}`, "14003"},
+		{"UndoRequests", `{}`, "14003"},
+		{"ReviewHoldingMovementRequests", `{"requestId":0}`, "21370"},
+		// The live "request is NULL" for a transfer or correction with no content.
+		{"TransferRequests", `{"content":null}`, "30072"},
+		{"TransferRequests", `{}`, "30072"},
+		{"CorrectTransferRequests", `{"content":null}`, "30072"},
+		{"CorrectTransferRequests", `{"requestId":0}`, "30072"},
 	} {
 		res := b.do(http.MethodPost, "/v1/"+tc.collection, k1, strings.NewReader(tc.body), "Content-Type", "application/json")
 		if status, code, _ := liveRefusal(res); status != http.StatusBadRequest || code != tc.code {

@@ -157,6 +157,9 @@ type fieldRule struct {
 // (30059 invalid format, 30060 invalid value, 30062 required, 31000 must
 // not be set) would otherwise stand.
 var transferFields = map[fieldRule]string{
+	// A body whose content is missing or null, as the OpenAPI check finds it.
+	{CodeMissing, "/content"}:                                                                   "30072", // The request is NULL.
+	{CodeWrongType, "/content"}:                                                                 "30072",
 	{CodeBadFormat, "/content/animalCount"}:                                                     "4009",  // The number of animals should be between 1 and 99,999.
 	{CodeAnimalCount, "/content/movementDocument/departureDetail/animalTotal"}:                  "21109", // The Departure AnimalTotal {0} must equal the total …
 	{CodeAnimalCount, "/content/movementDocument/destinationDetail/totalAnimalsReceived"}:       "21148", // The total animals received must equal …
@@ -218,6 +221,7 @@ var fieldCodes = map[Endpoint]map[fieldRule]string{
 	EndpointCorrection: correctionFields,
 	EndpointReview: {
 		{CodeWrongType, "/content"}:                        "21370", // The ReviewHoldingMovement is NULL.
+		{CodeMissing, "/content"}:                          "21370",
 		{CodeMissing, "/content/reviewMovement"}:           "21371", // The ReviewHoldingMovement must contain one or more ReviewedMovements.
 		{CodeWrongType, "/content/reviewMovement"}:         "21371",
 		{CodeMissing, "/content/reviewMovement/requestId"}: "21372", // The ReviewedMovements requires a value for the MovementRequest_ID.
@@ -238,6 +242,7 @@ var fieldCodes = map[Endpoint]map[fieldRule]string{
 	},
 	EndpointUndo: {
 		{CodeWrongType, "/content"}:             "14003", // The Undo Request cannot be NULL.
+		{CodeMissing, "/content"}:               "14003",
 		{CodeMissing, "/content/undoRequestId"}: "14003",
 		{CodeBadLength, "/content/trackingId"}:  "41", // The TrackingID {0} exceeds the maximum character limit of 36.
 	},
