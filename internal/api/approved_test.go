@@ -323,6 +323,9 @@ func TestApprovedRangeRules(t *testing.T) {
 		if tc.source != "" && !strings.Contains(string(res.body), tc.source[len("path:"):]) {
 			t.Errorf("%s: the error does not name %s: %s", tc.name, tc.source, res.body)
 		}
+		if tc.name == "not registered" && !strings.Contains(string(res.body), "Holding 99/999/9999 is not") {
+			t.Errorf("%s: the message does not name the holding as written: %s", tc.name, res.body)
+		}
 		if res.status == http.StatusForbidden && !strings.Contains(string(res.body), `"value":"01/100/0264"`) {
 			t.Errorf("%s: the refusal does not name the holding as a CPH: %s", tc.name, res.body)
 		}

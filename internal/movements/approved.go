@@ -170,7 +170,7 @@ func (s *Service) RangeFilter(ctx context.Context, u livestock.User, r TransferR
 			return nil, err
 		}
 		if cph.IsZero() {
-			bad(livestock.CodeRangeHolding, h.param, h.value, fmt.Sprintf("Holding %s is not a valid CPH or MHS number of a registered holding", h.value))
+			bad(livestock.CodeRangeHolding, h.param, h.value, fmt.Sprintf("Holding %s is not a valid CPH or MHS number of a registered holding", slashes.Replace(h.value)))
 			continue
 		}
 		mine = mine || u.CanActFor(cph)
@@ -261,3 +261,7 @@ func both(a, b odata.Expr) odata.Expr {
 	}
 	return &odata.And{Left: a, Right: b}
 }
+
+// slashes writes a holding's %2f, as a URL carries it, as the slash it
+// stands for, for a message.
+var slashes = strings.NewReplacer("%2f", "/", "%2F", "/")
