@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/replay"
 )
 
 const (
@@ -31,25 +32,12 @@ func correlationID(ctx context.Context) string {
 }
 
 // callerCorrelation returns the correlation id as it marks a retry
-// (replayKey), whether the caller chose it (only then can it mark a retry
+// (replay.Key), whether the caller chose it (only then can it mark a retry
 // of the same request) and the header it came in, as an error's source
 // names it.
 func callerCorrelation(ctx context.Context) (id string, chosen bool, source string) {
 	c, _ := ctx.Value(correlationKey{}).(correlation)
-	return replayKey(c.id), c.chosen, c.source
-}
-
-// replayKey is the form of a correlation id that marks a retry. A UUID's
-// letters may come in either case, and LI-Correlation-Id answers it in
-// lower case: a retry sending it back as answered is the same request. Any
-// other id is compared as sent.
-func replayKey(id string) string {
-	if len(id) == 36 {
-		if u, err := uuid.Parse(id); err == nil {
-			return u.String()
-		}
-	}
-	return id
+	return replay.Key(c.id), c.chosen, c.source
 }
 
 // correlate echoes the caller's correlation id (X-Correlation-ID, or its
@@ -113,17 +101,7 @@ func visibleASCII(s string) bool {
 	return true
 }
 
-// correlationSpace is the namespace of the UUIDs liCorrelation derives.
-var correlationSpace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("urn:drover:correlation-id"))
-
 // liCorrelation is the LI-Correlation-Id answered for correlation id id.
-// The live registration service declares it a UUID (lower-case hex), so
-// an id that is a UUID is sent in that form, and any other id as a UUID
-// derived from it (version 5): the same id always gives the same UUID, so
-// a retry still correlates, while X-Correlation-ID echoes the id as sent.
-func liCorrelation(id string) string {
-	if u, err := uuid.Parse(id); err == nil {
-		return u.String()
-	}
-	return uuid.NewSHA1(correlationSpace, []byte(id)).String()
-}
+// The live registration service declares it a UUID (lower-case hex): the
+// form replay.Key gives, while X-Correlation-ID echoes the id as sent.
+func liCorrelation(id string) string { return replay.Key(id) }
