@@ -29,7 +29,10 @@ type accessClaims struct {
 }
 
 // issue mints an access token and a fresh refresh token for g. Only the
-// refresh token's hash is stored.
+// refresh token's hash is stored, in the transaction that spends g's code
+// or refresh token: a second use of either, which waits for that
+// transaction, then finds the new token to revoke, and a crash leaves the
+// client its old token or its new one, never neither.
 func (s *Sandbox) issue(ctx context.Context, g grant) (tokenResponse, error) {
 	now := s.now()
 	access, err := s.accessToken(g.user, now)
@@ -37,14 +40,27 @@ func (s *Sandbox) issue(ctx context.Context, g grant) (tokenResponse, error) {
 		return tokenResponse{}, err
 	}
 	refresh := rand.Text() + rand.Text()
-	if err := s.store.AddRefreshToken(ctx, store.RefreshToken{
+	next := store.RefreshToken{
 		TokenHash: hashSecret(refresh),
 		UserName:  g.user.Name,
 		ClientID:  g.clientID,
 		Scope:     g.scope,
 		ExpiresAt: now.Add(refreshTokenLife),
-		Chain:     g.chain,
-	}); err != nil {
+	}
+	switch {
+	case g.code != "":
+		if _, err = s.store.TakeAuthCode(ctx, g.code, now, next); livestock.IsNotFound(err) {
+			return tokenResponse{}, s.codeRefused(ctx, g.code)
+		}
+	case g.refresh != "":
+		// Spent once: of two refreshes with one token, one gets not found.
+		if _, err = s.store.TakeRefreshToken(ctx, g.refresh, now, next); livestock.IsNotFound(err) {
+			return tokenResponse{}, s.refused(ctx, g.refresh)
+		}
+	default:
+		err = s.store.AddRefreshToken(ctx, next)
+	}
+	if err != nil {
 		return tokenResponse{}, fmt.Errorf("auth: storing refresh token: %w", err)
 	}
 	return tokenResponse{

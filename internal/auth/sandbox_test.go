@@ -99,6 +99,43 @@ func TestRefreshRotation(t *testing.T) {
 	})
 }
 
+// TestConcurrentReuse: a refresh token sent twice at once, as a thief
+// racing its client would, leaves neither sender a working token: the one
+// refused revokes what the other was given, however close the two came.
+func TestConcurrentReuse(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		seedKeeper(t, s)
+		sb := newSandbox(t, s, testIssuer, nil)
+		refresh := func(token string) (string, error) {
+			w, err := post(sb.Token, PathToken, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {token}})
+			if err != nil {
+				return "", err
+			}
+			var resp tokenResponse
+			err = json.Unmarshal(w.Body.Bytes(), &resp)
+			return resp.RefreshToken, err
+		}
+		for round := range 10 {
+			first := passwordToken(t, sb)
+			var got [2]string
+			var errs [2]error
+			var wg sync.WaitGroup
+			for i := range got {
+				wg.Go(func() { got[i], errs[i] = refresh(first.RefreshToken) })
+			}
+			wg.Wait()
+			if (errs[0] == nil) == (errs[1] == nil) {
+				t.Fatalf("round %d: two refreshes of one token: %v, %v; want one refused", round, errs[0], errs[1])
+			}
+			winner := got[0] + got[1]
+			if _, err := refresh(winner); err == nil {
+				t.Errorf("round %d: the token given to the winner of a concurrent reuse still refreshes", round)
+			}
+		}
+	})
+}
+
 // TestReplicas starts two sandboxes on one store at the same moment, as two
 // replicas would: each must accept the other's tokens.
 func TestReplicas(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
+	"github.com/drover-registry/drover/internal/store"
 )
 
 // Grant types of the token endpoint.
@@ -33,7 +34,10 @@ type grant struct {
 	user     livestock.User
 	clientID string
 	scope    string
-	chain    string // the refresh-token chain a refresh continues; empty starts one
+	// What the grant spends when its tokens are issued (issue.go), in the
+	// one transaction that stores the new refresh token: the hash of an
+	// authorization code or of a refresh token; none for a password.
+	code, refresh string
 }
 
 // Token serves POST /oauth2/token: the password, authorization_code and
@@ -102,32 +106,47 @@ func (s *Sandbox) codeGrant(ctx context.Context, f url.Values) (grant, error) {
 		return grant{}, livestock.Invalid("The code verifier is malformed.", fieldError(livestock.CodeBadFormat,
 			"form:code_verifier", "code_verifier must be 43 to 128 letters, digits or -._~"))
 	}
+	// Checked before it is spent (issue spends it), as a refresh token is.
 	hash := hashSecret(f.Get("code"))
-	c, err := s.store.TakeAuthCode(ctx, hash, s.now())
+	c, err := s.store.AuthCode(ctx, hash, s.now())
 	if livestock.IsNotFound(err) {
-		// A code used before was intercepted: the refresh tokens its first
-		// use began are revoked (RFC 6749 §4.1.2). Its access token lives on
-		// to its expiry, as a signed token does.
-		if _, err := s.store.RevokeCodeChain(ctx, hash, s.now()); err != nil {
-			return grant{}, fmt.Errorf("auth: revoking the code's refresh chain: %w", err)
-		}
-		return grant{}, badGrant("code", "the authorization code is unknown, used or expired")
+		return grant{}, s.codeRefused(ctx, hash)
 	}
 	if err != nil {
-		return grant{}, fmt.Errorf("auth: taking authorization code: %w", err)
+		return grant{}, fmt.Errorf("auth: reading authorization code: %w", err)
 	}
+	var bad error
 	switch {
 	case c.ClientID != f.Get("client_id"):
-		return grant{}, badGrant("client_id", "client_id is not the one the code was issued to")
+		bad = badGrant("client_id", "client_id is not the one the code was issued to")
 	case c.RedirectURI != f.Get("redirect_uri"):
-		return grant{}, badGrant("redirect_uri", "redirect_uri is not the one of the authorization request")
+		bad = badGrant("redirect_uri", "redirect_uri is not the one of the authorization request")
 	case !pkceMatches(c.ChallengeType, c.Challenge, f.Get("code_verifier")):
-		return grant{}, badGrant("code_verifier", "code_verifier does not match the code_challenge")
+		bad = badGrant("code_verifier", "code_verifier does not match the code_challenge")
+	}
+	if bad != nil {
+		// A refused exchange spends the code all the same: whoever tries a
+		// code with the wrong client or verifier may hold a stolen one.
+		if _, err := s.store.TakeAuthCode(ctx, hash, s.now(), store.RefreshToken{}); err != nil && !livestock.IsNotFound(err) {
+			return grant{}, fmt.Errorf("auth: spending authorization code: %w", err)
+		}
+		return grant{}, bad
 	}
 	u, err := s.grantUser(ctx, c.UserName, "code")
 	// The refresh tokens rotated from this grant form a chain named by the
 	// code, so that a second use of the code can revoke them.
-	return grant{user: u, clientID: c.ClientID, scope: c.Scope, chain: hash}, err
+	return grant{user: u, clientID: c.ClientID, scope: c.Scope, code: hash}, err
+}
+
+// codeRefused is the refusal of an authorization code that cannot be
+// taken. A code used before was intercepted: the refresh tokens its first
+// use began are revoked (RFC 6749 §4.1.2). Its access token lives on to
+// its expiry, as a signed token does.
+func (s *Sandbox) codeRefused(ctx context.Context, hash string) error {
+	if _, err := s.store.RevokeCodeChain(ctx, hash, s.now()); err != nil {
+		return fmt.Errorf("auth: revoking the code's refresh chain: %w", err)
+	}
+	return badGrant("code", "the authorization code is unknown, used or expired")
 }
 
 func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error) {
@@ -157,14 +176,8 @@ func (s *Sandbox) refreshGrant(ctx context.Context, f url.Values) (grant, error)
 		}
 		scope = strings.Join(asked, " ")
 	}
-	// Spent once: of two refreshes with one token, one gets not found.
-	if rt, err = s.store.TakeRefreshToken(ctx, hash, s.now()); livestock.IsNotFound(err) {
-		return grant{}, s.refused(ctx, hash)
-	} else if err != nil {
-		return grant{}, fmt.Errorf("auth: taking refresh token: %w", err)
-	}
 	u, err := s.grantUser(ctx, rt.UserName, "refresh_token")
-	return grant{user: u, clientID: rt.ClientID, scope: scope, chain: rt.Chain}, err
+	return grant{user: u, clientID: rt.ClientID, scope: scope, refresh: hash}, err
 }
 
 // refused is the refusal of a refresh token that cannot be taken. When it

@@ -15,15 +15,20 @@ type GrantStore interface {
 	AddSigningKey(ctx context.Context, k SigningKey) error
 
 	// Authorization codes and refresh tokens are single use: Take marks one
-	// used and returns it, or KindNotFound when it is unknown, used or
-	// expired at now.
+	// used and stores next, the refresh token its use grants, in one
+	// transaction, and returns the one taken, or KindNotFound when it is
+	// unknown, used or expired at now. next continues the chain of the
+	// token taken, or starts the one a code names; so a second use of the
+	// code or token, which waits for the first to commit, always finds
+	// next to revoke. A next without a hash spends the code or token and
+	// stores nothing.
 	AddAuthCode(ctx context.Context, c AuthCode) error
-	TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (AuthCode, error)
+	TakeAuthCode(ctx context.Context, codeHash string, now time.Time, next RefreshToken) (AuthCode, error)
 	AddRefreshToken(ctx context.Context, r RefreshToken) error
-	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (RefreshToken, error)
-	// RefreshToken reads a refresh token TakeRefreshToken would take,
-	// leaving it unused, or KindNotFound: a refresh is checked before its
-	// token is spent.
+	TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time, next RefreshToken) (RefreshToken, error)
+	// AuthCode and RefreshToken read what Take would take, leaving it
+	// unused, or KindNotFound: a grant is checked before it is spent.
+	AuthCode(ctx context.Context, codeHash string, now time.Time) (AuthCode, error)
 	RefreshToken(ctx context.Context, tokenHash string, now time.Time) (RefreshToken, error)
 	// RevokeRefreshChain spends, at now, every unspent token of the chain
 	// of tokenHash when tokenHash was spent already (its reuse means it was

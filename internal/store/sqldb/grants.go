@@ -26,6 +26,8 @@ const (
 	takeRefreshTokenSQL = `UPDATE refresh_tokens SET used_at = $2
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
 		RETURNING token_hash, user_name, client_id, scope, expires_at, chain`
+	authCodeSQL = `SELECT code_hash, user_name, client_id, redirect_uri, challenge, challenge_type, scope, expires_at
+		FROM auth_codes WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2`
 	refreshTokenSQL = `SELECT token_hash, user_name, client_id, scope, expires_at, chain FROM refresh_tokens
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`
 	// revokeRefreshChainSQL spends every unspent token of the chain of a
@@ -76,15 +78,57 @@ func (s *Store) AddAuthCode(ctx context.Context, c store.AuthCode) (err error) {
 	return err
 }
 
-// TakeAuthCode marks a code used and returns it.
-func (s *Store) TakeAuthCode(ctx context.Context, codeHash string, now time.Time) (c store.AuthCode, err error) {
+// AuthCode reads a code that is unused and unexpired at now.
+func (s *Store) AuthCode(ctx context.Context, codeHash string, now time.Time) (c store.AuthCode, err error) {
+	defer s.wrap(&err, "AuthCode")
+	return scanAuthCode(s.r.QueryRowContext(ctx, authCodeSQL, codeHash, s.at(now)))
+}
+
+// TakeAuthCode marks a code used and stores next, the first refresh token
+// of the chain the code names, in one transaction.
+func (s *Store) TakeAuthCode(ctx context.Context, codeHash string, now time.Time, next store.RefreshToken) (c store.AuthCode, err error) {
 	defer s.wrap(&err, "TakeAuthCode")
-	err = s.w.QueryRowContext(ctx, takeAuthCodeSQL, codeHash, s.at(now)).Scan(&c.CodeHash, &c.UserName,
-		&c.ClientID, &c.RedirectURI, &c.Challenge, &c.ChallengeType, &c.Scope, instant{&c.ExpiresAt})
+	err = s.spendAndAdd(ctx, next, func(tx *sql.Tx) (chain string, err error) {
+		c, err = scanAuthCode(tx.QueryRowContext(ctx, takeAuthCodeSQL, codeHash, s.at(now)))
+		return c.CodeHash, err
+	})
+	return c, err
+}
+
+// scanAuthCode reads the row AuthCode and TakeAuthCode return.
+func scanAuthCode(row *sql.Row) (c store.AuthCode, err error) {
+	err = row.Scan(&c.CodeHash, &c.UserName, &c.ClientID, &c.RedirectURI, &c.Challenge, &c.ChallengeType, &c.Scope, instant{&c.ExpiresAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.AuthCode{}, notFound("unknown, used or expired authorization code")
 	}
 	return c, err
+}
+
+// spendAndAdd runs take, which spends a code or token and returns the
+// chain it belongs to, then stores next in that chain, in one transaction:
+// a second spend of the same code or token waits on the first's row lock
+// (or SQLite's one writer) and then finds next there to revoke.
+func (s *Store) spendAndAdd(ctx context.Context, next store.RefreshToken, take func(*sql.Tx) (string, error)) (err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			rollback(tx)
+		}
+	}()
+	if next.Chain, err = take(tx); err != nil {
+		return err
+	}
+	if next.TokenHash == "" {
+		return tx.Commit()
+	}
+	if _, err = tx.ExecContext(ctx, addRefreshTokenSQL, next.TokenHash, next.UserName, next.ClientID, next.Scope,
+		s.at(next.ExpiresAt), next.Chain); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // AddRefreshToken stores a new refresh token; a hash that exists is a
@@ -101,10 +145,15 @@ func (s *Store) RefreshToken(ctx context.Context, tokenHash string, now time.Tim
 	return scanRefreshToken(s.r.QueryRowContext(ctx, refreshTokenSQL, tokenHash, s.at(now)))
 }
 
-// TakeRefreshToken marks a refresh token used and returns it.
-func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time) (r store.RefreshToken, err error) {
+// TakeRefreshToken marks a refresh token used and stores next, its
+// successor in its chain, in one transaction.
+func (s *Store) TakeRefreshToken(ctx context.Context, tokenHash string, now time.Time, next store.RefreshToken) (r store.RefreshToken, err error) {
 	defer s.wrap(&err, "TakeRefreshToken")
-	return scanRefreshToken(s.w.QueryRowContext(ctx, takeRefreshTokenSQL, tokenHash, s.at(now)))
+	err = s.spendAndAdd(ctx, next, func(tx *sql.Tx) (chain string, err error) {
+		r, err = scanRefreshToken(tx.QueryRowContext(ctx, takeRefreshTokenSQL, tokenHash, s.at(now)))
+		return r.Chain, err
+	})
+	return r, err
 }
 
 // RevokeRefreshChain spends every token of the chain of tokenHash when

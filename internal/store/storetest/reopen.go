@@ -25,7 +25,7 @@ func Reopen(t *testing.T, open func(t *testing.T) store.Store) {
 	key := store.SigningKey{ID: "k", Algorithm: "ES256", PrivateJWK: []byte(`{"d":"x"}`), CreatedAt: stored(base)}
 	must(t, "AddSigningKey", s.AddSigningKey(c, key))
 	must(t, "AddAuthCode", s.AddAuthCode(c, store.AuthCode{CodeHash: "h", ExpiresAt: base}))
-	_, err := s.TakeAuthCode(c, "h", base.Add(-time.Second))
+	_, err := s.TakeAuthCode(c, "h", base.Add(-time.Second), next("granted"))
 	must(t, "TakeAuthCode", err)
 	id := enqueue(t, s, store.NewJob{Kind: "k", Payload: []byte(`{"n":1}`), RunAt: now})
 	if _, err := s.RunJob(c, []string{"k"}, now, auditJob); err != nil {
@@ -46,7 +46,7 @@ func Reopen(t *testing.T, open func(t *testing.T) store.Store) {
 	if diff := cmp.Diff([]store.SigningKey{key}, keys, cmpOpts); diff != "" {
 		t.Errorf("SigningKeys after reopening (-want +got):\n%s", diff)
 	}
-	_, err = s.TakeAuthCode(c, "h", base.Add(-time.Second))
+	_, err = s.TakeAuthCode(c, "h", base.Add(-time.Second), next("granted-again"))
 	wantKind(t, "TakeAuthCode of a used code after reopening", err, livestock.KindNotFound)
 	if j, err := Inspect(s).Job(c, id); err != nil || j.State != store.JobDone || string(j.Payload) != `{"n":1}` {
 		t.Errorf("job after reopening = %+v, %v; want done", j, err)

@@ -80,9 +80,9 @@ func testNotFound(t *testing.T, s store.Store) {
 	_, err = Inspect(s).Job(c, 42)
 	wantKind(t, "Job", err, nf)
 	wantKind(t, "RetryJob", s.RetryJob(c, 42, time.Now(), "x", false), nf)
-	_, err = s.TakeAuthCode(c, "nohash", time.Now())
+	_, err = s.TakeAuthCode(c, "nohash", time.Now(), next("nohash-next"))
 	wantKind(t, "TakeAuthCode", err, nf)
-	_, err = s.TakeRefreshToken(c, "nohash", time.Now())
+	_, err = s.TakeRefreshToken(c, "nohash", time.Now(), next("nohash-next"))
 	wantKind(t, "TakeRefreshToken", err, nf)
 	keys, err := s.SigningKeys(c)
 	if err != nil || len(keys) != 0 {
