@@ -45,6 +45,11 @@ func (s *Service) register(ctx context.Context, tx store.Tx, r livestock.Registr
 	}
 	if out.Dead {
 		a.State = livestock.StateDead
+		// Registered after its death (existing stock reported late): it
+		// was there when it died, so its stay does not end before it began.
+		if a.DeathDate.Before(a.OnSince) {
+			a.OnSince = a.DeathDate
+		}
 	}
 	if err := tx.RegisterAnimal(ctx, a); err != nil {
 		if livestock.ErrorKind(err) == livestock.KindConflict {

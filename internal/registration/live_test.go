@@ -52,6 +52,11 @@ func TestLiveAnimalBodies(t *testing.T) {
 		if a.State != livestock.StateDead || w.Death == nil || w.Death.Reason == nil || w.Death.Reason.Name != "Died on the holding" {
 			t.Errorf("dead by reason id: %s %s", a.State, a.Record)
 		}
+		// Registered after its death, it was on the holding from its death
+		// at the latest: its stay never ends before it began.
+		if a.OnSince.After(a.DeathDate) {
+			t.Errorf("registered after its death on %s: on the holding since %s", a.DeathDate, a.OnSince)
+		}
 
 		byName := tag(t, "442501", 124)
 		b.mustSubmit(k1, other(byName, "cattle", "female").set("death", map[string]any{"date": "2026-05-01",
