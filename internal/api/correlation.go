@@ -31,13 +31,12 @@ func correlationID(ctx context.Context) string {
 	return c.id
 }
 
-// callerCorrelation returns the correlation id as it marks a retry
-// (replay.Key), whether the caller chose it (only then can it mark a retry
-// of the same request) and the header it came in, as an error's source
-// names it.
+// callerCorrelation returns the correlation id as sent, whether the caller
+// chose it (only then can it mark a retry of the same request: replay.Key)
+// and the header it came in, as an error's source names it.
 func callerCorrelation(ctx context.Context) (id string, chosen bool, source string) {
 	c, _ := ctx.Value(correlationKey{}).(correlation)
-	return replay.Key(c.id), c.chosen, c.source
+	return c.id, c.chosen, c.source
 }
 
 // correlate echoes the caller's correlation id (X-Correlation-ID, or its
