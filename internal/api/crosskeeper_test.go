@@ -279,6 +279,17 @@ func TestMoveReportedByBothEnds(t *testing.T) {
 		if r := b.submit(k2, "UndoRequests", map[string]any{"undoRequestId": fixed.RequestID}); !slices.Equal(errsOf(r.codes()), []string{"14104"}) {
 			t.Errorf("undo of that correction: %s %+v, want Fail 14104", r.RequestStatus, r.Errors)
 		}
+		// Reviewed, then the review undone, it still says so.
+		review := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, fixed.RequestID, true, 1))
+		if !review.applied() {
+			t.Fatalf("review of the correction: %+v", review)
+		}
+		if r := b.submit(k1, "UndoRequests", map[string]any{"undoRequestId": review.RequestID}); !r.applied() {
+			t.Fatalf("undo of that review: %+v", r)
+		}
+		if again := b.await(k2, "CorrectTransferRequests", fixed.RequestID); again.UndoSupported {
+			t.Error("a correction of a move both reported is undoable again once its review is undone")
+		}
 	})
 }
 

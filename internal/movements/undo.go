@@ -192,7 +192,8 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	if err := tx.UpdateMovement(ctx, m); err != nil {
 		return refusal{}, err
 	}
-	return refusal{}, s.setUndoable(ctx, tx, m.RequestID, true)
+	// A move the other end reported too stays not undoable (V083).
+	return refusal{}, s.setUndoable(ctx, tx, m.RequestID, len(m.Duplicates) == 0)
 }
 
 // stayedRejected says why a review cannot be undone when an animal it
