@@ -31,8 +31,8 @@ type accessClaims struct {
 // issue mints an access token and a fresh refresh token for g. Only the
 // refresh token's hash is stored, in the transaction that spends g's code
 // or refresh token: a second use of either, which waits for that
-// transaction, then finds the new token to revoke, and a crash leaves the
-// client its old token or its new one, never neither.
+// transaction, then finds the new token to revoke, and the database never
+// holds a spent token without its successor.
 func (s *Sandbox) issue(ctx context.Context, g grant) (tokenResponse, error) {
 	now := s.now()
 	access, err := s.accessToken(g.user, now)

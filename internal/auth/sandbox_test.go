@@ -116,7 +116,7 @@ func TestConcurrentReuse(t *testing.T) {
 			err = json.Unmarshal(w.Body.Bytes(), &resp)
 			return resp.RefreshToken, err
 		}
-		for round := range 10 {
+		for round := range 25 {
 			first := passwordToken(t, sb)
 			var got [2]string
 			var errs [2]error

@@ -127,7 +127,12 @@ func (s *Sandbox) codeGrant(ctx context.Context, f url.Values) (grant, error) {
 	if bad != nil {
 		// A refused exchange spends the code all the same: whoever tries a
 		// code with the wrong client or verifier may hold a stolen one.
-		if _, err := s.store.TakeAuthCode(ctx, hash, s.now(), store.RefreshToken{}); err != nil && !livestock.IsNotFound(err) {
+		// Spent by another use since it was read, it was used twice.
+		_, err := s.store.TakeAuthCode(ctx, hash, s.now(), store.RefreshToken{})
+		switch {
+		case livestock.IsNotFound(err):
+			return grant{}, s.codeRefused(ctx, hash)
+		case err != nil:
 			return grant{}, fmt.Errorf("auth: spending authorization code: %w", err)
 		}
 		return grant{}, bad

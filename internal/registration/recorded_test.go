@@ -58,6 +58,26 @@ func TestRecordedRegistration(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("an imported animal of no known herd", stray, want(otherFarm1, "abattoir", start.Format(time.DateOnly)))
+
+		// One whose birth date is known but not where: its birth is at a
+		// site of type unknown, as the live shape requires a site.
+		born := start.AddDate(-1, 0, 0)
+		roamer := tag(t, "999999", 8)
+		err = b.store.InTx(b.ctx, func(ctx context.Context, tx store.Tx) error {
+			return tx.RegisterAnimal(ctx, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesCattle, roamer), Species: livestock.SpeciesCattle, Sex: livestock.SexMale,
+				CPH: livestock.MustCPH(otherFarm1), BirthDate: born, OnSince: start, State: livestock.StateRegistered})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := b.svc.AnimalRecord(b.ctx, inspector, roamer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unknown := &recordSite{Type: siteType{"unknown", siteTypes["unknown"]}, Identifiers: []siteID{}}
+		if rec.Birth == nil || rec.Birth.Date != born.Format(time.DateOnly) || !cmp.Equal(rec.Birth.Site, unknown) {
+			t.Errorf("an animal born elsewhere, not known where: birth %+v", rec.Birth)
+		}
 	})
 }
 
