@@ -8,7 +8,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/internal/replay"
 )
 
 const (
@@ -100,7 +99,18 @@ func visibleASCII(s string) bool {
 	return true
 }
 
+// correlationSpace is the namespace of the UUIDs liCorrelation derives.
+var correlationSpace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("urn:drover:correlation-id"))
+
 // liCorrelation is the LI-Correlation-Id answered for correlation id id.
-// The live registration service declares it a UUID (lower-case hex): the
-// form replay.Key gives, while X-Correlation-ID echoes the id as sent.
-func liCorrelation(id string) string { return replay.Key(id) }
+// The live registration service declares it a UUID (lower-case hex), so
+// an id that is a UUID is sent in that form, and any other id as a UUID
+// derived from it (version 5): the same id always gives the same UUID, so
+// a log still correlates, while X-Correlation-ID echoes the id as sent. A
+// retry sends the id as it was sent: the derived UUID is another id.
+func liCorrelation(id string) string {
+	if u, err := uuid.Parse(id); err == nil {
+		return u.String()
+	}
+	return uuid.NewSHA1(correlationSpace, []byte(id)).String()
+}

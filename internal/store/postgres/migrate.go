@@ -53,7 +53,7 @@ func newProvider(ctx context.Context, db *sql.DB) (*goose.Provider, error) {
 		return nil, err
 	}
 	p, err := goose.NewProvider(goose.DialectPostgres, db, fsys,
-		goose.WithSessionLocker(locker), goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(sqldb.ReplyKeys()))
+		goose.WithSessionLocker(locker), goose.WithDisableGlobalRegistry(true))
 	if err != nil {
 		return nil, fmt.Errorf("migrations: %w", err)
 	}

@@ -162,14 +162,6 @@ func TestRegistrySpecies(t *testing.T) {
 	storetest.RegistrySpecies(t, open(t, u), behind(u))
 }
 
-// TestReplyKeysMigration checks migration 00023 (answers keyed by
-// replay.Key).
-func TestReplyKeysMigration(t *testing.T) {
-	t.Parallel()
-	u := storetest.PostgresURL(t)
-	storetest.ReplyKeysMigration(t, open(t, u), behind(u))
-}
-
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()

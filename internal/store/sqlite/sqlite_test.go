@@ -178,14 +178,6 @@ func TestRegistrySpecies(t *testing.T) {
 	storetest.RegistrySpecies(t, open(t, path), behind(path))
 }
 
-// TestReplyKeysMigration checks migration 00023 (answers keyed by
-// replay.Key).
-func TestReplyKeysMigration(t *testing.T) {
-	t.Parallel()
-	path := storetest.SQLitePath(t)
-	storetest.ReplyKeysMigration(t, open(t, path), behind(path))
-}
-
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()
