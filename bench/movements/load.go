@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -33,11 +34,16 @@ func targets(method, token string, urlOf func(i int64) string, post func(i int64
 // producer holding to its own sale yard (no review) today. Every one is
 // valid at submission (201, Pending); the job fails most later, as a tag
 // moves once until its move is reviewed or undone. The trackingId and the
-// correlation id are new each time, and every body has the same size.
-func transfer(run string) func(i int64) ([]byte, string) {
+// correlation id are new each time, and every body has the same size: in
+// the order sent, or random UUIDs (random), whose unique index entries land
+// on a different page each.
+func transfer(run string, random bool) func(i int64) ([]byte, string) {
 	today := livestock.UKDate(time.Now()).String() // the registry's today
 	return func(i int64) ([]byte, string) {
 		id := fmt.Sprintf("%s-%09d", run, i)
+		if random {
+			id = uuid.NewString()
+		}
 		return fmt.Appendf(nil, `{"content":{"transferDate":"%s","species":"Sheep","userHolding":"01/100/0257",`+
 			`"sourceHolding":"01/100/0257","destinationHolding":"01/100/0258","animalCount":1,"trackingId":"%s",`+
 			`"movementGroups":[{"devices":[{"tagNumber":"UK0130181 %05d"}]}]}}`, today, id, 1+i%25), id

@@ -32,6 +32,7 @@ type options struct {
 	Connections int           // of each POST load
 	Keep        bool          // keep the database (file or schema) at the end
 	SkipBuild   bool          // reuse a kept database
+	RandomIDs   bool          // a random UUID as each POST's correlation id and trackingId
 }
 
 func parseFlags(args []string, out io.Writer) (options, error) {
@@ -43,6 +44,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.IntVar(&o.Connections, "connections", 64, "concurrent connections of each POST load")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the database at the end (to reuse with --skip-build)")
 	fs.BoolVar(&o.SkipBuild, "skip-build", false, "measure a database kept by an earlier run (--database must name it)")
+	fs.BoolVar(&o.RandomIDs, "random-ids", false, "send a random UUID as each POST's correlation id and trackingId, as a client making UUIDv4 ids does (default: ids in the order sent)")
 	if err := cli.Parse(fs, args); err != nil {
 		return o, err
 	}

@@ -68,7 +68,7 @@ type posts struct {
 func measurePosts(ctx context.Context, o options, db *database.Target, bin string, serve []string, rep *results, out io.Writer) error {
 	run := strconv.FormatInt(time.Now().Unix(), 36)
 	tagOf := func(round int, s setup) string { return fmt.Sprintf("%s%d%d", run, round, s) }
-	body, _ := transfer(tagOf(0, naive))(1)
+	body, _ := transfer(tagOf(0, naive), o.RandomIDs)(1)
 	rep.BodySize = len(body)
 	// The naive server reads no token, but is sent one of a real token's
 	// length, so that its requests are the same size as Drover's.
@@ -83,14 +83,14 @@ func measurePosts(ctx context.Context, o options, db *database.Target, bin strin
 			var err error
 			if s == naive {
 				fmt.Fprintf(out, "POST baseline, %d connections for %s…\n", o.Connections, o.Duration)
-				p, err = postNaive(ctx, o, db, strings.Repeat("x", len(token)), transfer(tag))
+				p, err = postNaive(ctx, o, db, strings.Repeat("x", len(token)), transfer(tag, o.RandomIDs))
 			} else {
 				args, name := append(slices.Clone(serve), benchserver.AtDefaults...), "at its defaults"
 				if s == limitsOff {
 					args, name = append(slices.Clone(serve), benchserver.LimitsOff...), "with every limit off"
 				}
 				log := filepath.Join(db.Dir, fmt.Sprintf("drover-%d-%d.log", round+1, s))
-				p, err = postDrover(ctx, o, bin, log, args, name, transfer(tag), out)
+				p, err = postDrover(ctx, o, bin, log, args, name, transfer(tag, o.RandomIDs), out)
 			}
 			if err != nil {
 				return err
