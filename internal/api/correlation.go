@@ -30,12 +30,28 @@ func correlationID(ctx context.Context) string {
 	return c.id
 }
 
-// callerCorrelation returns the correlation id as sent, whether the caller
-// chose it (only then can it mark a retry of the same request: replay.Key)
-// and the header it came in, as an error's source names it.
+// callerCorrelation returns the correlation id as it marks a retry
+// (replayKey), whether the caller chose it (only then can it mark a retry
+// of the same request) and the header it came in, as an error's source
+// names it.
 func callerCorrelation(ctx context.Context) (id string, chosen bool, source string) {
 	c, _ := ctx.Value(correlationKey{}).(correlation)
-	return c.id, c.chosen, c.source
+	return replayKey(c.id), c.chosen, c.source
+}
+
+// replayKey is the form of a correlation id that marks a retry. A UUID's
+// letters may come in either case, and LI-Correlation-Id answers it in
+// lower case: a retry sending it back as answered is the same request. Any
+// other id is compared as sent, not as the UUID liCorrelation derives: ids
+// that come in order (a counter, a UUIDv7) then keep the replies' unique
+// index writing to a few pages (docs/performance.md).
+func replayKey(id string) string {
+	if len(id) == 36 {
+		if u, err := uuid.Parse(id); err == nil {
+			return u.String()
+		}
+	}
+	return id
 }
 
 // correlate echoes the caller's correlation id (X-Correlation-ID, or its

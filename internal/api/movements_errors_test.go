@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/api"
-	"github.com/drover-registry/drover/internal/replay"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -164,7 +163,7 @@ func TestCorrelationReplay(t *testing.T) {
 		data, _ := json.Marshal(body)
 		sum := sha256.Sum256([]byte("POST /v1/TransferRequests\n" + string(data)))
 		err := s.InTx(t.Context(), func(c context.Context, tx store.Tx) error {
-			return tx.SaveReply(c, store.Reply{UserName: "keeper1", CorrelationID: replay.Key("kept-before-00008"),
+			return tx.SaveReply(c, store.Reply{UserName: "keeper1", CorrelationID: "kept-before-00008",
 				RequestHash: hex.EncodeToString(sum[:]), Status: http.StatusCreated, Body: first.body, CreatedAt: time.Now()})
 		})
 		if err != nil {

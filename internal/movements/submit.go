@@ -97,7 +97,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 			return err
 		}
 		if p.Replayable {
-			return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: replay.Key(p.CorrelationID),
+			return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID,
 				RequestHash: p.Hash, Status: a.Status, Body: a.Body, CreatedAt: now, RequestID: strconv.FormatInt(id, 10)})
 		}
 		return nil

@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/internal/replay"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -70,7 +69,7 @@ func TestReplay(t *testing.T) {
 			mode := map[bool]string{false: "sync", true: "async"}[kept.async]
 			sum := sha256.Sum256([]byte("POST /v1/animals " + mode + "\n" + string(kept.body)))
 			err := b.store.InTx(b.ctx, func(c context.Context, tx store.Tx) error {
-				return tx.SaveReply(c, store.Reply{UserName: "keeper1", CorrelationID: replay.Key(kept.corr), RequestHash: hex.EncodeToString(sum[:]),
+				return tx.SaveReply(c, store.Reply{UserName: "keeper1", CorrelationID: kept.corr, RequestHash: hex.EncodeToString(sum[:]),
 					Status: kept.reply.Status, Body: kept.reply.Body, CreatedAt: time.Now()})
 			})
 			if err != nil {
@@ -144,7 +143,7 @@ func TestReplayConcurrent(t *testing.T) {
 				wg.Go(func() { answers[i], errs[i] = b.submit(k1, body, async, corr) })
 			}
 			wg.Wait()
-			kept, err := b.store.Reply(b.ctx, "keeper1", replay.Key(corr))
+			kept, err := b.store.Reply(b.ctx, "keeper1", corr)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -138,7 +138,7 @@ func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
 		if !p.Replayable {
 			return nil
 		}
-		return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: replay.Key(p.CorrelationID), RequestHash: p.Hash,
+		return tx.SaveReply(ctx, store.Reply{UserName: p.User.Name, CorrelationID: p.CorrelationID, RequestHash: p.Hash,
 			Status: a.Status, Body: a.Body, CreatedAt: now, RequestID: reg.ID})
 	})
 	if err != nil {

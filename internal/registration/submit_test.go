@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/internal/replay"
 	"github.com/drover-registry/drover/internal/store"
 )
 
@@ -59,7 +58,7 @@ func TestSyncRegistered(t *testing.T) {
 			t.Errorf("registration (-want +got):\n%s", diff)
 		}
 
-		reply, err := b.store.Reply(b.ctx, "keeper1", replay.Key("c-1"))
+		reply, err := b.store.Reply(b.ctx, "keeper1", "c-1")
 		if err != nil || reply.Status != 200 || string(reply.Body) != string(a.Body) {
 			t.Errorf("kept reply = %d %s, %v; want the 200 answer", reply.Status, reply.Body, err)
 		}

@@ -17,12 +17,12 @@ type Replies interface {
 	Reply(ctx context.Context, userName, correlationID string) (store.Reply, error)
 }
 
-// Find returns the answer kept for user's correlation id (as sent: it is
-// looked up by its Key), when the request (its hash) is the one answered;
-// found is false when none was kept. source is where the id was sent, for
-// the error to name; "" is "header:X-Correlation-ID".
+// Find returns the answer kept for user's correlation id, when the request
+// (its hash) is the one answered; found is false when none was kept.
+// source is where the id was sent, for the error to name; "" is
+// "header:X-Correlation-ID".
 func Find(ctx context.Context, st Replies, user, correlationID, source, hash string) (r store.Reply, found bool, err error) {
-	r, err = st.Reply(ctx, user, Key(correlationID))
+	r, err = st.Reply(ctx, user, correlationID)
 	if livestock.IsNotFound(err) {
 		return store.Reply{}, false, nil
 	}

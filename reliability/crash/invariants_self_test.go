@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/drover-registry/drover/internal/replay"
 )
 
 // consistent is a snapshot of three whole requests: a transfer that moved
@@ -21,8 +19,8 @@ func consistent() *snapshot {
 			"c2": {{id: "r2", status: "Success", identifier: calf1, async: true}},
 			"c3": {{id: "r3", status: "Success", identifier: calf2}},
 		},
-		replies: map[string]reply{replay.Key("c1"): {201, []byte(`{"requestId":1}`)}, replay.Key("c2"): {202, []byte(`{"requestid":"r2","id":"r2"}`)},
-			replay.Key("c3"): {200, []byte(`{"identifier":"` + calf2 + `"}`)}},
+		replies: map[string]reply{"c1": {201, []byte(`{"requestId":1}`)}, "c2": {202, []byte(`{"requestid":"r2","id":"r2"}`)},
+			"c3": {200, []byte(`{"identifier":"` + calf2 + `"}`)}},
 		jobs: []job{{1, "movements.apply", "done", []byte(`{"requestId":1}`)},
 			{2, "registration.apply", "done", []byte(`{"registrationId":"r2"}`)}},
 		movements: map[int64]movement{1: {"01/100/0257", "01/100/0258", "Completed", 1}},
@@ -40,7 +38,7 @@ func moveAgain(s *snapshot, id int64, from, to, prior string) {
 	corr := fmt.Sprintf("m%d", id)
 	holdings := strings.Join(slices.Sorted(slices.Values([]string{from, to})), " ")
 	s.requests[corr] = []request{{id: id, status: "Success", user: "keeper1", track: corr, holdings: holdings}}
-	s.replies[replay.Key(corr)] = reply{201, fmt.Appendf(nil, `{"requestId":%d}`, id)}
+	s.replies[corr] = reply{201, fmt.Appendf(nil, `{"requestId":%d}`, id)}
 	s.jobs = append(s.jobs, job{10 + id, "movements.apply", "done", fmt.Appendf(nil, `{"requestId":%d}`, id)})
 	s.holdings[id] = holdings
 	s.movements[id] = movement{from, to, "Completed", 1}
@@ -64,7 +62,7 @@ func TestInvariants(t *testing.T) {
 			[]string{"request 1 (c1): no request_holdings rows"}},
 		{"request naming other holdings", func(s *snapshot) { s.holdings[1] = "01/100/0257" },
 			[]string{`request 1 (c1): its row names holdings "01/100/0257 01/100/0258", request_holdings "01/100/0257"`}},
-		{"record without its reply", func(s *snapshot) { delete(s.replies, replay.Key("c3")) },
+		{"record without its reply", func(s *snapshot) { delete(s.replies, "c3") },
 			[]string{"c3: no reply kept"}},
 		{"reply without its record", func(s *snapshot) {
 			delete(s.requests, "c1")
@@ -73,7 +71,7 @@ func TestInvariants(t *testing.T) {
 			s.jobs = s.jobs[1:]
 			s.animals["UK0130181 00001"] = animal{cph: "01/100/0257"}
 		},
-			[]string{"reply for " + replay.Key("c1") + ", which names no request or registration"}},
+			[]string{"reply for c1, which names no request or registration"}},
 		{"orphan job", func(s *snapshot) {
 			s.jobs = append(s.jobs, job{3, "registration.apply", "done", []byte(`{"registrationId":"r9"}`)})
 		},
@@ -103,7 +101,7 @@ func TestInvariants(t *testing.T) {
 			moveAgain(s, 4, "01/100/0258", "01/100/0257", "01/100/0258")
 			moveAgain(s, 3, "01/100/0257", "01/100/0258", "01/100/0257")
 		}, nil},
-		{"reply naming another record", func(s *snapshot) { s.replies[replay.Key("c2")] = reply{202, []byte(`{"id":"r7"}`)} },
+		{"reply naming another record", func(s *snapshot) { s.replies["c2"] = reply{202, []byte(`{"id":"r7"}`)} },
 			[]string{"c2: the reply names id r7, the record is r2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

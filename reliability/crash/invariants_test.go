@@ -6,8 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-
-	"github.com/drover-registry/drover/internal/replay"
 )
 
 // invariants checks the whole database for partial records: whatever a
@@ -106,16 +104,9 @@ func invariants(s *snapshot) []string {
 			fail("job for registration %s, which does not exist", gid)
 		}
 	}
-	answered := map[string]bool{} // replay.Key of each record's correlation id
-	for corr := range s.requests {
-		answered[replay.Key(corr)] = true
-	}
-	for corr := range s.registrations {
-		answered[replay.Key(corr)] = true
-	}
-	for key := range s.replies {
-		if !answered[key] {
-			fail("reply for %s, which names no request or registration", key)
+	for corr := range s.replies {
+		if len(s.requests[corr])+len(s.registrations[corr]) == 0 {
+			fail("reply for %s, which names no request or registration", corr)
 		}
 	}
 	for id, a := range s.animals {
@@ -142,7 +133,7 @@ func checkJobs(fail func(string, ...any), what string, jobs []job, want int) {
 // checkReply: every request of the load had a caller-chosen correlation
 // id, so it must have committed with the reply that names it.
 func checkReply(fail func(string, ...any), s *snapshot, corr, field, id string) {
-	p, ok := s.replies[replay.Key(corr)]
+	p, ok := s.replies[corr]
 	if !ok {
 		fail("%s: no reply kept", corr)
 		return

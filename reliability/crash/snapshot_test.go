@@ -12,7 +12,7 @@ import (
 type snapshot struct {
 	requests      map[string][]request      // by correlation id
 	registrations map[string][]registration // by correlation id
-	replies       map[string]reply          // by replay.Key of the correlation id (the load is all keeper1's)
+	replies       map[string]reply          // by correlation id (the load is all keeper1's)
 	jobs          []job
 	movements     map[int64]movement // by id (a transfer's request id)
 	animals       map[string]animal  // the calves registered through the API, and the sheep
