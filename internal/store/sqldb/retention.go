@@ -11,10 +11,10 @@ import (
 // deleteRepliesSQL deletes one batch of the oldest replies. The inner
 // select walks the created_at index (migration 00005) in order and stops
 // at the limit, so a batch costs the same however many replies are kept;
-// the replies primary key then finds each row. %s is the dialect's
-// ClaimLock: replicas deleting at the same moment on PostgreSQL take
-// disjoint batches instead of queueing on each other's row locks (a row
-// deleted under a replica that waited anyway is simply not counted).
+// the key on (user_name, correlation_id) then finds each row. %s is the
+// dialect's ClaimLock: replicas deleting at the same moment on PostgreSQL
+// take disjoint batches instead of queueing on each other's row locks (a
+// row deleted under a replica that waited anyway is simply not counted).
 const deleteRepliesSQL = `DELETE FROM replies WHERE (user_name, correlation_id) IN (
 		SELECT user_name, correlation_id FROM replies WHERE created_at < $1
 		ORDER BY created_at LIMIT $2%s)`

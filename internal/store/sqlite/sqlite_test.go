@@ -207,3 +207,50 @@ func behind(path string) storetest.Behind {
 		},
 	}
 }
+
+// TestRepliesByRow checks migration 00023: replies kept in the table keyed
+// by correlation id survive the move to the rowid table and back, and the
+// key still refuses a second reply for the same correlation id.
+func TestRepliesByRow(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := storetest.SQLitePath(t)
+	s := open(t, path)
+	kept := store.Reply{UserName: "keeper1", CorrelationID: "6f1c0c8e-2b7d-4c39-9d4e-0d6f3b1a2c44", RequestHash: "ab12",
+		Status: 201, Body: []byte(strings.Repeat(`{"content":"x"}`, 200)), CreatedAt: time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC),
+		RequestID: "42"}
+	save := func(r store.Reply) error {
+		return s.InTx(ctx, func(c context.Context, tx store.Tx) error { return tx.SaveReply(c, r) })
+	}
+	if err := save(kept); err != nil {
+		t.Fatalf("SaveReply: %v", err)
+	}
+	table := func() (ddl string) {
+		if err := raw(t, path).QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE name = 'replies'").Scan(&ddl); err != nil {
+			t.Fatal(err)
+		}
+		return ddl
+	}
+	if ddl := table(); strings.Contains(ddl, "WITHOUT ROWID") {
+		t.Fatalf("replies after 00023 is still WITHOUT ROWID: %s", ddl)
+	}
+	if err := sqlite.MigrateTo(ctx, path, 22); err != nil {
+		t.Fatalf("MigrateTo(22): %v", err)
+	}
+	if ddl := table(); !strings.Contains(ddl, "WITHOUT ROWID") {
+		t.Fatalf("replies after going back to 00022: %s", ddl)
+	}
+	if err := sqlite.MigrateTo(ctx, path, 23); err != nil {
+		t.Fatalf("MigrateTo(23): %v", err)
+	}
+	got, err := s.Reply(ctx, kept.UserName, kept.CorrelationID)
+	if err != nil || got.Status != kept.Status || string(got.Body) != string(kept.Body) || got.RequestID != kept.RequestID ||
+		!got.CreatedAt.Equal(kept.CreatedAt) || got.RequestHash != kept.RequestHash {
+		t.Errorf("Reply after 00022 and back = %+v, %v; want %+v", got, err, kept)
+	}
+	again := kept
+	again.Status = 400
+	if err := save(again); livestock.ErrorKind(err) != livestock.KindConflict {
+		t.Errorf("SaveReply of a kept correlation id after the migration = %v, want a conflict", err)
+	}
+}
