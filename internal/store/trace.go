@@ -27,6 +27,9 @@ type TraceStore interface {
 	// with an arrival date in [from, to] (the transfer date until a review
 	// sets one), by that date and id, without devices and batches.
 	MovementsTo(ctx context.Context, holdings []livestock.CPH, from, to time.Time) ([]Movement, error)
+	// HoldingNamed reports whether any standing movement, at any date,
+	// leaves or reaches cph, reading at most one row of each index.
+	HoldingNamed(ctx context.Context, cph livestock.CPH) (bool, error)
 	// FillMovements sets the Devices and Batches of each movement of list.
 	FillMovements(ctx context.Context, list []Movement) error
 	// AnimalMovements lists every movement, in any state, that names one of

@@ -141,13 +141,7 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 // reaches holding: a holding the registry has no record of may still be
 // known from the movements loaded for tracing.
 func (s *Service) Named(ctx context.Context, holding livestock.CPH) (bool, error) {
-	hs := []livestock.CPH{holding}
-	from, err := s.st.MovementsFrom(ctx, hs, time.Time{}, never)
-	if err != nil || len(from) > 0 {
-		return len(from) > 0, err
-	}
-	to, err := s.st.MovementsTo(ctx, hs, time.Time{}, never)
-	return len(to) > 0, err
+	return s.st.HoldingNamed(ctx, holding)
 }
 
 // entry is one improvement of a holding's best day, at a hop count.

@@ -28,6 +28,9 @@ const (
 	movementsToSQL = `SELECT ` + traceColumns + ` FROM movements
 		WHERE destination IN (%s) AND coalesce(arrival_date, transfer_date) >= $1
 		AND coalesce(arrival_date, transfer_date) <= $2 AND state IN ` + standing
+	// holdingNamedSQL stops at the first standing movement of each index.
+	holdingNamedSQL = `SELECT CASE WHEN EXISTS (SELECT 1 FROM movements WHERE source = $1 AND state IN ` + standing + `)
+		OR EXISTS (SELECT 1 FROM movements WHERE destination = $1 AND state IN ` + standing + `) THEN 1 ELSE 0 END`
 	animalMovementsSQL = `SELECT ` + movementColumns + ` FROM movements
 		WHERE id IN (SELECT movement_id FROM movement_devices WHERE identifier IN (%s))`
 	batchMovementsSQL = `SELECT ` + movementColumns + ` FROM movements
@@ -69,6 +72,14 @@ func (s *Store) MovementsFrom(ctx context.Context, holdings []livestock.CPH, fro
 func (s *Store) MovementsTo(ctx context.Context, holdings []livestock.CPH, from, to time.Time) (list []store.Movement, err error) {
 	defer s.wrap(&err, "MovementsTo")
 	return s.window(ctx, movementsToSQL, holdings, from, to, arrivalOf)
+}
+
+// HoldingNamed reports whether a standing movement leaves or reaches cph.
+func (s *Store) HoldingNamed(ctx context.Context, cph livestock.CPH) (named bool, err error) {
+	defer s.wrap(&err, "HoldingNamed")
+	var n int
+	err = s.r.QueryRowContext(ctx, holdingNamedSQL, cph.String()).Scan(&n)
+	return n == 1, err
 }
 
 func arrivalOf(m store.Movement) time.Time {

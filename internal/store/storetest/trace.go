@@ -52,7 +52,8 @@ func traceRegistry(t *testing.T, s store.Store) []int64 {
 
 // testTraceWindows: the window reads return standing movements only
 // (pending, completed, accepted), by the date they are keyed on, the
-// arrival date being the review's (or the transfer date until one).
+// arrival date being the review's (or the transfer date until one);
+// HoldingNamed counts the same movements, at any date.
 func testTraceWindows(t *testing.T, s store.Store) {
 	m := traceRegistry(t, s)
 	a, b, mk := farmA, farmB, market
@@ -84,6 +85,13 @@ func testTraceWindows(t *testing.T, s store.Store) {
 		must(t, tc.name, err)
 		if diff := cmp.Diff(tc.want, movementIDs(got), cmpOpts); diff != "" && !(len(tc.want) == 0 && len(got) == 0) {
 			t.Errorf("%s: ids (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	// A holding is named by a standing movement at either end; the
+	// abattoir only by an undone one, which does not count.
+	for cph, want := range map[livestock.CPH]bool{a: true, b: true, mk: true, abattoir: false, livestock.MustCPH("78/001/0003"): false} {
+		if named, err := s.HoldingNamed(ctx(t), cph); err != nil || named != want {
+			t.Errorf("HoldingNamed(%s) = %v, %v; want %v", cph, named, err, want)
 		}
 	}
 	got, err := s.MovementsFrom(ctx(t), []livestock.CPH{mk}, ymd(2025, 1, 1), ymd(2025, 1, 31))
