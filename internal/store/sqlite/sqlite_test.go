@@ -1,8 +1,10 @@
 package sqlite_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -209,48 +211,78 @@ func behind(path string) storetest.Behind {
 }
 
 // TestRepliesByRow checks migration 00023: replies kept in the table keyed
-// by correlation id survive the move to the rowid table and back, and the
-// key still refuses a second reply for the same correlation id.
+// by correlation id move to the rowid table with both its indexes when the
+// store opens, the migration's copy does not stay in the WAL, the key
+// still refuses a second reply for one correlation id, and going back
+// restores the old table.
 func TestRepliesByRow(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	path := storetest.SQLitePath(t)
-	s := open(t, path)
 	kept := store.Reply{UserName: "keeper1", CorrelationID: "6f1c0c8e-2b7d-4c39-9d4e-0d6f3b1a2c44", RequestHash: "ab12",
 		Status: 201, Body: []byte(strings.Repeat(`{"content":"x"}`, 200)), CreatedAt: time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC),
 		RequestID: "42"}
-	save := func(r store.Reply) error {
+	save := func(s store.Store, r store.Reply) error {
 		return s.InTx(ctx, func(c context.Context, tx store.Tx) error { return tx.SaveReply(c, r) })
 	}
-	if err := save(kept); err != nil {
-		t.Fatalf("SaveReply: %v", err)
+	first, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	table := func() (ddl string) {
-		if err := raw(t, path).QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE name = 'replies'").Scan(&ddl); err != nil {
+	err = save(first, kept)
+	if cerr := first.Close(); err != nil || cerr != nil {
+		t.Fatalf("SaveReply: %v; Close: %v", err, cerr)
+	}
+	schema := func() string {
+		rows, err := raw(t, path).QueryContext(ctx, "SELECT sql FROM sqlite_master WHERE tbl_name = 'replies' AND sql IS NOT NULL ORDER BY name")
+		if err != nil {
 			t.Fatal(err)
 		}
-		return ddl
-	}
-	if ddl := table(); strings.Contains(ddl, "WITHOUT ROWID") {
-		t.Fatalf("replies after 00023 is still WITHOUT ROWID: %s", ddl)
+		defer rows.Close()
+		var all []string
+		for rows.Next() {
+			var ddl string
+			if err := rows.Scan(&ddl); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, ddl)
+		}
+		return strings.Join(all, "\n")
 	}
 	if err := sqlite.MigrateTo(ctx, path, 22); err != nil {
 		t.Fatalf("MigrateTo(22): %v", err)
 	}
-	if ddl := table(); !strings.Contains(ddl, "WITHOUT ROWID") {
-		t.Fatalf("replies after going back to 00022: %s", ddl)
+	if ddl := schema(); !strings.Contains(ddl, "WITHOUT ROWID") || !strings.Contains(ddl, "replies_created") {
+		t.Fatalf("replies at 00022:\n%s", ddl)
 	}
-	if err := sqlite.MigrateTo(ctx, path, 23); err != nil {
-		t.Fatalf("MigrateTo(23): %v", err)
+	s := open(t, path)
+	for _, want := range []string{"CREATE UNIQUE INDEX replies_key ON replies (user_name, correlation_id)",
+		"CREATE INDEX replies_created ON replies (created_at)"} {
+		if ddl := schema(); strings.Contains(ddl, "WITHOUT ROWID") || !strings.Contains(ddl, want) {
+			t.Errorf("replies after 00023 lacks %q, or is still WITHOUT ROWID:\n%s", want, ddl)
+		}
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("the WAL holds %d bytes after Open migrated, want none", fi.Size())
 	}
 	got, err := s.Reply(ctx, kept.UserName, kept.CorrelationID)
-	if err != nil || got.Status != kept.Status || string(got.Body) != string(kept.Body) || got.RequestID != kept.RequestID ||
+	if err != nil || got.Status != kept.Status || !bytes.Equal(got.Body, kept.Body) || got.RequestID != kept.RequestID ||
 		!got.CreatedAt.Equal(kept.CreatedAt) || got.RequestHash != kept.RequestHash {
-		t.Errorf("Reply after 00022 and back = %+v, %v; want %+v", got, err, kept)
+		t.Errorf("Reply after 00023 = status %d, %d bytes, request %q, at %v, hash %q; %v; want the reply kept at 00022",
+			got.Status, len(got.Body), got.RequestID, got.CreatedAt, got.RequestHash, err)
 	}
 	again := kept
 	again.Status = 400
-	if err := save(again); livestock.ErrorKind(err) != livestock.KindConflict {
+	if err := save(s, again); livestock.ErrorKind(err) != livestock.KindConflict {
 		t.Errorf("SaveReply of a kept correlation id after the migration = %v, want a conflict", err)
+	}
+	if err := sqlite.MigrateTo(ctx, path, 22); err != nil {
+		t.Fatalf("MigrateTo(22) again: %v", err)
+	}
+	if ddl := schema(); !strings.Contains(ddl, "WITHOUT ROWID") || !strings.Contains(ddl, "replies_created") {
+		t.Errorf("replies after going back to 00022:\n%s", ddl)
+	}
+	if got, err := s.Reply(ctx, kept.UserName, kept.CorrelationID); err != nil || !bytes.Equal(got.Body, kept.Body) {
+		t.Errorf("Reply after going back to 00022: %d bytes, %v", len(got.Body), err)
 	}
 }
