@@ -286,3 +286,46 @@ func TestRepliesByRow(t *testing.T) {
 		t.Errorf("Reply after going back to 00022: %d bytes, %v", len(got.Body), err)
 	}
 }
+
+// TestOpenTruncatesWAL: a file left with a large WAL (a crash after a
+// migration committed, before its checkpoint) is opened with that WAL
+// checkpointed and emptied, not carried through the server's whole run.
+func TestOpenTruncatesWAL(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := storetest.SQLitePath(t)
+	if err := sqlite.Migrate(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	// A crash is a copy of the file and its WAL taken while a writer that
+	// never checkpoints holds them.
+	db := raw(t, path)
+	db.SetMaxOpenConns(1)
+	for _, stmt := range []string{"PRAGMA wal_autocheckpoint = 0", "CREATE TABLE filler (b BLOB)",
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO filler SELECT randomblob(1000) FROM n"} {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	crashed := filepath.Join(t.TempDir(), "crashed.db")
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(crashed+suffix, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fi, err := os.Stat(crashed + "-wal"); err != nil || fi.Size() < 1<<20 {
+		t.Fatalf("the crashed copy's WAL: %v, %v; want over 1 MiB", fi, err)
+	}
+	open(t, crashed)
+	if fi, err := os.Stat(crashed + "-wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("the WAL holds %d bytes after Open, want none", fi.Size())
+	}
+	var n int
+	if err := raw(t, crashed).QueryRowContext(ctx, "SELECT count(*) FROM filler").Scan(&n); err != nil || n != 2000 {
+		t.Errorf("rows of the crashed copy after Open = %d, %v; want 2000", n, err)
+	}
+}
