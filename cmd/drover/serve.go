@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -48,13 +49,28 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 
 	// The port first: a second server started on a taken port stops here,
-	// before it opens the database or runs a migration. Connections wait
-	// in the backlog until the store is ready and Serve begins.
+	// before it opens the database or runs a migration. Until the store is
+	// open, api.Starting answers: /healthz 200, everything else 503.
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
+	var handler atomic.Pointer[http.Handler]
+	starting := api.Starting()
+	handler.Store(&starting)
+	hs := &http.Server{
+		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       c.ReadTimeout,
+		WriteTimeout:      c.WriteTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	defer hs.Close() // a start that fails below stops answering
 	// What needs no database is read and opened before it, so that a bad
 	// file or a taken port stops the server before any migration runs.
 	lists, err := standing.Load(c.StandingData)
@@ -68,6 +84,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if _, err := startDebug(ctx, c.DebugAddr, log); err != nil {
 		return fmt.Errorf("--debug-addr: %w", err)
 	}
+	log.Info("opening the database; pending migrations are applied first")
 	st, err := openStore(ctx, c.Database)
 	if err != nil {
 		return err
@@ -134,17 +151,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       c.ReadTimeout,
-		WriteTimeout:      c.WriteTimeout,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- hs.Serve(ln) }()
+	ready := http.Handler(srv)
+	handler.Store(&ready)
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	jobsDone := make(chan error, 1)
 	go func() { jobsDone <- runner.Run(jobsCtx) }()

@@ -19,6 +19,23 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
+// Starting answers while the server opens its database, which applies
+// any pending migration first and may take minutes: /healthz is 200, so
+// that a liveness probe does not kill the process mid-migration (its
+// transaction would roll back and the next start begin again); every
+// other path, /readyz included, is a 503 with Retry-After.
+func Starting() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+			return
+		}
+		retryAfter(w, 5*time.Second)
+		writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable,
+			Detail: "the server is opening its database, applying any pending migration"})
+	})
+}
+
 // readyz answers 200 when the database is reachable and its migrations are
 // current, 503 otherwise, so that a load balancer stops sending traffic to
 // a replica that cannot serve it. The probe waits at most readyTimeout (or
