@@ -20,7 +20,7 @@ import (
 func TestRegistrationProblemEverywhere(t *testing.T) {
 	t.Parallel()
 	s := &Server{log: slog.New(slog.DiscardHandler)}
-	panics := s.recoverPanics(s.correlate(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })))
+	panics := s.recoverPanics(correlate(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") })))
 	write := func(err error) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeProblemFor(w, r, err) })
 	}

@@ -60,7 +60,7 @@ func replayKey(id string) string {
 // An id that is too long or carries characters a header cannot hold is a
 // 400: echoing it would be unsafe and replacing it would defeat the
 // caller's duplicate detection.
-func (s *Server) correlate(next http.Handler) http.Handler {
+func correlate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
 			// A header sent empty is no id, as if it were absent: the

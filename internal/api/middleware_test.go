@@ -79,7 +79,7 @@ func TestRecoverPanics(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
 	s := &Server{log: slog.New(slog.NewJSONHandler(&logs, nil))}
-	h := s.recoverPanics(s.correlate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := s.recoverPanics(correlate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		panic("secret internal detail")
 	})))
 	rec := httptest.NewRecorder()

@@ -20,20 +20,21 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 }
 
 // Starting answers while the server opens its database, which applies
-// any pending migration first and may take minutes: /healthz is 200, so
-// that a liveness probe does not kill the process mid-migration (its
+// any pending migration first and may take minutes: GET /healthz is 200,
+// so that a liveness probe does not kill the process mid-migration (its
 // transaction would roll back and the next start begin again); every
-// other path, /readyz included, is a 503 with Retry-After.
+// other request, /readyz included, is a 503 with Retry-After. Each answer
+// carries the correlation headers, as the API's do.
 func Starting() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/healthz" {
+	return correlate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 			_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 			return
 		}
 		retryAfter(w, 5*time.Second)
 		writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindUnavailable,
 			Detail: "the server is opening its database, applying any pending migration"})
-	})
+	}))
 }
 
 // readyz answers 200 when the database is reachable and its migrations are

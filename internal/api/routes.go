@@ -17,7 +17,7 @@ import (
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
 	// The chain, outermost first; middleware.go says what each step does.
-	r.Use(s.recoverPanics, s.correlate, s.canonicalPath, s.versionAlias, middleware.GetHead, s.observe, s.deadline, s.limitBody)
+	r.Use(s.recoverPanics, correlate, s.canonicalPath, s.versionAlias, middleware.GetHead, s.observe, s.deadline, s.limitBody)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindNotFound, Detail: "no such endpoint",
 			Fields: []livestock.FieldError{{Code: livestock.CodeNoRoute, Message: "no endpoint at this path; see /openapi.json", Source: "path", Value: r.URL.Path}}})

@@ -28,7 +28,7 @@ type TraceStore interface {
 	// sets one), by that date and id, without devices and batches.
 	MovementsTo(ctx context.Context, holdings []livestock.CPH, from, to time.Time) ([]Movement, error)
 	// HoldingNamed reports whether any standing movement, at any date,
-	// leaves or reaches cph, reading at most one row of each index.
+	// leaves or reaches cph, stopping at the first one each index finds.
 	HoldingNamed(ctx context.Context, cph livestock.CPH) (bool, error)
 	// FillMovements sets the Devices and Batches of each movement of list.
 	FillMovements(ctx context.Context, list []Movement) error

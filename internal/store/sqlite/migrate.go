@@ -44,12 +44,26 @@ func migrate(ctx context.Context, w *sql.DB) error {
 	if err := sqldb.SchemaKnown(ctx, p); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	// A WAL keeps its size until the last connection closes: after a
-	// migration that copies a table (00023) it holds every page of the
-	// copy, and after a crash whatever it held then. Nothing else uses the
-	// file yet, so the checkpoint is complete and gives the space back.
-	if _, err := w.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		return fmt.Errorf("sqlite: checkpoint after migrating: %w", err)
+	return truncateWAL(ctx, w)
+}
+
+// truncateWAL empties the WAL when nothing else is using the file: a WAL
+// keeps its size until the last connection closes, and after a migration
+// that copies a table (00023), or a crash just after one, it holds every
+// page of the copy. It does not wait: with another process on the file
+// (drover trace beside a server, a backup) or a file it cannot write, the
+// WAL stays as it was, which is no fault.
+func truncateWAL(ctx context.Context, w *sql.DB) error {
+	conn, err := w.Conn(ctx)
+	if err != nil {
+		return err
 	}
-	return nil
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return err
+	}
+	_, _ = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	// The writer's own wait, as openPools sets it, for every later write.
+	_, err = conn.ExecContext(ctx, "PRAGMA busy_timeout = "+busyTimeoutMS)
+	return err
 }

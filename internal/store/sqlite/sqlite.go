@@ -70,10 +70,13 @@ func Migrate(ctx context.Context, path string) error {
 	return migrate(ctx, w)
 }
 
+// busyTimeoutMS is how long a connection waits for a lock another holds.
+const busyTimeoutMS = "10000"
+
 // openPools opens the writer (one connection) and the readers, and checks
 // that the file can be opened.
 func openPools(ctx context.Context, path string) (w, r *sql.DB, err error) {
-	common := url.Values{"_busy_timeout": {"10000"}, "_foreign_keys": {"1"}}
+	common := url.Values{"_busy_timeout": {busyTimeoutMS}, "_foreign_keys": {"1"}}
 	wq, rq := url.Values{}, url.Values{"_query_only": {"1"}}
 	for k, v := range common {
 		wq[k], rq[k] = v, v

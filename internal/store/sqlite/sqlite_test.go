@@ -289,7 +289,9 @@ func TestRepliesByRow(t *testing.T) {
 
 // TestOpenTruncatesWAL: a file left with a large WAL (a crash after a
 // migration committed, before its checkpoint) is opened with that WAL
-// checkpointed and emptied, not carried through the server's whole run.
+// checkpointed and emptied, not carried through the server's whole run;
+// beside another process reading the file, Open does not wait for it, and
+// the writer's busy timeout is back for the writes after.
 func TestOpenTruncatesWAL(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -320,11 +322,48 @@ func TestOpenTruncatesWAL(t *testing.T) {
 	if fi, err := os.Stat(crashed + "-wal"); err != nil || fi.Size() < 1<<20 {
 		t.Fatalf("the crashed copy's WAL: %v, %v; want over 1 MiB", fi, err)
 	}
+	// Another process reading the file: Open neither waits for it nor
+	// fails, and leaves the WAL, which the reader's snapshot needs.
+	reader := raw(t, path)
+	reader.SetMaxOpenConns(1)
+	tx, err := reader.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM filler").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	beside := open(t, path)
+	// Not a speed check: the checkpoint must not sit out the 10 s busy timeout.
+	if waited := time.Since(began); waited > 5*time.Second {
+		t.Errorf("Open beside a reader took %v", waited)
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
+		t.Errorf("the WAL under a reader's snapshot after Open: %v, %v; want it kept", fi, err)
+	}
+	_ = tx.Rollback()
+	// The writer still waits for a lock another connection holds briefly.
+	locker := raw(t, path)
+	locker.SetMaxOpenConns(1)
+	if _, err := locker.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_, _ = locker.ExecContext(context.Background(), "ROLLBACK")
+	}()
+	if err := beside.InTx(ctx, func(c context.Context, tx store.Tx) error {
+		return tx.SaveReply(c, store.Reply{UserName: "keeper1", CorrelationID: "after-open", RequestHash: "h", Status: 201})
+	}); err != nil {
+		t.Errorf("a write while another connection held the lock for 300 ms: %v", err)
+	}
+
 	open(t, crashed)
 	if fi, err := os.Stat(crashed + "-wal"); err == nil && fi.Size() > 0 {
 		t.Errorf("the WAL holds %d bytes after Open, want none", fi.Size())
 	}
-	var n int
 	if err := raw(t, crashed).QueryRowContext(ctx, "SELECT count(*) FROM filler").Scan(&n); err != nil || n != 2000 {
 		t.Errorf("rows of the crashed copy after Open = %d, %v; want 2000", n, err)
 	}
