@@ -1,6 +1,7 @@
 package movements
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,19 +47,21 @@ type Answer struct {
 // trackingId, or on a check that has changed its mind since), and its
 // writes are undone with it. Every first submission is spared a read.
 func (s *Service) Submit(ctx context.Context, typ store.RequestType, p Posted) (Answer, error) {
-	a, err := s.submit(ctx, typ, p)
+	a, content, err := s.submit(ctx, typ, p)
 	if err != nil && p.Replayable {
-		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
+		if a, found, rerr := s.replay(ctx, typ, p, content); found || rerr != nil {
 			return a, rerr
 		}
 	}
 	return a, err
 }
 
-func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (Answer, error) {
+// submit stores the request; the content it returns, once the request is
+// decoded, is the request as stored, for a retry's comparison.
+func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (Answer, []byte, error) {
 	content, err := openEnvelope(p.Body)
 	if err != nil {
-		return Answer{}, err
+		return Answer{}, nil, err
 	}
 	var req store.Request
 	switch typ {
@@ -72,7 +75,7 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 		err = errors.New("movements: unknown request type " + string(typ))
 	}
 	if err != nil {
-		return Answer{}, err
+		return Answer{}, nil, err
 	}
 	now := s.stamp()
 	req.Type, req.Status, req.UserName, req.CorrelationID = typ, store.StatusPending, p.User.Name, p.CorrelationID
@@ -103,15 +106,32 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 		return nil
 	})
 	if err != nil {
-		return Answer{}, err
+		return Answer{}, req.Content, err
 	}
 	s.notify()
-	return a, nil
+	return a, req.Content, nil
 }
 
-// replay finds the answer kept for the caller's correlation id.
-func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
-	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.CorrelationSource, p.Hash)
+// replay finds the answer kept for the caller's correlation id. content is
+// the retry as it would be stored (nil when it did not decode): a body
+// written differently is the same request when its type and stored
+// content are the first one's.
+func (s *Service) replay(ctx context.Context, typ store.RequestType, p Posted, content []byte) (Answer, bool, error) {
+	var same replay.Same
+	if content != nil {
+		same = func(ctx context.Context, kept store.Reply) (bool, error) {
+			id, _ := strconv.ParseInt(kept.RequestID, 10, 64)
+			if id == 0 {
+				return false, nil
+			}
+			first, err := s.store.Request(ctx, id)
+			if livestock.IsNotFound(err) {
+				return false, nil
+			}
+			return err == nil && first.Type == typ && first.UserName == p.User.Name && bytes.Equal(first.Content, content), err
+		}
+	}
+	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.CorrelationSource, p.Hash, same)
 	if !found || err != nil {
 		return Answer{}, found, err
 	}

@@ -1,6 +1,7 @@
 package registration
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/url"
@@ -84,24 +85,26 @@ type Queued struct {
 // and its writes are undone with it. A twin sent at the same moment is
 // answered the same way.
 func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
-	a, err := s.submit(ctx, p)
+	a, stored, err := s.submit(ctx, p)
 	if err != nil && p.Replayable {
-		if a, found, rerr := s.replay(ctx, p); found || rerr != nil {
+		if a, found, rerr := s.replay(ctx, p, stored); found || rerr != nil {
 			return a, rerr
 		}
 	}
 	return a, err
 }
 
-func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
+// submit registers or queues; the body it returns, once the request is
+// decoded, is the request as stored, for a retry's comparison.
+func (s *Service) submit(ctx context.Context, p Posted) (Answer, []byte, error) {
 	r, w, err := s.decode(p.Body)
 	if err != nil {
-		return Answer{}, err
+		return Answer{}, nil, err
 	}
 	if !p.User.CanActFor(r.RegistrationSite) {
 		// A 400 naming the site, not a 403: the live definition declares no
 		// 403 on POST /animals, and animal-registration.md binds none.
-		return Answer{}, &livestock.Error{Kind: livestock.KindInvalid, Detail: "you may not register animals at " + r.RegistrationSite.String(),
+		return Answer{}, nil, &livestock.Error{Kind: livestock.KindInvalid, Detail: "you may not register animals at " + r.RegistrationSite.String(),
 			Fields: []livestock.FieldError{{Code: livestock.CodeRegistrationHolder, Source: "/registration/site/identifiers/0/identifier",
 				Value: r.RegistrationSite.String(), Message: "you do not act for this holding"}}}
 	}
@@ -142,12 +145,12 @@ func (s *Service) submit(ctx context.Context, p Posted) (Answer, error) {
 			Status: a.Status, Body: a.Body, CreatedAt: now, RequestID: reg.ID})
 	})
 	if err != nil {
-		return Answer{}, err
+		return Answer{}, stored, err
 	}
 	if p.Async {
 		s.notify()
 	}
-	return a, nil
+	return a, stored, nil
 }
 
 func (s *Service) queued(reg store.Registration, p Posted) Answer {
@@ -171,9 +174,25 @@ func AnimalPath(identifier string) string { return "/animals/" + url.PathEscape(
 // StatusPath is the path of a request's status under the interface's base.
 func StatusPath(id string) string { return "/requeststatus/" + id }
 
-// replay finds the answer kept for the caller's correlation id.
-func (s *Service) replay(ctx context.Context, p Posted) (Answer, bool, error) {
-	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.CorrelationSource, p.Hash)
+// replay finds the answer kept for the caller's correlation id. stored is
+// the retry as it would be stored (nil when it did not decode): a body
+// written differently is the same request when its mode and stored body
+// are the first one's.
+func (s *Service) replay(ctx context.Context, p Posted, stored []byte) (Answer, bool, error) {
+	var same replay.Same
+	if stored != nil {
+		same = func(ctx context.Context, kept store.Reply) (bool, error) {
+			if kept.RequestID == "" {
+				return false, nil
+			}
+			first, err := s.store.Registration(ctx, kept.RequestID)
+			if livestock.IsNotFound(err) {
+				return false, nil
+			}
+			return err == nil && first.Async == p.Async && first.UserName == p.User.Name && bytes.Equal(first.Body, stored), err
+		}
+	}
+	r, found, err := replay.Find(ctx, s.store, p.User.Name, p.CorrelationID, p.CorrelationSource, p.Hash, same)
 	if !found || err != nil {
 		return Answer{}, found, err
 	}
