@@ -37,8 +37,8 @@ func TestApprovedQueryOptions(t *testing.T) {
 		k1, k2, insp := b.token("keeper1"), b.token("keeper2"), b.token("inspector")
 		// Departure records from keeper1, two on one day at times of day
 		// (a page's last record keeps its time in the $skiptoken); a
-		// Destination record from keeper2; one movement recorded by both
-		// ends.
+		// move keeper2 reported and keeper1 accepted, and one keeper1
+		// reported and keeper2 accepted: each recorded by both ends.
 		for i, d := range []string{day(-6), day(-4) + "T15:00:00Z", day(-4) + "T09:30:00Z"} {
 			b.submit(k1, "TransferRequests", transfer(d, farm1, farm2, farm1, sheep("130182", i+1), nil))
 		}
@@ -70,8 +70,8 @@ func TestApprovedQueryOptions(t *testing.T) {
 			return nil
 		}
 		all := walk("/v1/ApprovedMovements")
-		if len(all) != 6 {
-			t.Fatalf("%d records, want 6: %+v", len(all), all)
+		if len(all) != 7 {
+			t.Fatalf("%d records, want 7: %+v", len(all), all)
 		}
 		keys := func(rows []approvedRow) (out []string) {
 			for _, r := range rows {
@@ -108,7 +108,7 @@ func TestApprovedQueryOptions(t *testing.T) {
 		}
 		var p page
 		b.get("/v1/ApprovedMovements?$count=true&$select=id,recordedBy&$filter="+escape("recordedBy eq 'Departure'"), insp).decode(&p)
-		if p.Count == nil || *p.Count != 4 || len(p.Value) != 2 || !strings.HasSuffix(p.Context, "#ApprovedMovements(id,recordedBy)") {
+		if p.Count == nil || *p.Count != 5 || len(p.Value) != 2 || !strings.HasSuffix(p.Context, "#ApprovedMovements(id,recordedBy)") {
 			t.Errorf("$count=true with $select: count %v, %d items, context %q", p.Count, len(p.Value), p.Context)
 		}
 		for _, item := range p.Value {
@@ -119,7 +119,7 @@ func TestApprovedQueryOptions(t *testing.T) {
 		// ByTransferDateRange takes them too.
 		p = page{}
 		b.get(rangePath("1", day(-5)+"T00:00:00Z", day(0)+"T00:00:00Z", farm1Path, "")+"?$count=true&$orderby=transferDate%20desc&$select=id,transferDate", k1).decode(&p)
-		if p.Count == nil || *p.Count != 3 || len(p.Value) != 2 || string(p.Value[0]["id"]) != fmt.Sprint(off.RequestID) {
+		if p.Count == nil || *p.Count != 4 || len(p.Value) != 2 || string(p.Value[0]["id"]) != fmt.Sprint(off.RequestID) {
 			t.Errorf("ByTransferDateRange with $count, $orderby and $select: count %v, %v", p.Count, p.Value)
 		}
 		// $expand keeps a related member under $select, to depth 2; the key

@@ -86,7 +86,9 @@ func TestApprovedMovements(t *testing.T) {
 			"reviewMovement": map[string]any{"requestId": off.RequestID, "isAccepted": true, "arrivalDate": day(-2), "animalTotal": 2,
 				"rejectedDevices": []map[string]any{{"tagNumber": "UK0130181 00003"}}}})
 		// keeper2 reports a sheep moved on from keeper1's farm: until
-		// keeper1 consents, nothing arrived, and there is no record.
+		// keeper1 consents, nothing arrived, and there is no record; once
+		// keeper1 accepts it, each end has one (keeper2 recorded it,
+		// keeper1 "reviewed and accepted" it, as the live recordedBy says).
 		on := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 4), nil))
 		if off.RequestStatus != "Success" || review.RequestStatus != "Success" || on.RequestStatus != "Success" {
 			t.Fatalf("transfer %+v, review %+v, move on %+v", off, review, on)
@@ -101,8 +103,8 @@ func TestApprovedMovements(t *testing.T) {
 		if consent := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 1)); !consent.applied() {
 			t.Fatalf("keeper1's consent: %+v", consent)
 		}
-		offD, offd, ond := fmt.Sprintf("%d/Departure", off.RequestID), fmt.Sprintf("%d/Destination", off.RequestID),
-			fmt.Sprintf("%d/Destination", on.RequestID)
+		offD, offd, onD, ond := fmt.Sprintf("%d/Departure", off.RequestID), fmt.Sprintf("%d/Destination", off.RequestID),
+			fmt.Sprintf("%d/Departure", on.RequestID), fmt.Sprintf("%d/Destination", on.RequestID)
 
 		list := func(token, path string) approvedPage {
 			t.Helper()
@@ -118,17 +120,17 @@ func TestApprovedMovements(t *testing.T) {
 			who, token, path string
 			want             []string
 		}{
-			{"keeper1", k1, "/v1/ApprovedMovements", []string{offD}},
+			{"keeper1", k1, "/v1/ApprovedMovements", []string{offD, onD}},
 			{"keeper2", k2, "/v1/ApprovedMovements", []string{offd, ond}},
-			{"inspector", insp, "/v1/ApprovedMovements", []string{offD, offd, ond}},
+			{"inspector", insp, "/v1/ApprovedMovements", []string{offD, offd, onD, ond}},
 			{"inspector, $top and $skip", insp, "/v1/ApprovedMovements?$top=1&$skip=1", []string{offd}},
 			{"$filter", insp, "/v1/ApprovedMovements?$filter=" + escape("recordedBy eq 'Destination' and sourceHolding eq '"+farm1+"'"), []string{offd, ond}},
 			{"/v1.0", k2, "/v1.0/ApprovedMovements", []string{offd, ond}},
-			{"range, keeper1", k1, rangePath("1", day(-10)+"T00:00:00Z", day(0)+"T23:59:59Z", "01%2F100%2F0257", "null"), []string{offD}},
+			{"range, keeper1", k1, rangePath("1", day(-10)+"T00:00:00Z", day(0)+"T23:59:59Z", "01%2F100%2F0257", "null"), []string{offD, onD}},
 			{"range, quoted", k2, rangePath("1", "'"+day(-10)+"T00:00:00%2B01:00'", "'"+day(0)+"T23:59:59Z'", "''", "'01%2f100%2f0264'"), []string{offd, ond}},
-			{"range, inspector by transfer date", insp, rangePath("1", day(-2)+"T00:00:00Z", day(0)+"T00:00:00Z", "", farm2Path), []string{ond}},
+			{"range, inspector by transfer date", insp, rangePath("1", day(-2)+"T00:00:00Z", day(0)+"T00:00:00Z", "", farm2Path), []string{onD, ond}},
 			{"range, goats", insp, rangePath("2", day(-10)+"T00:00:00Z", day(0)+"T00:00:00Z", "", farm2Path), []string{}},
-			{"range, /v1.0", k1, "/v1.0" + strings.TrimPrefix(rangePath("1", day(-10)+"T00:00:00Z", day(0)+"T00:00:00Z", farm1Path, ""), "/v1"), []string{offD}},
+			{"range, /v1.0", k1, "/v1.0" + strings.TrimPrefix(rangePath("1", day(-10)+"T00:00:00Z", day(0)+"T00:00:00Z", farm1Path, ""), "/v1"), []string{offD, onD}},
 		} {
 			if got := list(tc.token, tc.path).keys(); !slices.Equal(got, tc.want) {
 				t.Errorf("%s: %s = %v, want %v", tc.who, tc.path, got, tc.want)
@@ -156,8 +158,12 @@ func TestApprovedMovements(t *testing.T) {
 		}
 		next := approvedPage{}
 		paged.do(http.MethodGet, strings.TrimPrefix(first.NextLink, paged.url), pi, nil).decode(&next)
-		if got := append(first.keys(), next.keys()...); !slices.Equal(got, []string{offD, offd, ond}) || next.NextLink != "" {
-			t.Errorf("pages = %v, next %q", got, next.NextLink)
+		third := approvedPage{}
+		if next.NextLink != "" {
+			paged.do(http.MethodGet, strings.TrimPrefix(next.NextLink, paged.url), pi, nil).decode(&third)
+		}
+		if got := append(append(first.keys(), next.keys()...), third.keys()...); !slices.Equal(got, []string{offD, offd, onD, ond}) || third.NextLink != "" {
+			t.Errorf("pages = %v, next %q", got, third.NextLink)
 		}
 
 		// One record by its key, in OData's spellings.
@@ -170,7 +176,8 @@ func TestApprovedMovements(t *testing.T) {
 			{insp, fmt.Sprintf("/v1/ApprovedMovements(id=%d,recordedBy='Departure')", off.RequestID), 200},
 			{k1, fmt.Sprintf("/v1.0/ApprovedMovements(%d,Departure)", off.RequestID), 200},
 			{k2, fmt.Sprintf("/v1/ApprovedMovements(%d,Departure)", off.RequestID), 404}, // not keeper2's end
-			{k1, fmt.Sprintf("/v1/ApprovedMovements(%d,Departure)", on.RequestID), 404},  // keeper2 reported it
+			{k1, fmt.Sprintf("/v1/ApprovedMovements(%d,Departure)", on.RequestID), 200},  // keeper1 accepted it
+			{k2, fmt.Sprintf("/v1/ApprovedMovements(%d,Departure)", on.RequestID), 404},  // keeper1's end
 			{k1, fmt.Sprintf("/v1/ApprovedMovements(%d,Sideways)", off.RequestID), 400},
 			{k1, "/v1/ApprovedMovements(x,Departure)", 400},
 		} {

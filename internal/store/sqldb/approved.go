@@ -24,10 +24,13 @@ const (
 		WHERE a.k > $1 AND %s AND %s ORDER BY %s LIMIT {limit} OFFSET {offset}`
 	approvedCountSQL = `SELECT count(*) FROM (%s UNION ALL %s) a WHERE %s`
 	// approvedDepartureSQL: a movement its departure keeper reported,
-	// whatever its review decided, until it is undone.
+	// whatever its review decided, until it is undone; or one its
+	// destination keeper reported that the departure keeper accepted on
+	// review (the live recordedBy: the end that "recorded the movement, or
+	// reviewed and accepted" it).
 	approvedDepartureSQL = `SELECT ` + movementColumns + `, 'Departure' AS side, id * 2 AS k, %s AS species_id,
 		` + movementInstantSQL + ` AS transfer_at, ` + arrivalInstantSQL + ` AS arrival_at
-		FROM movements m WHERE reported_by = 'Departure' AND state <> 'Undone'%s`
+		FROM movements m WHERE (reported_by = 'Departure' AND state <> 'Undone' OR reported_by = 'Destination' AND state = 'Accepted')%s`
 	// approvedDestinationSQL: a movement its animals reached: one its
 	// destination keeper reported that needed no review, or one accepted,
 	// in whole or in part, on review (by the destination, or by the source

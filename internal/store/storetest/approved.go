@@ -45,6 +45,21 @@ func approvedFixture(t *testing.T, s store.Store) []int64 {
 	return ids
 }
 
+// onMoveFixture adds, after approvedFixture's, three movements their
+// destination keeper reported from farm A to farm B, each needing the
+// departure keeper's consent: accepted, awaiting it, and refused. Their
+// ids follow approvedFixture's (indexes 6, 7 and 8 of approvedKeys).
+func onMoveFixture(t *testing.T, s store.Store, ids []int64) []int64 {
+	t.Helper()
+	for i, state := range []store.MovementState{store.MovementAccepted, store.MovementPendingReview, store.MovementRejected} {
+		mv := store.Movement{UserName: "keeper2", Species: livestock.SpeciesSheep, Source: farmA, Destination: farmB,
+			TransferDate: ymd(2026, 3, 7+i), State: state, ReportedBy: store.SideDestination, AnimalCount: 1,
+			Devices: []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, "UK0100001 00003"), PriorCPH: farmA, Outcome: "accepted"}}}
+		ids = append(ids, addMovementAt(t, s, mv, mv.TransferDate))
+	}
+	return ids
+}
+
 // approvedKeys names each listed record "<movement index><D or d>",
 // D for Departure and d for Destination, by the fixture's ids.
 func approvedKeys(ids []int64, list []store.ApprovedMovement) []string {
@@ -121,6 +136,32 @@ func testApprovedMovements(t *testing.T, s store.Store) {
 		t.Error("a filter on a field approved movements lack was accepted")
 	} else {
 		wantKind(t, "filter on movementDate", err, livestock.KindInvalid)
+	}
+
+	// A move its destination reported is the departure keeper's record
+	// too once they accept it (they "reviewed and accepted" it); awaiting
+	// their consent, or refused it, it is no one's.
+	ids = onMoveFixture(t, s, ids)
+	for _, tt := range []struct {
+		name string
+		q    store.ApprovedQuery
+		want []string
+	}{
+		{"on-moves, all", store.ApprovedQuery{All: true, Filter: cmpf("transferDate", odata.Ge, at("2026-03-07T00:00:00Z"))}, []string{"6D", "6d"}},
+		{"on-moves, departure keeper", store.ApprovedQuery{Holdings: []livestock.CPH{farmA}, Filter: cmpf("transferDate", odata.Ge, at("2026-03-07T00:00:00Z"))}, []string{"6D"}},
+		{"on-moves, destination keeper", store.ApprovedQuery{Holdings: []livestock.CPH{farmB}, Filter: cmpf("transferDate", odata.Ge, at("2026-03-07T00:00:00Z"))}, []string{"6d"}},
+		{"on-moves, recordedBy Departure", store.ApprovedQuery{All: true, Filter: cmpf("recordedBy", odata.Eq, "Departure")}, []string{"0D", "1D", "4D", "5D", "6D"}},
+	} {
+		if diff := cmp.Diff(tt.want, approvedKeys(ids, approved(t, s, tt.q)), cmpOpts); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	if got, err := s.ApprovedMovement(ctx(t), ids[6], store.SideDeparture); err != nil || got.ID != ids[6] || len(got.Devices) != 1 {
+		t.Errorf("ApprovedMovement(the accepted on-move, Departure) = %+v, %v", got, err)
+	}
+	for _, id := range ids[7:] {
+		_, err := s.ApprovedMovement(ctx(t), id, store.SideDeparture)
+		wantKind(t, fmt.Sprintf("ApprovedMovement(an on-move not accepted, %d)", id), err, livestock.KindNotFound)
 	}
 }
 
