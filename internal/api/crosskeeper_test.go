@@ -557,3 +557,41 @@ func TestLookUpWithoutAHolding(t *testing.T) {
 		}
 	})
 }
+
+// TestConsentArrivesAsReported: a source keeper's consent to an on-move
+// ends no journey of theirs, so its arrivalDate, however late, does not
+// move the animals' arrival: they are on the destination from the transfer
+// date the destination reported. The consent, and an undo of it, concern
+// both ends: the inspector finds them under the destination too.
+func TestConsentArrivesAsReported(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2, insp := b.token("keeper1"), b.token("keeper2"), b.token("inspector")
+		on := b.submit(k2, "TransferRequests", transfer(day(-5), farm1, farm2, farm2, sheep("130181", 5), nil))
+		consent := decide(farm1, on.RequestID, true, 1)
+		consent["reviewMovement"].(map[string]any)["arrivalDate"] = day(0) // five days on, past any journey
+		review := b.submit(k1, "ReviewHoldingMovementRequests", consent)
+		if !on.applied() || !review.applied() {
+			t.Fatalf("on-move %s %+v, consent %s %+v", on.RequestStatus, on.Errors, review.RequestStatus, review.Errors)
+		}
+		var rec approvedItem
+		b.get(fmt.Sprintf("/v1/ApprovedMovements(%d,Destination)", on.RequestID), k2).decode(&rec)
+		if d := rec.Document.Destination; d == nil || d.ArrivalDateTime != day(-5)+"T00:00:00Z" {
+			t.Errorf("arrival after a consent dated %s: %+v, want the transfer date %s", day(0), d, day(-5))
+		}
+		found := func(collection string, id int64) bool {
+			t.Helper()
+			var list struct{ Value []record }
+			b.get("/v1/"+collection+"?$filter="+escape("holding eq '"+farm2+"'"), insp).decode(&list)
+			return slices.ContainsFunc(list.Value, func(r record) bool { return r.RequestID == id })
+		}
+		if !found("ReviewHoldingMovementRequests", review.RequestID) {
+			t.Errorf("the inspector's reviews of %s lack keeper1's consent %d", farm2, review.RequestID)
+		}
+		undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": review.RequestID})
+		if !undo.applied() || !found("UndoRequests", undo.RequestID) {
+			t.Errorf("the undo of the consent (%s %+v) is not among the inspector's undos of %s", undo.RequestStatus, undo.Errors, farm2)
+		}
+	})
+}

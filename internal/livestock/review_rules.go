@@ -41,10 +41,6 @@ type ReviewedMovement struct {
 	Devices      []string    // printed tags
 	Batches      []BatchLine // in the movement's order
 	BatchIDs     []int64     // the batchMovementId of each of Batches
-	// Consent says the source's keeper reviews (an on-move its destination
-	// reported): the review's arrival date ends no journey of theirs, and is
-	// not held to MaxJourneyDays.
-	Consent bool
 	// Unnamed is how many of its animals no tag or batch names: deer
 	// known by a freeze brand alone, which no list can name. They go with
 	// the movement: accepted when the review accepts it.
@@ -75,7 +71,7 @@ func CheckReview(r Review, m ReviewedMovement, today Date) (ReviewOutcome, []Fie
 	if r.ArrivalDate.Before(m.TransferDate) {
 		bad(CodeArrivalBefore, at+"/arrivalDate", r.ArrivalDate.String(), "the arrival date is before the transfer date %s", m.TransferDate)
 	}
-	if !m.Consent && r.ArrivalDate.DaysSince(m.TransferDate) > MaxJourneyDays {
+	if r.ArrivalDate.DaysSince(m.TransferDate) > MaxJourneyDays {
 		bad(CodeJourneyLong, at+"/arrivalDate", r.ArrivalDate.String(), "the arrival date is %d days after the transfer date %s: at most %d",
 			r.ArrivalDate.DaysSince(m.TransferDate), m.TransferDate, MaxJourneyDays)
 	}

@@ -67,7 +67,11 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if arrivalMissing(r, m) {
 		return failed(missingArrival())
 	}
-	if !r.ArrivalGiven {
+	if !r.ArrivalGiven || sourceConsent(m) {
+		// A source keeper's consent ends no journey of theirs: the live
+		// catalogue forbids its arrivalDate (21505), which Drover takes
+		// and does not use. The animals arrived as the destination
+		// reported, on the transfer date, as when no consent is needed.
 		r.ArrivalDate = livestock.DateOf(m.TransferDate)
 	}
 	for _, list := range [][]livestock.Tag{r.AcceptedDevices, r.RejectedDevices} {
@@ -75,7 +79,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 			list[i] = tagFor(list[i], m.Species)
 		}
 	}
-	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate), Consent: sourceConsent(m)}
+	mv := livestock.ReviewedMovement{TransferDate: livestock.DateOf(m.TransferDate)}
 	for _, d := range m.Devices {
 		mv.Devices = append(mv.Devices, d.Identifier.String())
 	}
@@ -137,7 +141,13 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 		return outcome{}, err
 	}
 	req.TargetID, req.Species, req.UndoSupported = m.RequestID, m.Species, true
-	req.Holdings = holdingList(r.Holding, m.Source)
+	// The request concerns both ends, whichever reviewed: an inspector's
+	// holding filter finds a consent under the destination too.
+	other := m.Source
+	if r.Holding == m.Source {
+		other = m.Destination
+	}
+	req.Holdings = holdingList(r.Holding, other)
 	return outcome{warns: warns}, nil
 }
 

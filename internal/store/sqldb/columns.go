@@ -90,8 +90,10 @@ var requestFields = map[string]column{
 const movementInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.request_id)"
 
 // arrivalInstantSQL is the date-time the review that decided movement m
-// gave for the arrival (NULL when none decided it, or it gave none).
-const arrivalInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.review_id)"
+// gave for the arrival: NULL when none decided it, it gave none, or it was
+// the source keeper's consent to a move the destination reported, whose
+// arrival is the transfer's (movements' review.go).
+const arrivalInstantSQL = "(SELECT rq.movement_date FROM requests rq WHERE rq.id = m.review_id AND m.reported_by = 'Departure')"
 
 // reviewFields are the fields of store.ReviewFilterFields.
 var reviewFields = map[string]column{
