@@ -14,7 +14,7 @@ import (
 
 // Outbreak tracing's reads (store.TraceStore). The window reads take the
 // holdings as a list at %s, after the two dates, and run on the covering
-// indexes of migration 00020: movements_trace_from (source, transfer_date)
+// indexes of migrations 00020 and 00024: movements_trace_from (source, transfer_date)
 // and movements_trace_to (destination, the arrival expression), so that
 // each holding costs one index range and no row of the table is read. The
 // SQL is the same on both dialects; the index definitions differ
@@ -22,7 +22,7 @@ import (
 const (
 	// standing is the states a movement counts in for tracing.
 	standing       = `('PendingReview', 'Completed', 'Accepted')`
-	traceColumns   = `id, request_id, species, source, destination, transfer_date, arrival_date, state, animal_count`
+	traceColumns   = `id, request_id, species, source, destination, transfer_date, arrival_date, state, animal_count, review_id`
 	movementsFromS = `SELECT ` + traceColumns + ` FROM movements
 		WHERE source IN (%s) AND transfer_date >= $1 AND transfer_date <= $2 AND state IN ` + standing
 	movementsToSQL = `SELECT ` + traceColumns + ` FROM movements
@@ -102,11 +102,13 @@ func (s *Store) window(ctx context.Context, query string, holdings []livestock.C
 		}
 		for rows.Next() {
 			var m store.Movement
+			var reviewID sql.NullInt64
 			if err := rows.Scan(&m.ID, &m.RequestID, speciesCol{&m.Species}, cphCol{&m.Source}, cphCol{&m.Destination}, day{&m.TransferDate},
-				day{&m.ArrivalDate}, &m.State, &m.AnimalCount); err != nil {
+				day{&m.ArrivalDate}, &m.State, &m.AnimalCount, &reviewID); err != nil {
 				rows.Close()
 				return nil, err
 			}
+			m.ReviewID = reviewID.Int64
 			list = append(list, m)
 		}
 		if err := rows.Close(); err != nil {

@@ -45,6 +45,9 @@ func traceRegistry(t *testing.T, s store.Store) []int64 {
 	}
 	ids := make([]int64, len(m))
 	for i := range m {
+		if i == 1 {
+			m[i].ReviewID = ids[0] // any request will do for the reads: they carry the id
+		}
 		ids[i] = addMovement(t, s, m[i])
 	}
 	return ids
@@ -97,8 +100,11 @@ func testTraceWindows(t *testing.T, s store.Store) {
 	got, err := s.MovementsFrom(ctx(t), []livestock.CPH{mk}, ymd(2025, 1, 1), ymd(2025, 1, 31))
 	must(t, "MovementsFrom", err)
 	if len(got) != 1 || got[0].Destination != b || !got[0].ArrivalDate.Equal(ymd(2025, 1, 12)) || got[0].State != store.MovementAccepted ||
-		got[0].RequestID != m[1] || got[0].Species != livestock.SpeciesSheep || got[0].AnimalCount != 7 || len(got[0].Devices) != 0 {
-		t.Fatalf("market's departure = %+v, want m1 to farmB, arriving 2025-01-12, accepted, without parts", got)
+		got[0].RequestID != m[1] || got[0].ReviewID != m[0] || got[0].Species != livestock.SpeciesSheep || got[0].AnimalCount != 7 || len(got[0].Devices) != 0 {
+		t.Fatalf("market's departure = %+v, want m1 to farmB, arriving 2025-01-12, accepted by review m0, without parts", got)
+	}
+	if into, err := s.MovementsTo(ctx(t), []livestock.CPH{b}, ymd(2025, 1, 12), ymd(2025, 1, 12)); err != nil || len(into) != 1 || into[0].ReviewID != m[0] {
+		t.Errorf("farmB's arrival on 2025-01-12 = %+v, %v; want m1, decided by review m0", into, err)
 	}
 	must(t, "FillMovements", s.FillMovements(ctx(t), got))
 	if d, bt := got[0].Devices, got[0].Batches; len(d) != 2 || d[1].Outcome != "rejected" || len(bt) != 1 || bt[0].Accepted != 3 {
