@@ -181,7 +181,7 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 		entries = append(entries, entry{holding: o.Holding, day: day, prev: -1})
 		best[o.Holding], frontier[o.Holding] = len(entries)-1, len(entries)-1
 	}
-	first := map[livestock.CPH]int{} // holding → its first entry past the origins
+	first := map[livestock.CPH]int{} // holding → its best entry of the fewest hops past the origins
 	read := 0
 	var carriers []store.Movement
 	carried := map[int64]bool{}
@@ -214,7 +214,9 @@ func (s *Service) relax(ctx context.Context, q Query, d Direction, origins []Sta
 			}
 			entries = append(entries, entry{holding: to, hops: hop, day: day, move: m, prev: from})
 			best[to], next[to] = len(entries)-1, len(entries)-1
-			if _, ok := first[to]; !ok {
+			// The path is the best entry of the fewest hops: a later entry
+			// of the same hop is a better day by the same number of moves.
+			if f, ok := first[to]; !ok || entries[f].hops == hop {
 				first[to] = len(entries) - 1
 			}
 		}

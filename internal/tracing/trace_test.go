@@ -148,7 +148,8 @@ func TestTraceKnown(t *testing.T) {
 
 // TestTraceDatePath: a holding reached directly late and through a market
 // early has the direct path as its fewest hops and the market's as the
-// path of its date, forwards and backwards.
+// path of its date, forwards and backwards; of paths with the fewest
+// hops, the path is the one that gives the best date.
 func TestTraceDatePath(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		r := registry{t, s}
@@ -157,6 +158,7 @@ func TestTraceDatePath(t *testing.T) {
 			1: r.move(store.Movement{Source: F1, Destination: M, TransferDate: ymd(3, 5), ArrivalDate: ymd(3, 5), State: store.MovementCompleted, AnimalCount: 1}),
 			2: r.move(store.Movement{Source: M, Destination: F2, TransferDate: ymd(3, 6), ArrivalDate: ymd(3, 6), State: store.MovementCompleted, AnimalCount: 1}),
 			3: r.move(store.Movement{Source: F1, Destination: F2, TransferDate: ymd(3, 20), ArrivalDate: ymd(3, 20), State: store.MovementCompleted, AnimalCount: 1}),
+			4: r.move(store.Movement{Source: F1, Destination: F2, TransferDate: ymd(3, 25), ArrivalDate: ymd(3, 25), State: store.MovementCompleted, AnimalCount: 1}),
 		}
 		num := map[int64]int{}
 		for n, id := range ids {
@@ -177,7 +179,9 @@ func TestTraceDatePath(t *testing.T) {
 			path, datePath []int
 		}{
 			{tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 2}, F2, ymd(3, 6), []int{3}, []int{1, 2}},
-			{tracing.Query{Holding: F2, Direction: tracing.Backward, Hops: 2}, F1, ymd(3, 20), []int{3}, nil},
+			// Backwards, of two direct moves the later gives the date, and
+			// is the path: no datePath of as many hops.
+			{tracing.Query{Holding: F2, Direction: tracing.Backward, Hops: 2}, F1, ymd(3, 25), []int{4}, nil},
 			{tracing.Query{Holding: F1, Direction: tracing.Forward, Hops: 1}, F2, ymd(3, 20), []int{3}, nil},
 		} {
 			tc.q.From, tc.q.To = ymd(3, 1), ymd(3, 30)
