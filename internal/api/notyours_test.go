@@ -146,3 +146,60 @@ func TestNotYoursWritesAreNotThere(t *testing.T) {
 		}
 	})
 }
+
+// TestUnseenRequestsAreNotThere: keeper1's requests about farm2 that made
+// nothing keeper2 can see (a transfer that failed, one undone, the undo
+// itself) are, to keeper2's undo, correction or review naming them, ids
+// not in use: the same answers, byte for byte but for the ids.
+func TestUnseenRequestsAreNotThere(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		// First, so that no target is request 1, which the answers' counts would match.
+		b.submit(k1, "TransferRequests", transfer(day(-1), farm1, "01/100/0258", farm1, sheep("130181", 23), nil))
+		failed := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130199", 21), nil))
+		withdrawn := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 22), nil))
+		undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": withdrawn.RequestID})
+		if failed.RequestStatus != "Fail" || !withdrawn.applied() || !undo.applied() {
+			t.Fatalf("failed %s %+v, withdrawn %s, undo %s %+v", failed.RequestStatus, failed.Errors, withdrawn.RequestStatus, undo.RequestStatus, undo.Errors)
+		}
+		const unused = 999999
+		for _, tc := range []struct {
+			collection string
+			content    func(target int64) map[string]any
+		}{
+			{"UndoRequests", func(id int64) map[string]any { return map[string]any{"requestToBeUndone_ID": id} }},
+			{"CorrectTransferRequests", func(id int64) map[string]any {
+				return with(transfer(day(0), farm2, farm1, farm2, sheep("130186", 1), nil), "requestToBeUndone_ID", id)
+			}},
+			{"ReviewHoldingMovementRequests", func(id int64) map[string]any {
+				return map[string]any{"holding": farm2, "reviewMovement": map[string]any{"requestId": id, "isAccepted": false}}
+			}},
+		} {
+			for name, target := range map[string]int64{"failed": failed.RequestID, "withdrawn": withdrawn.RequestID, "undo": undo.RequestID} {
+				post := func(target int64) (response, response) {
+					res := b.post(k2, tc.collection, map[string]any{"content": tc.content(target)})
+					if res.status != http.StatusCreated {
+						return res, response{}
+					}
+					var rec record
+					res.decode(&rec)
+					b.await(k2, tc.collection, rec.RequestID)
+					return res, b.do(http.MethodGet, fmt.Sprintf("/v1/%s(%d)?$expand=content", tc.collection, rec.RequestID), k2, nil)
+				}
+				theirs, theirsDecided := post(target)
+				none, noneDecided := post(unused)
+				ids := [][2]string{{fmt.Sprint(target), fmt.Sprint(unused)}}
+				if theirs.status == http.StatusCreated && none.status == http.StatusCreated {
+					var a, c record
+					theirs.decode(&a)
+					none.decode(&c)
+					ids = append(ids, [2]string{fmt.Sprint(a.RequestID), fmt.Sprint(c.RequestID)})
+					sameAnswer(t, tc.collection+" naming the "+name+" request, decided", theirsDecided, noneDecided, ids...)
+				}
+				sameAnswer(t, tc.collection+" naming the "+name+" request", theirs, none, ids...)
+			}
+		}
+	})
+}

@@ -83,12 +83,18 @@ func mayRead(u livestock.User, r store.Request) bool {
 }
 
 // concerns reports whether request r is u's business as the target of a
-// write: u's own, or about a holding u acts for (a movement onto u's
-// holding is u's to review, by the requestId the look-up shows). The
-// inspector's, every one.
+// write: u's own, or another's transfer or correction that took effect,
+// stands, and is about a holding u acts for (a movement onto u's holding
+// is u's to review, by the requestId the look-up shows). One that failed,
+// is still pending, or was undone made nothing u can see, and neither
+// does another's review or undo. The inspector's, every one.
 func concerns(u livestock.User, r store.Request) bool {
 	if u.Role == livestock.RoleInspector || r.UserName == u.Name {
 		return true
+	}
+	if r.Type != store.RequestTransfer && r.Type != store.RequestCorrection || r.IsFullUndone ||
+		r.Status != store.StatusSuccess && r.Status != store.StatusCompletedWarning {
+		return false
 	}
 	for _, h := range r.Holdings {
 		if u.CanActFor(h) {
