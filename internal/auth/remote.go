@@ -41,6 +41,13 @@ const issuerTimeout = 5 * time.Second
 // maxJWKS is the largest JWKS read.
 const maxJWKS = 1 << 20
 
+// maxKeyWaiters is how many tokens naming a key not held may wait at once
+// for the JWKS to be fetched again. The rest are told at once that the key
+// is unknown (a fetch is still begun): a flood of such tokens, which need
+// no account, would otherwise hold every admitted request for up to a
+// second and leave no room for users with good tokens.
+const maxKeyWaiters = 4
+
 // NewRemoteKeys discovers an external issuer (OpenID Connect discovery at
 // {issuer}/.well-known/openid-configuration), fetches its JWKS once, and
 // returns the key set to hand to NewVerifier with the same issuer. Fetch
@@ -78,6 +85,8 @@ type remoteKeySet struct {
 	now    func() time.Time
 	log    *slog.Logger
 
+	waiters chan struct{} // a place for each token waiting for a fetch (maxKeyWaiters)
+
 	mu        sync.Mutex
 	keys      []jose.JSONWebKey
 	fetchedAt time.Time     // when keys were fetched; zero before the first success
@@ -90,14 +99,15 @@ func newRemoteKeySet(url string, client *http.Client, now func() time.Time, log 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &remoteKeySet{url: url, client: client, now: now, log: log}
+	return &remoteKeySet{url: url, client: client, now: now, log: log, waiters: make(chan struct{}, maxKeyWaiters)}
 }
 
 // VerifySignature checks jwt against the issuer's keys and returns its
 // payload. A token naming a key the cache lacks waits for the set to go
-// back to the issuer (at most once a second); one met when the cache is
-// older than JWKSMaxAge starts a fetch that no token waits for. The
-// algorithm has already been checked by the Verifier.
+// back to the issuer (at most once a second), unless maxKeyWaiters wait
+// already; one met when the cache is older than JWKSMaxAge starts a fetch
+// that no token waits for. The algorithm has already been checked by the
+// Verifier.
 func (k *remoteKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte, error) {
 	jws, err := jose.ParseSigned(jwt, []jose.SignatureAlgorithm{jose.RS256, jose.PS256, jose.ES256})
 	if err != nil {
@@ -116,8 +126,14 @@ func (k *remoteKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte,
 	var fetchErr error
 	payload, ok, known := k.verify(jws, kid)
 	if !ok && !known {
-		fetchErr = k.refresh(ctx)
-		payload, ok, _ = k.verify(jws, kid)
+		select {
+		case k.waiters <- struct{}{}:
+			fetchErr = k.refresh(ctx)
+			<-k.waiters
+			payload, ok, _ = k.verify(jws, kid)
+		default:
+			k.startFetch()
+		}
 	}
 	switch {
 	case k.age() > jwksStaleLimit: // the issuer has been out of reach too long
@@ -246,7 +262,9 @@ func (k *remoteKeySet) get() ([]jose.JSONWebKey, error) {
 	req.Header.Set("Accept", "application/json")
 	res, err := k.client.Do(req)
 	if err != nil {
-		return nil, err
+		// Not wrapped: the client's timeout would read as the request's
+		// own deadline (a 504), where the issuer is at fault (a 503).
+		return nil, fmt.Errorf("auth: fetching %s: %v", k.url, err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -217,6 +218,9 @@ func TestRemoteKeysStalledIssuer(t *testing.T) {
 	if k := livestock.ErrorKind(err); k != livestock.KindUnavailable || time.Since(start) > 3*time.Second {
 		t.Errorf("unknown key while the issuer stalls: %v (kind %v) after %s; want unavailable within 3s", err, k, time.Since(start))
 	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the issuer's timeout reads as the request's own deadline (a 504, not a 503): %v", err)
+	}
 	if _, err := keys.VerifySignature(t.Context(), f.sign(t, k1, "keeper1")); err != nil {
 		t.Errorf("a key already held stopped verifying while the issuer stalled: %v", err)
 	}
@@ -307,6 +311,37 @@ func TestRemoteKeysFetchAtMostOnceASecond(t *testing.T) {
 	f.mu.Unlock()
 	if limit := 1 + int(time.Since(start)/time.Second); fetches > limit {
 		t.Errorf("40 tokens with an unknown key made %d fetches in %s; want at most %d", fetches, time.Since(start), limit)
+	}
+}
+
+// Tokens naming a key not held wait for a fetch maxKeyWaiters at a time;
+// while that many wait (the issuer stalls), the next is told at once that
+// its key is unknown, so a flood of them cannot hold every admitted
+// request. Once the issuer answers, the new key is found.
+func TestRemoteKeysWaitersBounded(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	f.rotate(t, "k1")
+	keys := remoteSet(t, f, 10*time.Second, time.Now)
+	resume := f.stall()
+	forged := forge(t, "nobody", jwt.Claims{Subject: "keeper1"})
+	var wg sync.WaitGroup
+	for range maxKeyWaiters {
+		wg.Go(func() { _, _ = keys.VerifySignature(t.Context(), forged) })
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(keys.waiters) < maxKeyWaiters; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d tokens wait for the stalled issuer, want %d", len(keys.waiters), maxKeyWaiters)
+		}
+	}
+	if _, err := keys.VerifySignature(t.Context(), forged); !errors.Is(err, errUnknownKey) {
+		t.Errorf("a token beyond the waiters: %v, want %v at once", err, errUnknownKey)
+	}
+	k2 := f.add(t, "k2")
+	resume()
+	wg.Wait()
+	if _, err := keys.VerifySignature(t.Context(), f.sign(t, k2, "keeper1")); err != nil {
+		t.Errorf("the new key once the issuer answers again: %v", err)
 	}
 }
 
