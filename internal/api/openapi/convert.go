@@ -34,7 +34,9 @@ func (c *collector) add(code livestock.Code, source, message, value string) {
 const maxErrors = 100
 
 // result is every error once, in a stable order (body pointers first, then
-// parameters, each by source), at most maxErrors of them.
+// parameters, each by source), at most maxErrors of them. An error about
+// the whole body (missing, not JSON, not an object) names it as "body",
+// as the form endpoints do: its JSON pointer, "", would name nothing.
 func (c *collector) result() []livestock.FieldError {
 	if len(c.out) == 0 {
 		return nil
@@ -44,7 +46,13 @@ func (c *collector) result() []livestock.FieldError {
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Message, b.Message))
 	})
 	out := slices.Compact(c.out)
-	return out[:min(len(out), maxErrors)]
+	out = out[:min(len(out), maxErrors)]
+	for i := range out {
+		if out[i].Source == "" {
+			out[i].Source = "body"
+		}
+	}
+	return out
 }
 
 // request collects the rules broken in err, an error of

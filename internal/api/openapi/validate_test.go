@@ -121,7 +121,7 @@ func TestValidateRequestDocument(t *testing.T) {
 		{"token as JSON", request{method: "POST", target: "/oauth2/token", ctype: "application/json", body: `{"grant_type":"password"}`},
 			[]fe{{"S012", "must be application/x-www-form-urlencoded", "header:Content-Type", "application/json"}}},
 		{"token without a body", request{method: "POST", target: "/oauth2/token", ctype: form},
-			[]fe{{"S002", "a request body is required", "", ""}}},
+			[]fe{{"S002", "a request body is required", "body", ""}}},
 		// Cancel posts no credentials, and the page itself asks for missing ones.
 		{"sign-in without credentials", request{method: "POST", target: "/oauth2/authorize", ctype: form,
 			body: "response_type=code&redirect_uri=x&code_challenge=" + challenge + "&code_challenge_method=S256"}, nil},
@@ -209,19 +209,19 @@ func TestValidateRequestBodies(t *testing.T) {
 				{"S002", "is required", "/content/species", ""},
 				{"S002", "is required", "/content/transferDate", ""},
 			}},
-		{"not an object", raw("application/json", `[1,2]`), []fe{{"S003", "must be an object", "", "[1,2]"}}},
+		{"not an object", raw("application/json", `[1,2]`), []fe{{"S003", "must be an object", "body", "[1,2]"}}},
 		{"a name twice", transfer(ok + `,"species":"Goat"`),
 			[]fe{{"S005", "is a name this object already has: each name may appear once (RFC 8259 §4, RFC 7493 §2.3)", "/content/species", ""}}},
 		{"an escaped surrogate half", transfer(ok + `,"movementGroups":[{"batches":[{"batchNumber":"UK\udbff"}]}]`),
 			[]fe{{"S005", `holds a string with the escape \udbff, half of a UTF-16 surrogate pair without its other half: it is no character (RFC 7493 §2.1)`,
 				"/content/movementGroups/0/batches/0/batchNumber", ""}}},
 		{"malformed JSON", raw("application/json", `{"content":{"species":}}`),
-			[]fe{{"S005", "is not well-formed JSON: invalid character '}' looking for beginning of value at byte 23", "", ""}}},
+			[]fe{{"S005", "is not well-formed JSON: invalid character '}' looking for beginning of value at byte 23", "body", ""}}},
 		{"truncated JSON", raw("application/json", `{"content":{`),
-			[]fe{{"S005", "is not well-formed JSON: unexpected end of JSON input at byte 12", "", ""}}},
+			[]fe{{"S005", "is not well-formed JSON: unexpected end of JSON input at byte 12", "body", ""}}},
 		{"trailing data", raw("application/json", `{"content":{`+ok+`}}}`),
-			[]fe{{"S005", "is not well-formed JSON: invalid character '}' after top-level value at byte 76", "", ""}}},
-		{"no body", raw("application/json", ""), []fe{{"S002", "a request body is required", "", ""}}},
+			[]fe{{"S005", "is not well-formed JSON: invalid character '}' after top-level value at byte 76", "body", ""}}},
+		{"no body", raw("application/json", ""), []fe{{"S002", "a request body is required", "body", ""}}},
 		{"text", raw("text/plain", "hello"), []fe{{"S012", "must be application/json", "header:Content-Type", "text/plain"}}},
 		{"no content type", raw("", `{"content":{}}`), []fe{{"S012", "must be application/json", "header:Content-Type", ""}}},
 		{"gzip", request{method: "POST", target: "/v1/TransferRequests", ctype: "application/json", body: `{"content":{}}`,
@@ -256,7 +256,7 @@ func TestValidateRequestBodies(t *testing.T) {
 		{"parameters and body together", request{method: "POST", target: "/v1/TransferRequests", ctype: "application/json", body: `{"content":`,
 			header: map[string]string{"X-Correlation-ID": strings.Repeat("x", 129)}},
 			[]fe{
-				{"S005", "is not well-formed JSON: unexpected end of JSON input at byte 11", "", ""},
+				{"S005", "is not well-formed JSON: unexpected end of JSON input at byte 11", "body", ""},
 				{"S007", "must be at most 128 characters long", "header:X-Correlation-ID", strings.Repeat("x", 100) + "…"},
 			}},
 	}
@@ -315,7 +315,7 @@ func TestValidateRequestTooLarge(t *testing.T) {
 		r := httptest.NewRequest(http.MethodPost, tt.template, nil)
 		r.Body = http.MaxBytesReader(w, io.NopCloser(strings.NewReader(strings.Repeat("a", 100))), 10)
 		r.Header.Set("Content-Type", tt.ctype)
-		want := []fe{{"S011", "the body is over the size limit", "", ""}}
+		want := []fe{{"S011", "the body is over the size limit", "body", ""}}
 		if diff := cmp.Diff(want, fes(tt.doc.ValidateRequest(r, tt.template, nil))); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.template, diff)
 		}
