@@ -99,6 +99,9 @@ func (s *Server) createTrace(w http.ResponseWriter, r *http.Request) error {
 	if err := s.knownOrReached(r.Context(), q, res); err != nil {
 		return err
 	}
+	if res.Animal != "" {
+		q.Animal = res.Animal // the echo and the audit name it as the register does
+	}
 	body := newTraceBody(q, res)
 	if err := s.auditTrace(r, u, body, time.Since(started)); err != nil {
 		return err

@@ -117,6 +117,23 @@ func TestTraceEndpoint(t *testing.T) {
 		if res := b.do(http.MethodPost, "/v1/traces", b.token("keeper1"), strings.NewReader(body), "Content-Type", "application/json"); res.status != http.StatusForbidden {
 			t.Errorf("keeper1 traced: %d %s", res.status, res.body)
 		}
+		// An animal named in another form is echoed, and audited, as the
+		// register prints it.
+		spaced := cow[:2] + " " + cow[2:8] + " " + cow[8:]
+		byAnimal := b.do(http.MethodPost, "/v1/traces", insp, strings.NewReader(`{"animal":"`+spaced+`","from":"2025-03-01","to":"2025-03-30","direction":"both","hops":1}`),
+			"Content-Type", "application/json")
+		var echo struct{ Query struct{ Animal string } }
+		byAnimal.decode(&echo)
+		if byAnimal.status != http.StatusOK || echo.Query.Animal != cow {
+			t.Errorf("trace of %q: %d, query.animal %q; want 200 echoing %s", spaced, byAnimal.status, echo.Query.Animal, cow)
+		}
+		err = s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
+			entries, err = storetest.AuditEntries(ctx, tx, "Animals("+cow+")")
+			return err
+		})
+		if err != nil || len(entries) != 1 {
+			t.Errorf("audit of the animal's trace = %+v, %v; want one entry under Animals(%s)", entries, err, cow)
+		}
 	})
 }
 

@@ -36,6 +36,9 @@ type Query struct {
 
 // Result is a trace's answer.
 type Result struct {
+	// Animal is the traced animal as the register prints it (the query
+	// may name it by another form, its RFID say); "" for a holding.
+	Animal string
 	// Origins are where the risk starts: the holding traced over the
 	// window, or the traced animal's stays that share a day with it.
 	Origins []Stay
@@ -99,7 +102,8 @@ func (s *Service) Trace(ctx context.Context, q Query) (Result, error) {
 			return Result{}, &livestock.Error{Kind: livestock.KindNotFound, Detail: detail,
 				Fields: []livestock.FieldError{{Code: livestock.CodeNotFound, Source: "/animal", Value: q.Animal, Message: detail}}}
 		}
-		q.Animal = h.Animal.Identifier.String() // as the register prints it
+		q.Animal = h.Animal.Identifier.String()
+		res.Animal = q.Animal
 		for _, st := range h.Stays {
 			if st.Overlaps(q.From, q.To) {
 				res.Origins = append(res.Origins, st)
