@@ -174,5 +174,10 @@ func (c config) check() error {
 			return fmt.Errorf("%s must be %s", b.flag, b.expected)
 		}
 	}
+	// Read again by startSandbox; checked here so that a bad list stops the
+	// server before it opens (and migrates, and claims) a database.
+	if _, err := auth.ParseClients(c.SandboxClients); err != nil {
+		return fmt.Errorf("--sandbox-clients: %w", err)
+	}
 	return nil
 }

@@ -65,27 +65,13 @@ func importData(ctx context.Context, args []string, getenv func(string) string, 
 	databaseFlag(fs, &dsn)
 	update := fs.Bool("update", false, "make holdings and users that exist take the file's values, a user's holdings becoming exactly those listed")
 	if err := parse(fs, args, getenv, stderr); err != nil && !errors.Is(err, errExtraArgs) {
+		if errors.Is(err, flag.ErrHelp) { // -h showed the flags; the file's form follows them
+			fmt.Fprintln(stderr, "\n"+importUsage)
+		}
 		return err
 	}
-	// After parse, which sets the usage every command shares (-h shows it).
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: drover import [--database …] [--update] FILE.json
-
-FILE holds {"holdings": [{"holding": "01/100/0253", "type": "abattoir", "mhs": "0035"}, …],
-            "users": [{"userName": "jsmith", "subject": "<token sub>", "role": "keeper",
-                       "holdings": ["01/100/0253"]}, …],
-            "flocks": [{"mark": "130181", "species": "sheep", "holding": "01/100/0253"}, …],
-            "tags": [{"tag": "UK0130181 00001", "species": "sheep", "issuedOn": "2025-01-06"}, …],
-            "animals": [{"tag": "UK0130181 00001", "species": "sheep", "sex": "female",
-                         "birthDate": "2025-03-01", "holding": "01/100/0253",
-                         "onSince": "2025-03-01"}, …]}
-Every section is optional; animals are the living ones, registered where they
-are. Each holding and flock named must be in FILE or in the database. Rows that exist are left as they are, unless
---update is given: then the holdings and users FILE names take its values,
-and each user's holdings become exactly those listed ("holdings": []
-withdraws them all). Holdings and users FILE does not name are never
-changed; flocks, tags and animals are only ever added.`)
-	}
+	// After parse, which sets the usage every command shares.
+	fs.Usage = func() { fmt.Fprintln(stderr, importUsage) }
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return errors.New("import takes one file")
@@ -336,3 +322,21 @@ func importSpecies(s string) (livestock.Species, error) {
 	}
 	return livestock.ParseRegistrationSpecies(s)
 }
+
+// importUsage is how drover import is called, and its file's form.
+const importUsage = `usage: drover import [--database …] [--update] FILE.json
+
+FILE holds {"holdings": [{"holding": "01/100/0253", "type": "abattoir", "mhs": "0035"}, …],
+            "users": [{"userName": "jsmith", "subject": "<token sub>", "role": "keeper",
+                       "holdings": ["01/100/0253"]}, …],
+            "flocks": [{"mark": "130181", "species": "sheep", "holding": "01/100/0253"}, …],
+            "tags": [{"tag": "UK0130181 00001", "species": "sheep", "issuedOn": "2025-01-06"}, …],
+            "animals": [{"tag": "UK0130181 00001", "species": "sheep", "sex": "female",
+                         "birthDate": "2025-03-01", "holding": "01/100/0253",
+                         "onSince": "2025-03-01"}, …]}
+Every section is optional; animals are the living ones, registered where they
+are. Each holding and flock named must be in FILE or in the database. Rows that exist are left as they are, unless
+--update is given: then the holdings and users FILE names take its values,
+and each user's holdings become exactly those listed ("holdings": []
+withdraws them all). Holdings and users FILE does not name are never
+changed; flocks, tags and animals are only ever added.`

@@ -159,6 +159,22 @@ func TestServeHelpListsEverySetting(t *testing.T) {
 	}
 }
 
+// TestImportHelpShowsTheFile: drover import -h gives the file's form
+// beside the flags, as docs/operations.md says.
+func TestImportHelpShowsTheFile(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"import", "-h"}, func(string) string { return "" }, &out, &out)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("import -h = %v", err)
+	}
+	for _, want := range []string{"--database", "--update", `"holdings": [{"holding"`, `"animals": [{"tag"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("import -h lacks %s:\n%s", want, out.String())
+		}
+	}
+}
+
 func TestEnvironmentAndFlags(t *testing.T) {
 	t.Parallel()
 	var c config
@@ -258,6 +274,14 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), flag+" must be ") {
 			t.Errorf("serve %s=%s = %v; want an error naming %s", flag, value, err, flag)
 		}
+	}
+	// Not cancelled: refused only once the store was open, it was opened
+	// (created, migrated, claimed for the sandbox) first.
+	live, stop := context.WithTimeout(context.Background(), 30*time.Second)
+	defer stop()
+	if err := run(live, []string{"serve", "--addr", "127.0.0.1:0", "--database", db, "--sandbox-clients=x=ftp://y"}, func(string) string { return "" },
+		io.Discard, io.Discard); err == nil || !strings.HasPrefix(err.Error(), "--sandbox-clients: ") {
+		t.Errorf("serve --sandbox-clients=x=ftp://y = %v; want an error naming --sandbox-clients", err)
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Error("a refused serve created its database")
