@@ -40,6 +40,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	// What logs through slog's default, or the log package, is JSON at
+	// --log-level too: a metrics scrape's and a statistics refresh's
+	// warnings, and any library's.
+	slog.SetDefault(log)
 	tuneGC(getenv, log)
 	if c.AdaptiveLimit {
 		log.Warn("--adaptive-limit (DROVER_ADAPTIVE_LIMIT) is " + deprecatedAdaptive)

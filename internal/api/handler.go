@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -78,7 +79,12 @@ func (s *Server) failWith(w http.ResponseWriter, r *http.Request, extend func(*p
 		s.log.ErrorContext(r.Context(), "internal fault", slog.String("correlation_id", correlationID(r.Context())),
 			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Any("error", err))
 	case livestock.KindUnavailable:
-		s.log.WarnContext(r.Context(), "unavailable", slog.String("correlation_id", correlationID(r.Context())),
+		msg := "unavailable"
+		if errors.Is(r.Context().Err(), context.DeadlineExceeded) {
+			// Its own deadline, not the database: a slow upload, say.
+			msg = "the request's deadline (--request-timeout) passed"
+		}
+		s.log.WarnContext(r.Context(), msg, slog.String("correlation_id", correlationID(r.Context())),
 			slog.String("path", r.URL.Path), slog.Any("error", err))
 	case livestock.KindUnauthenticated:
 		w.Header().Set("WWW-Authenticate", auth.WWWAuthenticate(err))

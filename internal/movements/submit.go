@@ -48,7 +48,7 @@ type Answer struct {
 // writes are undone with it. Every first submission is spared a read.
 func (s *Service) Submit(ctx context.Context, typ store.RequestType, p Posted) (Answer, error) {
 	a, content, err := s.submit(ctx, typ, p)
-	if err != nil && p.Replayable {
+	if err != nil && p.Replayable && ctx.Err() == nil { // past its deadline, the request's own error says so
 		if a, found, rerr := s.replay(ctx, typ, p, content); found || rerr != nil {
 			return a, rerr
 		}

@@ -86,7 +86,7 @@ type Queued struct {
 // answered the same way.
 func (s *Service) Submit(ctx context.Context, p Posted) (Answer, error) {
 	a, stored, err := s.submit(ctx, p)
-	if err != nil && p.Replayable {
+	if err != nil && p.Replayable && ctx.Err() == nil { // past its deadline, the request's own error says so
 		if a, found, rerr := s.replay(ctx, p, stored); found || rerr != nil {
 			return a, rerr
 		}
