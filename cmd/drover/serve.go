@@ -188,7 +188,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		log.Warn("shutdown timeout: a job is still running; it will be retried after restart")
 	}
 	if shutdownErr != nil && !errors.Is(shutdownErr, http.ErrServerClosed) {
-		return fmt.Errorf("drain: %w", shutdownErr)
+		return fmt.Errorf("drain: requests still in flight after --shutdown-timeout (%s): %w", c.ShutdownTimeout, shutdownErr)
 	}
 	log.Info("stopped")
 	return nil
@@ -206,11 +206,16 @@ func closeWithin(closeStore func() error, by time.Time, log *slog.Logger) {
 		<-done
 		return
 	}
-	t := time.NewTimer(time.Until(by))
+	left := time.Until(by)
+	t := time.NewTimer(left)
 	defer t.Stop()
 	select {
 	case <-done:
 	case <-t.C:
+		if left <= 0 { // the drain took it all: a request or job, not the database
+			log.Warn("shutdown timeout: no time was left to close the database; exiting without closing it")
+			return
+		}
 		log.Warn("shutdown timeout: the database did not close in time; exiting without waiting for it")
 	}
 }
