@@ -148,9 +148,10 @@ func TestNotYoursWritesAreNotThere(t *testing.T) {
 }
 
 // TestUnseenRequestsAreNotThere: keeper1's requests about farm2 that made
-// nothing keeper2 can see (a transfer that failed, one undone, the undo
-// itself) are, to keeper2's undo, correction or review naming them, ids
-// not in use: the same answers, byte for byte but for the ids.
+// nothing keeper2 can see (a transfer that failed, one undone, one whose
+// correction was undone, the undo itself, keeper1's review) are, to
+// keeper2's undo, correction or review naming them, ids not in use: the
+// same answers, byte for byte but for the ids.
 func TestUnseenRequestsAreNotThere(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
@@ -163,6 +164,22 @@ func TestUnseenRequestsAreNotThere(t *testing.T) {
 		undo := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": withdrawn.RequestID})
 		if failed.RequestStatus != "Fail" || !withdrawn.applied() || !undo.applied() {
 			t.Fatalf("failed %s %+v, withdrawn %s, undo %s %+v", failed.RequestStatus, failed.Errors, withdrawn.RequestStatus, undo.RequestStatus, undo.Errors)
+		}
+		// A transfer whose correction was undone: the movement is withdrawn,
+		// though only the correction is marked undone.
+		corrected := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 24), nil))
+		correction := b.submit(k1, "CorrectTransferRequests", with(transfer(day(-1), farm1, farm2, farm1, sheep("130181", 25), nil),
+			"requestToBeUndone_ID", corrected.RequestID))
+		if undone := b.submit(k1, "UndoRequests", map[string]any{"requestToBeUndone_ID": correction.RequestID}); !corrected.applied() ||
+			!correction.applied() || !undone.applied() {
+			t.Fatalf("corrected %s, correction %s %+v, its undo %s %+v", corrected.RequestStatus, correction.RequestStatus, correction.Errors,
+				undone.RequestStatus, undone.Errors)
+		}
+		// keeper1's consent to keeper2's on-move: keeper1's review.
+		on := b.submit(k2, "TransferRequests", transfer(day(-1), farm1, farm2, farm2, sheep("130181", 20), nil))
+		consent := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 1))
+		if !on.applied() || !consent.applied() {
+			t.Fatalf("on-move %s %+v, consent %s %+v", on.RequestStatus, on.Errors, consent.RequestStatus, consent.Errors)
 		}
 		const unused = 999999
 		for _, tc := range []struct {
@@ -177,7 +194,8 @@ func TestUnseenRequestsAreNotThere(t *testing.T) {
 				return map[string]any{"holding": farm2, "reviewMovement": map[string]any{"requestId": id, "isAccepted": false}}
 			}},
 		} {
-			for name, target := range map[string]int64{"failed": failed.RequestID, "withdrawn": withdrawn.RequestID, "undo": undo.RequestID} {
+			for name, target := range map[string]int64{"failed": failed.RequestID, "withdrawn": withdrawn.RequestID, "undo": undo.RequestID,
+				"corrected and withdrawn": corrected.RequestID, "consent": consent.RequestID} {
 				post := func(target int64) (response, response) {
 					res := b.post(k2, tc.collection, map[string]any{"content": tc.content(target)})
 					if res.status != http.StatusCreated {

@@ -12,8 +12,8 @@ import (
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// Requests lists the requests of one type that u may see — their own, and
-// those that concern a holding they act for; an inspector sees all — one
+// Requests lists the requests of one type that u may see — their own; an
+// inspector sees all — one
 // page at a time, in ascending id order or in q's $orderby. more reports
 // whether another page follows. Content is read, and put in the live
 // shape, only when q shows it ($expand or $select names it); otherwise
@@ -92,8 +92,7 @@ func concerns(u livestock.User, r store.Request) bool {
 	if u.Role == livestock.RoleInspector || r.UserName == u.Name {
 		return true
 	}
-	if r.Type != store.RequestTransfer && r.Type != store.RequestCorrection || r.IsFullUndone ||
-		r.Status != store.StatusSuccess && r.Status != store.StatusCompletedWarning {
+	if r.Type != store.RequestTransfer && r.Type != store.RequestCorrection || r.IsFullUndone || !r.Status.Applied() {
 		return false
 	}
 	for _, h := range r.Holdings {
@@ -102,6 +101,32 @@ func concerns(u livestock.User, r store.Request) bool {
 		}
 	}
 	return false
+}
+
+// concernsNow is concerns, and for another's request, that the movement
+// it made stands: undoing a correction withdraws the movement, though the
+// transfer it corrected is not itself marked undone. movement reads a
+// movement: the store's read, or in a job its Tx's LockMovement (the
+// request is locked already: lockorder.go).
+func concernsNow(ctx context.Context, rd store.MovementReader, movement func(context.Context, int64) (store.Movement, error),
+	u livestock.User, r store.Request) (bool, error) {
+	if !concerns(u, r) {
+		return false, nil
+	}
+	if u.Role == livestock.RoleInspector || r.UserName == u.Name {
+		return true, nil
+	}
+	id, err := movementOf(ctx, rd, r)
+	if err == nil {
+		var m store.Movement
+		if m, err = movement(ctx, id); err == nil {
+			return m.State != store.MovementUndone, nil
+		}
+	}
+	if livestock.IsNotFound(err) {
+		return false, nil
+	}
+	return false, err
 }
 
 // AwaitingReview lists the movements of a species that await the review

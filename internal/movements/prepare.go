@@ -110,8 +110,14 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 	}
 	req := store.Request{TargetID: w.UndoRequestID, TrackingID: deref(w.TrackingID), Content: normalised(w)}
 	target, err := s.store.Request(ctx, w.UndoRequestID)
+	if err == nil {
+		var ok bool
+		if ok, err = concernsNow(ctx, s.store, s.store.Movement, u, target); err == nil && !ok {
+			return req, nil // the job fails it with V024
+		}
+	}
 	switch {
-	case livestock.IsNotFound(err), err == nil && !concerns(u, target):
+	case livestock.IsNotFound(err):
 		return req, nil // the job fails it with V024
 	case err != nil:
 		return req, err
@@ -132,8 +138,14 @@ const correctionTarget = "requestToBeUndone_ID"
 // (notyours.go).
 func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
 	target, err := s.store.Request(ctx, id)
+	if err == nil {
+		var ok bool
+		if ok, err = concernsNow(ctx, s.store, s.store.Movement, u, target); err == nil && !ok {
+			return nil // the job fails it with V024
+		}
+	}
 	switch {
-	case livestock.IsNotFound(err), err == nil && !concerns(u, target):
+	case livestock.IsNotFound(err):
 		return nil // the job fails it with V024
 	case err != nil:
 		return err

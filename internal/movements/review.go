@@ -182,7 +182,13 @@ func staleReview(named, current int64) livestock.FieldError {
 // a correction may come between the two.
 func (s *Service) checkMovement(ctx context.Context, u livestock.User, r livestock.Review) error {
 	reviewed, err := s.store.Request(ctx, r.RequestID)
-	if livestock.IsNotFound(err) || err == nil && !concerns(u, reviewed) { // notyours.go
+	if err == nil {
+		var ok bool
+		if ok, err = concernsNow(ctx, s.store, s.store.Movement, u, reviewed); err == nil && !ok {
+			return nil // notyours.go
+		}
+	}
+	if livestock.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
