@@ -133,6 +133,7 @@ func (k *remoteKeySet) VerifySignature(ctx context.Context, jwt string) ([]byte,
 			payload, ok, _ = k.verify(jws, kid)
 		default:
 			k.startFetch()
+			fetchErr = k.err() // while the issuer fails, a key not held is its fault (a 503), not the token's
 		}
 	}
 	switch {
@@ -272,7 +273,7 @@ func (k *remoteKeySet) get() ([]jose.JSONWebKey, error) {
 	}
 	var set jose.JSONWebKeySet
 	if err := json.NewDecoder(io.LimitReader(res.Body, maxJWKS)).Decode(&set); err != nil {
-		return nil, fmt.Errorf("auth: reading %s: %w", k.url, err)
+		return nil, fmt.Errorf("auth: reading %s: %v", k.url, err) // not wrapped, as client.Do's error
 	}
 	var keys []jose.JSONWebKey
 	for _, key := range set.Keys {

@@ -30,6 +30,7 @@ type fakeIssuer struct {
 	fetches int               // of the JWKS
 	failing bool              // the JWKS answers 500
 	stalled chan struct{}     // while not nil, every request waits for it to close
+	midBody bool              // a stalled JWKS sends its headers and the body's start first
 }
 
 // stall makes the issuer accept requests and answer none until the
@@ -83,6 +84,15 @@ func newFakeIssuer(t *testing.T) *fakeIssuer {
 		})
 	})
 	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		midBody := f.midBody && f.stalled != nil
+		f.mu.Unlock()
+		if midBody {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(`{"keys":[`))
+			w.(http.Flusher).Flush()
+		}
 		f.wait(r)
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -311,6 +321,53 @@ func TestRemoteKeysFetchAtMostOnceASecond(t *testing.T) {
 	f.mu.Unlock()
 	if limit := 1 + int(time.Since(start)/time.Second); fetches > limit {
 		t.Errorf("40 tokens with an unknown key made %d fetches in %s; want at most %d", fetches, time.Since(start), limit)
+	}
+}
+
+// An issuer that stalls after its headers, in the middle of the JWKS, is
+// at fault as one that never answers: a 503, not the request's own
+// deadline (a 504).
+func TestRemoteKeysIssuerStallsMidBody(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	f.rotate(t, "k1")
+	keys := remoteSet(t, f, 200*time.Millisecond, time.Now)
+	f.mu.Lock()
+	f.midBody = true
+	f.mu.Unlock()
+	defer f.stall()()
+	k2 := f.add(t, "k2")
+	_, err := keys.VerifySignature(t.Context(), f.sign(t, k2, "keeper1"))
+	if k := livestock.ErrorKind(err); k != livestock.KindUnavailable || errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("unknown key while the JWKS stalls mid-body: %v (kind %v); want unavailable, not a deadline", err, k)
+	}
+}
+
+// While the issuer fails, a token beyond the waiters whose key is not held
+// is still the issuer's fault (a 503), as a waiting one's is.
+func TestRemoteKeysWaitersFullWhileIssuerFails(t *testing.T) {
+	t.Parallel()
+	f := newFakeIssuer(t)
+	f.rotate(t, "k1")
+	keys := remoteSet(t, f, 5*time.Second, time.Now)
+	f.mu.Lock()
+	f.failing = true
+	f.mu.Unlock()
+	forged := forge(t, "nobody", jwt.Claims{Subject: "keeper1"})
+	if _, err := keys.VerifySignature(t.Context(), forged); livestock.ErrorKind(err) != livestock.KindUnavailable {
+		t.Fatalf("unknown key while the JWKS answers 500: %v, want unavailable", err)
+	}
+	defer f.stall()()
+	for range maxKeyWaiters {
+		go func() { _, _ = keys.VerifySignature(t.Context(), forged) }()
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(keys.waiters) < maxKeyWaiters; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d tokens wait, want %d", len(keys.waiters), maxKeyWaiters)
+		}
+	}
+	if _, err := keys.VerifySignature(t.Context(), forged); livestock.ErrorKind(err) != livestock.KindUnavailable {
+		t.Errorf("a token beyond the waiters while the issuer fails: %v, want unavailable", err)
 	}
 }
 
