@@ -175,8 +175,9 @@ func (c config) check() error {
 		}
 	}
 	// Read again by startSandbox; checked here so that a bad list stops the
-	// server before it opens (and migrates, and claims) a database.
-	if _, err := auth.ParseClients(c.SandboxClients); err != nil {
+	// server before it opens (and migrates, and claims) a database. A
+	// production server has no sandbox issuer to give it to.
+	if _, err := auth.ParseClients(c.SandboxClients); err != nil && c.Issuer == "" {
 		return fmt.Errorf("--sandbox-clients: %w", err)
 	}
 	return nil

@@ -275,8 +275,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 			t.Errorf("serve %s=%s = %v; want an error naming %s", flag, value, err, flag)
 		}
 	}
-	// Not cancelled: refused only once the store was open, it was opened
-	// (created, migrated, claimed for the sandbox) first.
+	// Not cancelled, so that a list checked only once the store is open
+	// would create the database first.
 	live, stop := context.WithTimeout(context.Background(), 30*time.Second)
 	defer stop()
 	if err := run(live, []string{"serve", "--addr", "127.0.0.1:0", "--database", db, "--sandbox-clients=x=ftp://y"}, func(string) string { return "" },
