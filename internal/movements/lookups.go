@@ -107,26 +107,41 @@ func concerns(u livestock.User, r store.Request) bool {
 // it made stands: undoing a correction withdraws the movement, though the
 // transfer it corrected is not itself marked undone. movement reads a
 // movement: the store's read, or in a job its Tx's LockMovement (the
-// request is locked already: lockorder.go).
+// request is locked already: lockorder.go). The movement read, if one was
+// (another's request), is returned for the caller to go on with.
 func concernsNow(ctx context.Context, rd store.MovementReader, movement func(context.Context, int64) (store.Movement, error),
-	u livestock.User, r store.Request) (bool, error) {
+	u livestock.User, r store.Request) (m store.Movement, ok bool, err error) {
 	if !concerns(u, r) {
-		return false, nil
+		return store.Movement{}, false, nil
 	}
 	if u.Role == livestock.RoleInspector || r.UserName == u.Name {
-		return true, nil
+		return store.Movement{}, true, nil
 	}
 	id, err := movementOf(ctx, rd, r)
 	if err == nil {
-		var m store.Movement
 		if m, err = movement(ctx, id); err == nil {
-			return m.State != store.MovementUndone, nil
+			return m, m.State != store.MovementUndone, nil
 		}
 	}
 	if livestock.IsNotFound(err) {
-		return false, nil
+		return store.Movement{}, false, nil
 	}
-	return false, err
+	return store.Movement{}, false, err
+}
+
+// namedRequest reads request id, named by u in a submission: found is
+// false when it is not in use for u (notyours.go). m is its movement when
+// it was read to tell (another's request), else zero.
+func (s *Service) namedRequest(ctx context.Context, u livestock.User, id int64) (r store.Request, m store.Movement, found bool, err error) {
+	if r, err = s.store.Request(ctx, id); err == nil {
+		if m, found, err = concernsNow(ctx, s.store, s.store.Movement, u, r); err == nil {
+			return r, m, found, nil
+		}
+	}
+	if livestock.IsNotFound(err) {
+		err = nil
+	}
+	return store.Request{}, store.Movement{}, false, err
 }
 
 // AwaitingReview lists the movements of a species that await the review

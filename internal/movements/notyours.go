@@ -25,15 +25,16 @@ func unknownTarget(source string, id int64) livestock.FieldError {
 
 // hiddenFrom reports whether the user named userName, with the grants tx
 // sees now, may not see r. A user who no longer exists sees only their
-// own requests.
-func hiddenFrom(ctx context.Context, tx store.Tx, userName string, r store.Request) (bool, error) {
+// own requests. m is r's movement, locked, when it was read to tell
+// (another's request), else zero.
+func hiddenFrom(ctx context.Context, tx store.Tx, userName string, r store.Request) (m store.Movement, hidden bool, err error) {
 	u, err := tx.UserByName(ctx, userName)
 	if livestock.IsNotFound(err) {
 		u, err = livestock.User{Name: userName}, nil
 	}
 	if err != nil {
-		return false, err
+		return store.Movement{}, false, err
 	}
-	ok, err := concernsNow(ctx, tx, tx.LockMovement, u, r)
-	return !ok, err
+	m, ok, err := concernsNow(ctx, tx, tx.LockMovement, u, r)
+	return m, !ok, err
 }

@@ -109,18 +109,12 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 		return store.Request{}, err
 	}
 	req := store.Request{TargetID: w.UndoRequestID, TrackingID: deref(w.TrackingID), Content: normalised(w)}
-	target, err := s.store.Request(ctx, w.UndoRequestID)
-	if err == nil {
-		var ok bool
-		if ok, err = concernsNow(ctx, s.store, s.store.Movement, u, target); err == nil && !ok {
-			return req, nil // the job fails it with V024
-		}
-	}
+	target, _, found, err := s.namedRequest(ctx, u, w.UndoRequestID)
 	switch {
-	case livestock.IsNotFound(err):
-		return req, nil // the job fails it with V024
 	case err != nil:
 		return req, err
+	case !found:
+		return req, nil // the job fails it with V024
 	case target.UserName != u.Name:
 		return req, notSubmitter(undoTarget, w.UndoRequestID, "undo")
 	case !s.actsForTarget(u, target):
@@ -137,18 +131,12 @@ const correctionTarget = "requestToBeUndone_ID"
 // the caller may see; one they may not see is an id not in use
 // (notyours.go).
 func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
-	target, err := s.store.Request(ctx, id)
-	if err == nil {
-		var ok bool
-		if ok, err = concernsNow(ctx, s.store, s.store.Movement, u, target); err == nil && !ok {
-			return nil // the job fails it with V024
-		}
-	}
+	target, _, found, err := s.namedRequest(ctx, u, id)
 	switch {
-	case livestock.IsNotFound(err):
-		return nil // the job fails it with V024
 	case err != nil:
 		return err
+	case !found:
+		return nil // the job fails it with V024
 	case target.UserName != u.Name:
 		return notSubmitter("/content/"+correctionTarget, id, verb)
 	case !s.actsForTarget(u, target):

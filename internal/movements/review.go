@@ -35,22 +35,24 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if err != nil {
 		return outcome{}, err
 	}
-	if hidden, err := hiddenFrom(ctx, tx, req.UserName, reviewed); err != nil || hidden {
+	m, hidden, err := hiddenFrom(ctx, tx, req.UserName, reviewed)
+	if err != nil || hidden {
 		return failedUnless(err, unknownTarget(at, r.RequestID)) // notyours.go
 	}
-	id, err := movementOf(ctx, tx, reviewed)
-	if livestock.IsNotFound(err) {
-		return notReviewable("the request is not a transfer")
-	}
-	if err != nil {
-		return outcome{}, err
-	}
-	m, err := tx.LockMovement(ctx, id)
-	if livestock.IsNotFound(err) {
-		return notReviewable("the transfer made no movement of its own (it failed, or reported again a move already in the system)")
-	}
-	if err != nil {
-		return outcome{}, err
+	if m.ID == 0 { // the reviewer's own request: hiddenFrom read no movement
+		id, err := movementOf(ctx, tx, reviewed)
+		if livestock.IsNotFound(err) {
+			return notReviewable("the request is not a transfer")
+		}
+		if err != nil {
+			return outcome{}, err
+		}
+		if m, err = tx.LockMovement(ctx, id); livestock.IsNotFound(err) {
+			return notReviewable("the transfer made no movement of its own (it failed, or reported again a move already in the system)")
+		}
+		if err != nil {
+			return outcome{}, err
+		}
 	}
 	if (m.State == store.MovementAccepted || m.State == store.MovementRejected) && m.ReviewID != 0 && m.ReviewHolding == r.Holding {
 		// Reviewed already from this same holding, which the caller acts
@@ -181,32 +183,21 @@ func staleReview(named, current int64) livestock.FieldError {
 // Anything else it cannot tell yet is left to the job, which checks again:
 // a correction may come between the two.
 func (s *Service) checkMovement(ctx context.Context, u livestock.User, r livestock.Review) error {
-	reviewed, err := s.store.Request(ctx, r.RequestID)
-	if err == nil {
-		var ok bool
-		if ok, err = concernsNow(ctx, s.store, s.store.Movement, u, reviewed); err == nil && !ok {
-			return nil // notyours.go
+	reviewed, m, found, err := s.namedRequest(ctx, u, r.RequestID)
+	if err != nil || !found {
+		return err // one not found is an id not in use: notyours.go
+	}
+	if m.ID == 0 { // the caller's own request: namedRequest read no movement
+		id, err := movementOf(ctx, s.store, reviewed)
+		if err == nil {
+			m, err = s.store.Movement(ctx, id)
 		}
-	}
-	if livestock.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	id, err := movementOf(ctx, s.store, reviewed)
-	if livestock.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	m, err := s.store.Movement(ctx, id)
-	if livestock.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
+		if livestock.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 	}
 	switch {
 	case m.State != store.MovementPendingReview || m.ReviewHolding != r.Holding:

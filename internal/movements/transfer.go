@@ -144,7 +144,7 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 		return nil, nil, out, nil
 	}
 	if target.UserName != req.UserName {
-		if hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
+		if _, hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
 			out, err := failedUnless(err, unknownTarget(at, req.TargetID)) // notyours.go
 			return nil, nil, out, err
 		}

@@ -31,7 +31,7 @@ func (s *Service) applyUndo(ctx context.Context, tx store.Tx, req *store.Request
 		return outcome{}, err
 	}
 	if target.UserName != req.UserName {
-		if hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
+		if _, hidden, err := hiddenFrom(ctx, tx, req.UserName, target); err != nil || hidden {
 			return failedUnless(err, unknownTarget(undoTarget, req.TargetID)) // notyours.go
 		}
 		return refuse(livestock.CodeNotUndoable, "only the user who submitted a request may undo it")
