@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,7 +109,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/") // links append /v1/…: a trailing slash doubled it
 	publicURL := c.PublicURL
 	if publicURL == "" {
-		publicURL = "http://" + ln.Addr().String()
+		publicURL = "http://" + reachableAddr(ln.Addr())
 	}
 
 	deps := api.Deps{Store: st, Doc: doc, Standing: lists, Log: log}
@@ -320,4 +321,15 @@ func migrate(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	fmt.Fprintf(stdout, "drover: %s database is migrated\n", st.Dialect())
 	return nil
+}
+
+// reachableAddr is addr as a client on this machine can dial it: a listener
+// on every interface (":8080", "0.0.0.0:8080") reports [::] or 0.0.0.0,
+// which is no address to hand a client, so localhost stands for it.
+func reachableAddr(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || tcp.IP != nil && !tcp.IP.IsUnspecified() {
+		return addr.String()
+	}
+	return net.JoinHostPort("localhost", strconv.Itoa(tcp.Port))
 }
