@@ -35,6 +35,9 @@ func (s *Server) animalHistory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := onlyParams(r); err != nil {
+		return err
+	}
 	h, err := s.tracing.AnimalHistory(r.Context(), id)
 	if err != nil {
 		return err

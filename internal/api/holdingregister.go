@@ -66,6 +66,9 @@ func (s *Server) holdingAnimals(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := onlyParams(r, "date"); err != nil {
+		return err
+	}
 	on, err := dateParam(r, "date", s.tracing.Today(), false)
 	if err != nil {
 		return err
@@ -103,6 +106,9 @@ func (s *Server) holdingMovements(w http.ResponseWriter, r *http.Request) error 
 	u, _ := auth.UserFrom(r.Context())
 	c, err := s.readableHolding(r, u)
 	if err != nil {
+		return err
+	}
+	if err := onlyParams(r, "from", "to"); err != nil {
 		return err
 	}
 	from, err := dateParam(r, "from", s.tracing.Today(), true)

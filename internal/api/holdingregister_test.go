@@ -68,6 +68,18 @@ func TestHoldingRegister(t *testing.T) {
 				t.Errorf("movements%s: %d, want 400", q, res.status)
 			}
 		}
+		// A parameter the endpoint does not take is named, not ignored:
+		// dat= would otherwise be today's register.
+		for path, source := range map[string]string{
+			"/v1/holdings/" + escCPH(from) + "/animals?dat=2025-03-04":                                "query:dat",
+			"/v1/holdings/" + escCPH(from) + "/movements?from=2025-03-01&to=2025-03-31&species=sheep": "query:species",
+			"/v1/animals/" + cow + "/history?date=2025-03-04":                                         "query:date",
+		} {
+			res := b.do(http.MethodGet, path, k1, nil)
+			if res.status != http.StatusBadRequest || res.problem().Errors[0].Source != source {
+				t.Errorf("%s: %d %s, want 400 naming %s", path, res.status, res.body, source)
+			}
+		}
 	})
 }
 

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,6 +97,25 @@ func holdingParam(v string) (livestock.CPH, error) {
 			Source: "path:holding", Value: v, Message: "must be a CPH, CC/PPP/HHHH (slashes written %2F)"})
 	}
 	return c, nil
+}
+
+// onlyParams refuses a query parameter that none of names is: tracing's
+// endpoints are Drover's own, and a misspelt date (dat=, form=) would
+// otherwise answer for today or the default window without a word. (The
+// document's check already refuses a parameter given twice.)
+func onlyParams(r *http.Request, names ...string) error {
+	for k := range r.URL.Query() {
+		if slices.Contains(names, k) {
+			continue
+		}
+		takes := "takes none"
+		if len(names) > 0 {
+			takes = "takes " + strings.Join(names, ", ")
+		}
+		return livestock.Invalid("a query parameter is not known", livestock.FieldError{Code: livestock.CodeBadQuery,
+			Source: "query:" + truncate(k, 100), Message: "is not a parameter of this endpoint, which " + takes})
+	}
+	return nil
 }
 
 // dateParam reads a YYYY-MM-DD query parameter; def when it is absent.
