@@ -6,7 +6,7 @@
 // jobs end it reads keeper2's default listing and the listing with
 // $expand=content through every next link, and prints the stored errors
 // per request, the size of each page, and the server's peak memory
-// (VmHWM) against the targets.
+// (its own, RssAnon, and all it held, VmHWM) against the targets.
 //
 //	go run ./bench/amplify                       # SQLite in a temporary file
 //	go run ./bench/amplify --database 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable'
@@ -106,7 +106,7 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rss, err := srv.PeakRSS()
+	mem, err := srv.PeakMemory()
 	if err != nil {
 		return err
 	}
@@ -114,6 +114,7 @@ func run(ctx context.Context, o options, args []string, out io.Writer) error {
 	report.Row(out, errs.bounded(), "stored errors per request", errs.String(), "bounded (≤ 100 + code 40)")
 	report.Row(out, plain.fits(pageBudget), "default listing", plain.String(), "≤ 1 MiB a page")
 	report.Row(out, expanded.fits(pageBudget), "expanded listing", expanded.String(), "a page past 1 MiB holds one item")
-	report.Row(out, rss <= rssBudget, "server peak RSS (VmHWM)", size(int(rss)), "≤ 200 MB")
+	report.Row(out, mem.Own <= rssBudget, "server peak memory: own (RssAnon) / resident, mapped database pages included (VmHWM)",
+		size(mem.Own)+" / "+size(mem.Resident), "own ≤ 200 MB")
 	return nil
 }

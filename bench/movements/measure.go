@@ -55,11 +55,11 @@ type posts struct {
 	load.Stats
 	CPU       cpu.Reading
 	Group     benchserver.GroupCommit
-	Jobs      int           // the most jobs seen queued after a load
-	Longest   time.Duration // the longest a drain took
-	Draining  time.Duration // the drains, summed
-	Generator time.Duration // of CPU.Generator, what the load generator used during Drover's loads
-	RSS       int64         // the server's peak resident memory
+	Jobs      int                // the most jobs seen queued after a load
+	Longest   time.Duration      // the longest a drain took
+	Draining  time.Duration      // the drains, summed
+	Generator time.Duration      // of CPU.Generator, what the load generator used during Drover's loads
+	Memory    benchserver.Memory // the server's peak memory
 }
 
 // measurePosts runs the POST loads of postRounds, starting a server for
@@ -158,7 +158,7 @@ func postDrover(ctx context.Context, o options, bin, log string, args []string, 
 	p.Longest = time.Since(start)
 	p.Draining = p.Longest
 	p.CPU = cpu.Read(srv.CPU).Since(before)
-	p.RSS, err = srv.PeakRSS()
+	p.Memory, err = srv.PeakMemory()
 	return p, err
 }
 
@@ -166,7 +166,7 @@ func postDrover(ctx context.Context, o options, bin, log string, args []string, 
 func (p posts) add(q posts) posts {
 	return posts{Stats: p.Stats.Add(q.Stats), CPU: p.CPU.Add(q.CPU), Group: p.Group.Add(q.Group), Jobs: max(p.Jobs, q.Jobs),
 		Longest: max(p.Longest, q.Longest), Draining: p.Draining + q.Draining, Generator: p.Generator + q.Generator,
-		RSS: max(p.RSS, q.RSS)}
+		Memory: benchserver.Memory{Own: max(p.Memory.Own, q.Memory.Own), Resident: max(p.Memory.Resident, q.Memory.Resident)}}
 }
 
 // measureReads runs the reads at the defaults, then reads the memory.
@@ -222,8 +222,9 @@ func measureReads(ctx context.Context, o options, srv *benchserver.Server, rep *
 	both := load.Run{Attacker: load.ClosedAttacker(1), Pacer: load.Count(2 * pageRepeats), Want: http.StatusOK,
 		Key: func(r *vegeta.Result) string { return r.URL }}.Send(alternate)
 	rep.Page1, rep.PageN = both[first], both[link]
-	rss, err := srv.PeakRSS()
-	rep.RSS = max(rss, rep.Posts[defaults].RSS)
+	m, err := srv.PeakMemory()
+	posts := rep.Posts[defaults].Memory
+	rep.Memory = benchserver.Memory{Own: max(m.Own, posts.Own), Resident: max(m.Resident, posts.Resident)}
 	return err
 }
 

@@ -25,7 +25,8 @@
 // and prints the capacity at the defaults against the one with the limits
 // off, the offered and admitted rates, the refusals and how fast
 // they came, the admitted p99 against the unloaded one, the server's peak
-// memory (VmHWM) and whether it is still up, with the targets.
+// memory (its own, RssAnon, and all it held, VmHWM) and whether it is
+// still up, with the targets.
 //
 //	go run ./bench/overload                       # SQLite in a temporary file
 //	go run ./bench/overload --database 'postgres://postgres@127.0.0.1:5432/test?sslmode=disable'

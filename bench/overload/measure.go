@@ -176,7 +176,7 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, off *offSe
 		rep.Capacity = rep.Capacity.add(s)
 	}
 	off.stop() // its jobs would take the CPU from the overload
-	if rep.RSSBefore, err = srv.PeakRSS(); err != nil {
+	if rep.MemoryBefore, err = srv.PeakMemory(); err != nil {
 		return err
 	}
 	rep.Offered = int(o.Factor*rep.OffCapacity.AdmittedRate() + 0.5)
@@ -187,7 +187,7 @@ func measure(ctx context.Context, o options, srv *benchserver.Server, off *offSe
 		return err
 	}
 	rep.OverloadCPU, rep.OverloadRuntime = cpu.Read(srv.CPU).Since(before), readRuntime(ctx, srv).since(rtBefore)
-	rep.RSS, rep.RSSErr = srv.PeakRSS()
+	rep.Memory, rep.MemoryErr = srv.PeakMemory()
 	rep.Up = healthy(ctx, srv.URL)
 	rep.Refusals = scrapeRefusals(ctx, srv)
 	if rep.InsideUnloaded, _, _, err = srv.AccessLog(from, until); err != nil {

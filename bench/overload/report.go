@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/drover-registry/drover/bench/internal/benchserver"
 	"github.com/drover-registry/drover/bench/internal/cpu"
 	"github.com/drover-registry/drover/bench/internal/load"
 	"github.com/drover-registry/drover/bench/internal/report"
@@ -16,17 +17,17 @@ type results struct {
 	report.Header
 	Options options
 
-	OffCapacity stats // the capacity with every limit off
-	Warmup      stats
-	Unloaded    stats
-	Capacity    stats // the capacity at the defaults
-	Offered     int   // requests a second asked of the overload
-	Overload    stats
-	RSSBefore   int64  // VmHWM before the overload
-	RSS         int64  // VmHWM after it
-	RSSErr      error  // the process is gone
-	Up          bool   // /healthz answered 200 after the overload
-	Refusals    string // refused by each limit, from the server's metrics
+	OffCapacity  stats // the capacity with every limit off
+	Warmup       stats
+	Unloaded     stats
+	Capacity     stats // the capacity at the defaults
+	Offered      int   // requests a second asked of the overload
+	Overload     stats
+	MemoryBefore benchserver.Memory // peak memory before the overload
+	Memory       benchserver.Memory // and after it
+	MemoryErr    error              // the process is gone
+	Up           bool               // /healthz answered 200 after the overload
+	Refusals     string             // refused by each limit, from the server's metrics
 
 	// What the server's Go runtime counted during the unloaded load and
 	// the overload: garbage collections, goroutines' waits for a CPU.
@@ -102,8 +103,10 @@ func (r *results) print(w io.Writer) {
 	}
 	report.Row(w, count(v.Other5xx) == 0, "… 5xx other than 503", th(count(v.Other5xx)), "0")
 	report.Row(w, count(v.Other) == 0, "… unanswered or other (timeouts, connection errors, 4xx)", th(count(v.Other)), "0")
-	report.Row(w, r.RSSErr == nil && r.RSS <= 200e6, "server peak RSS (VmHWM): before / after the overload",
-		fmt.Sprintf("%.0f / %.0f MB", float64(r.RSSBefore)/1e6, float64(r.RSS)/1e6), "≤ 200 MB")
+	report.Row(w, r.MemoryErr == nil && r.Memory.Own <= 200e6,
+		"server peak memory, own (RssAnon) / resident, mapped database pages included (VmHWM): before the overload",
+		r.MemoryBefore.String(), "")
+	report.Row(w, r.MemoryErr == nil && r.Memory.Own <= 200e6, "… after it", r.Memory.String(), "own ≤ 200 MB")
 	report.Row(w, r.Up, "server still up (/healthz 200)", map[bool]string{true: "yes", false: "no"}[r.Up], "yes")
 	fmt.Fprintln(w)
 	for _, l := range []struct {

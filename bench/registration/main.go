@@ -17,7 +17,7 @@
 //   - sync POST /v1/animals from one connection;
 //   - a naive server in this program, one INSERT a request into the same
 //     kind of database at the same durability, measured as the sync load;
-//   - the server's peak memory (VmHWM);
+//   - the server's peak memory: its own (RssAnon) and all it held (VmHWM);
 //
 // and prints a table with the targets.
 //

@@ -91,7 +91,7 @@ func measure(ctx context.Context, o options, db *target, srv *benchserver.Server
 	rep.Sync = load.Closed(registrations(srv.URL+"/v1/animals", token, false, run+"s", &numbers, last), o.Connections, o.Duration, http.StatusOK)
 	fmt.Fprintf(out, "sync POST /v1/animals alone, one connection for %s…\n", aloneFor)
 	rep.SyncAlone = load.Closed(registrations(srv.URL+"/v1/animals", token, false, run+"a", &numbers, last), 1, aloneFor, http.StatusOK)
-	rep.RSS, err = srv.PeakRSS()
+	rep.Memory, err = srv.PeakMemory()
 	return err
 }
 

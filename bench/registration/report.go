@@ -27,7 +27,7 @@ type results struct {
 	AsyncGroup, SyncOfferedGroup benchserver.GroupCommit
 	Sync, Baseline               load.Stats
 	SyncAlone                    load.Stats // sync from one connection
-	RSS                          int64
+	Memory                       benchserver.Memory
 }
 
 // print writes the results as a Markdown table, with the targets. A
@@ -69,7 +69,7 @@ func (r *results) print(w io.Writer) {
 	report.Row(w, r.SyncAlone.OK > 0 && r.SyncAlone.P99 <= 25*time.Millisecond, "… p99", ms(r.SyncAlone.P99), "≤ 25 ms")
 	report.Row(w, true, "naive baseline (one INSERT a request): throughput", report.Throughput(b.OK, b.Elapsed), "")
 	report.Row(w, true, "… p50 / p99", ms(b.P50)+" / "+ms(b.P99), "")
-	report.Row(w, true, "server peak RSS (VmHWM)", fmt.Sprintf("%.0f MB", float64(r.RSS)/1e6), "")
+	report.Row(w, true, "server peak memory: own (RssAnon) / resident, mapped database pages included (VmHWM)", r.Memory.String(), "")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "During the async POSTs (from /metrics): %s.\n", r.AsyncGroup)
 	fmt.Fprintf(w, "During the sync POSTs offered at %d/s: %s.\n", o.Rate, r.SyncOfferedGroup)
