@@ -22,3 +22,10 @@ func MigrateTo(ctx context.Context, path string, version int64) error {
 	}
 	return err
 }
+
+// OpenPools opens the writer and the readers as Open does, for tests of
+// their settings.
+var OpenPools = openPools
+
+// ReaderMmap is how much of the file each reader maps.
+const ReaderMmap = readerMmap

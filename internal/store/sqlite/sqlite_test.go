@@ -368,3 +368,28 @@ func TestOpenTruncatesWAL(t *testing.T) {
 		t.Errorf("rows of the crashed copy after Open = %d, %v; want 2000", n, err)
 	}
 }
+
+// TestReadersMapTheFile: each reader maps the database file, so that the
+// page cache every commit makes it discard costs nothing to take up again;
+// the writer, whose cache no other connection's commit discards, reads as
+// before.
+func TestReadersMapTheFile(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := storetest.SQLitePath(t)
+	w, r, err := sqlite.OpenPools(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	for name, c := range map[string]struct {
+		db   *sql.DB
+		want int64
+	}{"reader": {r, sqlite.ReaderMmap}, "writer": {w, 0}} {
+		var got int64
+		if err := c.db.QueryRowContext(ctx, "PRAGMA mmap_size").Scan(&got); err != nil || got != c.want {
+			t.Errorf("%s: mmap_size = %d, %v; want %d", name, got, err, c.want)
+		}
+	}
+}
