@@ -73,6 +73,7 @@ func TestHoldingRegister(t *testing.T) {
 		for path, source := range map[string]string{
 			"/v1/holdings/" + escCPH(from) + "/animals?dat=2025-03-04":                                "query:dat",
 			"/v1/holdings/" + escCPH(from) + "/movements?from=2025-03-01&to=2025-03-31&species=sheep": "query:species",
+			"/v1/holdings/" + escCPH(from) + "/animals?zz=1&dat=2025-03-04&b=2":                       "query:b",
 			"/v1/animals/" + cow + "/history?date=2025-03-04":                                         "query:date",
 		} {
 			res := b.do(http.MethodGet, path, k1, nil)

@@ -104,18 +104,23 @@ func holdingParam(v string) (livestock.CPH, error) {
 // otherwise answer for today or the default window without a word. (The
 // document's check already refuses a parameter given twice.)
 func onlyParams(r *http.Request, names ...string) error {
+	var unknown []string
 	for k := range r.URL.Query() {
-		if slices.Contains(names, k) {
-			continue
+		if !slices.Contains(names, k) {
+			unknown = append(unknown, k)
 		}
-		takes := "takes none"
-		if len(names) > 0 {
-			takes = "takes " + strings.Join(names, ", ")
-		}
-		return livestock.Invalid("a query parameter is not known", livestock.FieldError{Code: livestock.CodeBadQuery,
-			Source: "query:" + truncate(k, 100), Message: "is not a parameter of this endpoint, which " + takes})
 	}
-	return nil
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown) // the same request names the same one
+	takes := "takes none"
+	if len(names) > 0 {
+		takes = "takes " + strings.Join(names, ", ")
+	}
+	return livestock.Invalid("a query parameter is not known", livestock.FieldError{Code: livestock.CodeBadQuery,
+		Source: "query:" + truncate(unknown[0], 100), Value: truncate(strings.Join(unknown, ", "), 200),
+		Message: "is not a parameter of this endpoint, which " + takes})
 }
 
 // dateParam reads a YYYY-MM-DD query parameter; def when it is absent.

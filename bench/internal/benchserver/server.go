@@ -118,8 +118,9 @@ func (s *Server) Stop() {
 // map included. Those are the kernel's page cache, shared and dropped at
 // will, and a store that read them with pread would hold the same pages
 // in the same cache, uncounted. Own is the memory the process itself
-// allocated (RssAnon), sampled every sampleEvery: what the memory
-// targets are about.
+// allocated (RssAnon): the largest of samples taken every sampleEvery
+// and one taken when asked, so a spike between two samples is missed.
+// It is what the memory targets are about.
 type Memory struct {
 	Own, Resident int64
 }
@@ -141,9 +142,11 @@ func (s *Server) PeakMemory() (Memory, error) {
 	if err != nil {
 		return Memory{}, err
 	}
-	if anon, err := statusKB(status, "RssAnon:"); err == nil {
-		s.recordOwn(anon)
+	anon, err := statusKB(status, "RssAnon:") // a kernel without it (before 4.5) measures nothing here
+	if err != nil {
+		return Memory{}, err
 	}
+	s.recordOwn(anon)
 	return Memory{Own: s.ownPeak.Load(), Resident: hwm}, nil
 }
 

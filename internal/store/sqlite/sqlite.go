@@ -104,8 +104,10 @@ func openPools(ctx context.Context, path string) (w, r *sql.DB, err error) {
 	// otherwise freed its pages and read them back, a malloc and a pread
 	// each, and a month's listing after a commit cost several times its
 	// CPU. A mapped page is the kernel's page cache, shared by the readers
-	// and reclaimable, and costs nothing to take up again. The file never
-	// shrinks under the mapping: Drover runs no VACUUM.
+	// and reclaimable, and costs nothing to take up again. A page that
+	// cannot be read (a disk error, the file written over by anything but
+	// SQLite) stops the process instead of failing one read: see
+	// docs/design/runtime.md.
 	rq.Add("_pragma", "mmap_size("+strconv.Itoa(readerMmap)+")")
 	// It also keeps 8 MiB of pages the mapping does not serve (those of
 	// the WAL; SQLite's default is 2 MiB).
