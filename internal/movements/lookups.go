@@ -12,10 +12,9 @@ import (
 	"github.com/drover-registry/drover/internal/store"
 )
 
-// Requests lists the requests of one type that u may see — their own; an
-// inspector sees all — one
-// page at a time, in ascending id order or in q's $orderby. more reports
-// whether another page follows. Content is read, and put in the live
+// Requests lists the requests of one type that u may see (their own; an
+// inspector sees all) one page at a time, in ascending id order or in q's
+// $orderby. more reports whether another page follows. Content is read, and put in the live
 // shape, only when q shows it ($expand or $select names it); otherwise
 // it is nil.
 func (s *Service) Requests(ctx context.Context, u livestock.User, typ store.RequestType, q odata.Query, maxPage int) (list []store.Request, more bool, err error) {

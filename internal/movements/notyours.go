@@ -10,8 +10,8 @@ import (
 
 // A write naming a request that does not concern its submitter (concerns:
 // not their own, and no standing movement about a holding they act for)
-// is answered as one naming an id not in use: taken at submission, then failed by its job with
-// V024 "no such request", word for word. Request ids are sequential, and
+// is answered as one naming an id not in use: taken at submission, then
+// failed by its job with V024 "no such request", word for word. Request ids are sequential, and
 // any other answer told a keeper which ids were other keepers' requests and
 // what became of them. A request that concerns the submitter keeps its own
 // refusals (only its submitter may undo or correct it; it does not await
