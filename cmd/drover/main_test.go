@@ -28,12 +28,21 @@ import (
 // would, and returns its base URL and a stop function that waits for it.
 func startServer(t *testing.T, env map[string]string, args ...string) (string, func() error) {
 	t.Helper()
+	base, stop, _ := startServerLog(t, env, args...)
+	return base, stop
+}
+
+// startServerLog is startServer that also returns the log the server
+// wrote before it said where it listens: its startup.
+func startServerLog(t *testing.T, env map[string]string, args ...string) (string, func() error, []string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out, w := io.Pipe()
 	done := make(chan error, 1)
 	getenv := func(k string) string { return env[k] }
+	var log startupLog
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, w, io.Discard)
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, w, &log)
 		w.Close()
 	}()
 	lines := bufio.NewScanner(out)
@@ -51,12 +60,37 @@ func startServer(t *testing.T, env map[string]string, args ...string) (string, f
 				}
 			})
 			t.Cleanup(func() { _ = stop() })
-			return m[1], stop
+			return m[1], stop, log.lines()
 		}
 	}
 	cancel()
 	t.Fatalf("server did not start: %v", <-done)
-	return "", nil
+	return "", nil, nil
+}
+
+// startupLog keeps what a server logs until it is read, then nothing: a
+// test reads the startup, and the log of its requests is let go.
+type startupLog struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	read bool
+}
+
+func (l *startupLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.read {
+		l.b.Write(p)
+	}
+	return len(p), nil
+}
+
+// lines is the log so far, one entry a line; later entries are dropped.
+func (l *startupLog) lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.read = true
+	return strings.Split(strings.TrimSpace(l.b.String()), "\n")
 }
 
 func TestServeSandboxEndToEnd(t *testing.T) {
@@ -389,5 +423,33 @@ func TestBuildRevision(t *testing.T) {
 		if got := buildRevision(tc.info, tc.ok); got != tc.want {
 			t.Errorf("buildRevision = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// TestServeWarnsOfRiskySettings: a server whose PostgreSQL session has a
+// setting that breaks a promise (here synchronous_commit off, set in the
+// URL) says so at WARN as it starts, and still starts; on SQLite, whose
+// settings Drover makes, it warns of none.
+func TestServeWarnsOfRiskySettings(t *testing.T) {
+	t.Parallel()
+	u := postgresURL(t)
+	if u == "" {
+		t.Skip("DROVER_TEST_POSTGRES not set")
+	}
+	warned := func(lines []string, setting string) bool {
+		for _, l := range lines {
+			if strings.Contains(l, `"level":"WARN","msg":"database setting breaks a promise"`) && strings.Contains(l, setting) {
+				return true
+			}
+		}
+		return false
+	}
+	_, _, lines := startServerLog(t, map[string]string{"DROVER_DATABASE": u + "&synchronous_commit=off"})
+	if !warned(lines, "synchronous_commit = off") {
+		t.Errorf("startup log names no synchronous_commit = off:\n%s", strings.Join(lines, "\n"))
+	}
+	_, _, lines = startServerLog(t, map[string]string{"DROVER_DATABASE": filepath.Join(t.TempDir(), "drover.db")})
+	if warned(lines, "") {
+		t.Errorf("SQLite: startup log warns of a setting:\n%s", strings.Join(lines, "\n"))
 	}
 }

@@ -96,6 +96,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	var closeBy time.Time // the shutdown's deadline, once it has one
 	defer func() { closeWithin(st.Close, closeBy, log) }()
+	warnSettings(ctx, st, log)
 	// A production server looks before it reaches the issuer and claims
 	// after, so a failed discovery leaves a new database unclaimed.
 	if c.Issuer != "" {
@@ -301,6 +302,19 @@ func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("--log-level: %w", err)
 	}
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// warnSettings logs, at WARN, each setting of the database under which a
+// promise of Drover's does not hold. It advises and does not refuse: the
+// settings are the operator's, and a failure to read them is logged too.
+func warnSettings(ctx context.Context, st store.HealthStore, log *slog.Logger) {
+	warnings, err := st.Warnings(ctx)
+	if err != nil {
+		log.Warn("could not read the database's settings", slog.Any("error", err))
+	}
+	for _, w := range warnings {
+		log.Warn("database setting breaks a promise", slog.String("setting", w))
+	}
 }
 
 // migrate applies the migrations of the database and exits.

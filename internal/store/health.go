@@ -16,6 +16,11 @@ type HealthStore interface {
 	// Ready reports nil when the database answers and every migration has
 	// been applied.
 	Ready(ctx context.Context) error
+	// Warnings names the database's own settings under which a promise
+	// of Drover's does not hold (acknowledged writes kept, the job queue
+	// kept fast), each in a sentence for the operator's log. A database
+	// whose settings Drover makes itself (SQLite) has none.
+	Warnings(ctx context.Context) ([]string, error)
 	Close() error
 }
 

@@ -56,7 +56,10 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		Writer:  db,
 		Reader:  db,
 		Pending: p.HasPending,
-		Close:   func() error { pool.Close(); return nil },
+		Warnings: func(ctx context.Context) ([]string, error) {
+			return settingWarnings(ctx, db)
+		},
+		Close: func() error { pool.Close(); return nil },
 	})}, nil
 }
 

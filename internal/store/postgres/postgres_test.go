@@ -230,3 +230,47 @@ func tableStats(t *testing.T, s *postgres.Store, u, query string, done func([]in
 		last = c
 	}
 }
+
+// TestSettingWarnings: the store names each server setting under which a
+// promise of Drover's does not hold, as a session of its own sees it: a
+// URL that turns synchronous_commit off is told so, and autovacuum (a
+// setting of the whole server) is named exactly when it is off.
+func TestSettingWarnings(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	commitOff := func(w []string) bool {
+		return slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "synchronous_commit = off") })
+	}
+	vacuumOff := func(w []string) bool {
+		return slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "autovacuum = off") })
+	}
+	var autovacuum, commit string
+	conn, err := pgx.Connect(t.Context(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if err := conn.QueryRow(t.Context(), "SELECT current_setting('autovacuum'), current_setting('synchronous_commit')").
+		Scan(&autovacuum, &commit); err != nil {
+		t.Fatal(err)
+	}
+
+	w, err := open(t, u).Warnings(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := vacuumOff(w), autovacuum == "off"; got != want {
+		t.Errorf("autovacuum = %s on the server; warned %v, want %v: %q", autovacuum, got, want, w)
+	}
+	if got, want := commitOff(w), commit == "off"; got != want {
+		t.Errorf("synchronous_commit = %s; warned %v, want %v: %q", commit, got, want, w)
+	}
+
+	w, err = open(t, u+"&synchronous_commit=off").Warnings(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !commitOff(w) {
+		t.Errorf("a URL with synchronous_commit=off: warnings %q, want it named", w)
+	}
+}

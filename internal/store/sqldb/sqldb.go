@@ -80,6 +80,9 @@ type Config struct {
 	Writer, Reader *sql.DB
 	// Pending reports whether migrations remain to be applied, for Ready.
 	Pending func(ctx context.Context) (bool, error)
+	// Warnings reads the database's settings that break a promise of
+	// Drover's, for Warnings; nil when the dialect sets its own.
+	Warnings func(ctx context.Context) ([]string, error)
 	// Close releases whatever else the store holds, after both pools.
 	Close func() error
 }
@@ -90,6 +93,7 @@ type Store struct {
 	tune    Tuning
 	w, r    *groupcommit.Pool // the same pool when Config.Writer is Config.Reader
 	pending func(ctx context.Context) (bool, error)
+	warn    func(ctx context.Context) ([]string, error)
 	close   func() error
 	group   *groupcommit.Group[store.Tx] // the committers of InSharedTx (group.go)
 	queue   queueStats                   // refreshes of the job queue's statistics (queuestats.go)
@@ -107,7 +111,7 @@ func New(c Config) *Store {
 	}
 	s := &Store{d: &d, tune: tune, w: groupcommit.NewPool(c.Writer, tune.KeepStatements),
 		r:       groupcommit.NewPool(c.Reader, tune.KeepStatements),
-		pending: c.Pending, close: c.Close}
+		pending: c.Pending, warn: c.Warnings, close: c.Close}
 	if c.Reader == c.Writer {
 		s.r = s.w
 	}
@@ -140,6 +144,16 @@ func (s *Store) Ready(ctx context.Context) (err error) {
 		return livestock.Errorf(livestock.KindUnavailable, "the database has migrations still to apply")
 	}
 	return nil
+}
+
+// Warnings names the database's settings that break a promise of
+// Drover's (store.HealthStore).
+func (s *Store) Warnings(ctx context.Context) (w []string, err error) {
+	if s.warn == nil {
+		return nil, nil
+	}
+	defer s.wrap(&err, "Warnings")
+	return s.warn(ctx)
 }
 
 // Close commits the shared transactions already asked for, then closes the
