@@ -39,17 +39,17 @@ func callerCorrelation(ctx context.Context) (id string, chosen bool, source stri
 	return replayKey(c.id), c.chosen, c.source
 }
 
-// replayKey is the form of a correlation id that marks a retry. A UUID's
-// letters may come in either case, and LI-Correlation-Id answers it in
-// lower case: a retry sending it back as answered is the same request. Any
-// other id is compared as sent, not as the UUID liCorrelation derives: ids
-// that come in order (a counter, a UUIDv7) then keep the replies' unique
-// index writing to a few pages (docs/performance.md).
+// replayKey is the form of a correlation id that marks a retry. A UUID may
+// come in any form uuid.Parse reads (either case, braces, urn:uuid:, no
+// dashes), and LI-Correlation-Id answers every one of them in its lower-case
+// dashed form (liCorrelation): a retry sending it back as answered is the
+// same request, so every form is keyed as that one. Any other id is
+// compared as sent, not as the UUID liCorrelation derives: ids that come
+// in order (a counter, a UUIDv7) then keep the replies' unique index
+// writing to a few pages (docs/performance.md).
 func replayKey(id string) string {
-	if len(id) == 36 {
-		if u, err := uuid.Parse(id); err == nil {
-			return u.String()
-		}
+	if u, err := uuid.Parse(id); err == nil {
+		return u.String()
 	}
 	return id
 }

@@ -201,6 +201,19 @@ func TestCorrelationReplay(t *testing.T) {
 			t.Errorf("a UUID sent back in lower case: %d %q, then %d replayed %q", up.status, up.header.Get("LI-Correlation-Id"),
 				low.status, low.header.Get("Idempotent-Replayed"))
 		}
+		// Any other form of a UUID is answered in that form too, and so
+		// keyed as it: sent back as answered, the retry is replayed.
+		for i, form := range []string{"{0b7e1f5c-4a2d-4c1e-9f3a-1d2c3b4a5e6f}", "urn:uuid:1c8f2e6d-5b3e-4d2f-8a4b-2e3d4c5b6a7f",
+			"2d903f7e6c4f4e30b15c3f4e5d6c7b8a"} {
+			body := map[string]any{"content": transfer(day(0), farm1, farm2, farm1, sheep("130181", 4+i), nil)}
+			sent := b.post(k1, "TransferRequests", body, "X-Correlation-ID", form)
+			li := sent.header.Get("LI-Correlation-Id")
+			back := b.post(k1, "TransferRequests", body, "LI-Correlation-Id", li)
+			if sent.status != http.StatusCreated || back.header.Get("Idempotent-Replayed") != "true" || string(back.body) != string(sent.body) {
+				t.Errorf("%s, sent back as LI-Correlation-Id %s: %d, then %d replayed %q %s", form, li, sent.status, back.status,
+					back.header.Get("Idempotent-Replayed"), back.body)
+			}
+		}
 		// Sent as LI-Correlation-Id, the refusal names that header.
 		k2 := b.token("keeper2")
 		b.post(k2, "TransferRequests", k2body, "LI-Correlation-Id", "retry-me-li")
