@@ -595,3 +595,35 @@ func TestConsentArrivesAsReported(t *testing.T) {
 		}
 	})
 }
+
+// TestMidnightInAnotherOffset: a transferDate written as midnight in an
+// offset that is neither UTC nor the UK's is an instant, not a day: two
+// hours ahead of the clock, it is refused at once, as any time in the
+// future is, even when it falls on today in the UK calendar.
+func TestMidnightInAnotherOffset(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1 := b.token("keeper1")
+		uk, err := time.LoadLocation("Europe/London")
+		if err != nil {
+			t.Skip("no zone database")
+		}
+		var written string
+		for ahead := 2 * time.Hour; written == ""; ahead += time.Hour {
+			at := time.Now().UTC().Truncate(time.Minute).Add(ahead)
+			local := -(at.Hour()*60 + at.Minute()) // minutes east of UTC that make at midnight there
+			if h, m, _ := at.In(uk).Clock(); local == 0 || h == 0 && m == 0 {
+				continue // midnight in UTC or the UK: a day
+			}
+			written = at.In(time.FixedZone("", local*60)).Format("2006-01-02T15:04:05-07:00")
+		}
+		body := transfer(day(0), farm1, farm2, farm1, sheep("130181", 1), nil)
+		body["transferDate"] = written
+		res := b.post(k1, "TransferRequests", map[string]any{"content": body})
+		if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) != 1 || p.Errors[0].Code != "V019" ||
+			p.Errors[0].Source != "/content/transferDate" {
+			t.Errorf("transferDate %s, two hours ahead: %d %s, want 400 V019 at the transfer date", written, res.status, res.body)
+		}
+	})
+}

@@ -10,21 +10,20 @@ import (
 // software gives may be: a farm computer's clock drifts.
 const maxClockSkew = 5 * time.Minute
 
-// future reports whether at, a time of day other than midnight, is past
-// now beyond the clock skew allowed. Midnight is a day, and days are the
-// job's to compare.
+// future reports whether at is past now beyond the clock skew allowed,
+// unless at starts a day (livestock.StartsADay): a day is the job's to
+// compare, in the UK calendar.
 func future(at, now time.Time) bool {
-	h, m, s := at.Clock()
-	return (h != 0 || m != 0 || s != 0) && at.After(now.Add(maxClockSkew))
+	return !livestock.StartsADay(at) && at.After(now.Add(maxClockSkew))
 }
 
 // futureTimes refuses a transfer whose transferDate, or whose document's
 // departure or arrival (the live catalogue's 21110 and 21113), is in the
 // future. It runs at submission, against the clock; the job's rule on
-// transferDate compares days only. A transferDate at 00:00:00 is a day (a
-// plain date reads so, and clients write days so), left to the job's
-// rule: in British Summer Time the UK's day begins at 23:00Z the evening
-// before. d.model's document was normalised by readDocument.
+// transferDate compares days only. A transferDate at midnight in UTC or in
+// the UK is a day (a plain date reads so, and clients write days so), left
+// to the job's rule: in British Summer Time the UK's day begins at 23:00Z
+// the evening before. d.model's document was normalised by readDocument.
 func futureTimes(d decoded, now time.Time) []livestock.FieldError {
 	var errs []livestock.FieldError
 	if future(d.at.Time(), now) {
