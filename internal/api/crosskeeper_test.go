@@ -627,3 +627,29 @@ func TestMidnightInAnotherOffset(t *testing.T) {
 		}
 	})
 }
+
+// TestReviewFlagIDAndNameDiffer: a review's processing flag given as an
+// id of one flag and the name of another is refused at once, naming the
+// id, rather than kept as the sender may not have meant it.
+func TestReviewFlagIDAndNameDiffer(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		off := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil))
+		if !off.applied() {
+			t.Fatalf("keeper1's off-move: %s %+v", off.RequestStatus, off.Errors)
+		}
+		review := decide(farm2, off.RequestID, true, 1)
+		review["processingFlags"] = []map[string]any{{"processingFlagId": 102, "name": "SLAU"}} // 102 is GATH
+		res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": review})
+		if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) != 1 ||
+			p.Errors[0].Source != "/content/processingFlags/0/processingFlagId" {
+			t.Errorf("a flag's id 102 (GATH) with the name SLAU: %d %s, want 400 at the id", res.status, res.body)
+		}
+		review["processingFlags"] = []map[string]any{{"processingFlagId": 101, "name": "SLAU"}}
+		if rec := b.submit(k2, "ReviewHoldingMovementRequests", review); !rec.applied() {
+			t.Errorf("the same review with SLAU's own id: %s %+v", rec.RequestStatus, rec.Errors)
+		}
+	})
+}

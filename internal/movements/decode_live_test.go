@@ -150,6 +150,8 @@ func TestDecodeRefusals(t *testing.T) {
 		{"a birth period too long", sheep("", `{"devicesWithDetail":[{"device":{"tagNumber":"UK0130181 00001"},"beginBirthPeriod":"2026-01-01","endBirthPeriod":"2026-02-02"}]}`), livestock.CodeBirthSpan, "/content/movementGroups/0/devicesWithDetail/0/endBirthPeriod"},
 		{"an unknown flag id", sheep(`,"processingFlags":[{"processingFlagId":999}]`, tag), livestock.CodeBadEnum, "/content/processingFlags/0/processingFlagId"},
 		{"a flag without a name", sheep(`,"processingFlags":[{}]`, tag), livestock.CodeMissing, "/content/processingFlags/0/name"},
+		{"a flag's id naming another flag than its name", sheep(`,"processingFlags":[{"processingFlagId":3,"name":"185"}]`, tag), livestock.CodeSchema, "/content/processingFlags/0/processingFlagId"},
+		{"a flag's name with an id no flag has", sheep(`,"processingFlags":[{"processingFlagId":999,"name":"185"}]`, tag), livestock.CodeBadEnum, "/content/processingFlags/0/processingFlagId"},
 		{"a flag with another member", sheep(`,"processingFlags":[{"name":"185","code":1}]`, tag), livestock.CodeSchema, "/content/processingFlags/0"},
 		{"deviceApplication not a date", sheep(`,"deviceApplication":"by hand"`, tag), livestock.CodeBadFormat, "/content/deviceApplication/dateOfApplication"},
 		{"deviceApplication without its date", sheep(`,"deviceApplication":{"breed":"Texel"}`, tag), livestock.CodeMissing, "/content/deviceApplication/dateOfApplication"},

@@ -107,9 +107,10 @@ func birthPeriod(errs *fieldErrs, at string, begin, end *string, dob bool) (*str
 }
 
 // readFlags reads processingFlags: live objects {processingFlagId, name}
-// or Drover's earlier plain names. The name decides; an object may give
-// the id alone. Whether a name is in standing data is the job's to say
-// (V023), so a request keeps every flag it was sent with.
+// or Drover's earlier plain names. An object may give the id alone, or
+// both naming the same flag; an id that names another flag than the name
+// is refused (flagMismatch). Whether a name is in standing data is the
+// job's to say (V023), so a request keeps every flag it was sent with.
 func (v *vocab) readFlags(raw []json.RawMessage, at string, errs *fieldErrs) ([]flagModel, []string) {
 	var models []flagModel
 	var names []string
@@ -127,6 +128,12 @@ func (v *vocab) readFlags(raw []json.RawMessage, at string, errs *fieldErrs) ([]
 			continue
 		}
 		name := deref(f.Name)
+		if f.ID != nil && *f.ID != 0 && name != "" { // 0 is how live clients leave the id unset
+			if e := v.flagMismatch(*f.ID, name, p); e != nil {
+				*errs = append(*errs, *e)
+				continue
+			}
+		}
 		if name == "" && f.ID != nil {
 			if name = v.flagNames[*f.ID]; name == "" {
 				errs.bad(livestock.CodeBadEnum, p+"/processingFlagId", fmt.Sprint(*f.ID), "no processing flag has this id (see /v1/StandingData/processingFlags)")
@@ -144,6 +151,22 @@ func (v *vocab) readFlags(raw []json.RawMessage, at string, errs *fieldErrs) ([]
 		models, names = append(models, m), append(names, name)
 	}
 	return models, names
+}
+
+// flagMismatch is the error of a processing flag given as id and name
+// that name different flags, or nil: an id no flag has, or the id of
+// another flag than the name's. Keeping either would record a flag the
+// sender may not have meant.
+func (v *vocab) flagMismatch(id int, name, at string) *livestock.FieldError {
+	switch idName := v.flagNames[id]; {
+	case idName == "":
+		return &livestock.FieldError{Code: livestock.CodeBadEnum, Source: at + "/processingFlagId", Value: fmt.Sprint(id),
+			Message: "no processing flag has this id (see /v1/StandingData/processingFlags)"}
+	case idName != name:
+		return &livestock.FieldError{Code: livestock.CodeSchema, Source: at + "/processingFlagId", Value: fmt.Sprint(id),
+			Message: fmt.Sprintf("processingFlagId %d is flag %q but name is %q: give one of them, or both alike", id, idName, name)}
+	}
+	return nil
 }
 
 // readDeviceApplication reads the record of the tags' application: an

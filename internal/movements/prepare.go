@@ -77,6 +77,17 @@ func (s *Service) prepareReview(ctx context.Context, u livestock.User, content [
 	if err != nil {
 		return store.Request{}, err
 	}
+	var flagErrs []livestock.FieldError
+	for i, f := range w.ProcessingFlags {
+		if f.ProcessingFlagID != nil && *f.ProcessingFlagID != 0 && f.Name != "" { // 0: the id left unset
+			if e := s.vocab.flagMismatch(int(*f.ProcessingFlagID), f.Name, fmt.Sprintf("/content/processingFlags/%d", i)); e != nil {
+				flagErrs = append(flagErrs, *e)
+			}
+		}
+	}
+	if len(flagErrs) > 0 {
+		return store.Request{}, livestock.Invalid("a processing flag's id and name differ", flagErrs...)
+	}
 	if !u.CanActFor(r.Holding) {
 		return store.Request{}, forbidden("/content/holding", r.Holding.String(), "you may not act for holding "+r.Holding.String())
 	}
