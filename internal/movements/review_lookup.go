@@ -182,10 +182,10 @@ const maxDatesPerQuery = 50
 // That happens when both keepers of a move, or two users acting for the
 // source, report it.
 func (s *Service) duplicates(ctx context.Context, q store.ReviewQuery, list []store.Movement) (map[int64][]int64, error) {
-	var dates []time.Time
+	var dates []time.Time // to the whole second, as $filter compares instants
 	for _, m := range list {
-		if !slices.ContainsFunc(dates, m.TransferDate.Equal) {
-			dates = append(dates, m.TransferDate)
+		if d := m.TransferDate.UTC().Truncate(time.Second); !slices.ContainsFunc(dates, d.Equal) {
+			dates = append(dates, d)
 		}
 	}
 	var same []store.Movement

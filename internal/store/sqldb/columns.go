@@ -116,6 +116,43 @@ const (
 	sqlFalse = "1 = 0"
 )
 
+// instant compares an instant column with instant t as the interface
+// shows the column: to the whole second, as floor(column) op t. A stored
+// instant keeps what it was given (a fraction sent in a transferDate, the
+// microseconds of a requestDate), but a client filters on what it was
+// shown, so `le 2026-11-30T23:59:59Z` takes in 23:59:59.5 and `eq` a
+// shown value finds its record. No shown value has a fraction, so `eq` a
+// fractional t finds nothing.
+func (f *filter) instant(col column, op odata.Op, t time.Time) string {
+	t = t.UTC()
+	floor := t.Truncate(time.Second)
+	next, whole := floor.Add(time.Second), t.Equal(floor)
+	ceil := next
+	if whole {
+		ceil = floor
+	}
+	switch op {
+	case odata.Gt:
+		return f.leaf(col, ">=", f.s.at(next))
+	case odata.Ge:
+		return f.leaf(col, ">=", f.s.at(ceil))
+	case odata.Lt:
+		return f.leaf(col, "<", f.s.at(ceil))
+	case odata.Le:
+		return f.leaf(col, "<", f.s.at(next))
+	case odata.Eq:
+		if !whole {
+			return sqlFalse
+		}
+		return "(" + f.leaf(col, ">=", f.s.at(floor)) + " AND " + f.leaf(col, "<", f.s.at(next)) + ")"
+	}
+	if !whole {
+		return sqlTrue // ne: no shown value has a fraction
+	}
+	inside := "(" + f.leaf(col, ">=", f.s.at(floor)) + " AND " + f.leaf(col, "<", f.s.at(next)) + ")"
+	return "(NOT " + inside + ")" // two-valued: leaf puts none outside
+}
+
 // date compares a date column with instant t, as the instant 00:00Z of
 // the date: it becomes a comparison of dates with the day t falls on, so
 // `ge 2026-11-01T00:00:00Z` takes in 1 November and `le

@@ -82,11 +82,13 @@ func (f *filter) comparison(c *odata.Comparison) (string, error) {
 	case bool:
 		ok, v = col.kind == colBool || col.kind == colFalse, x
 	case time.Time:
-		ok = col.kind == colInstant || col.kind == colDate
-		if col.kind == colDate {
+		switch col.kind {
+		case colDate:
 			return f.date(col, c.Op, x), nil
+		case colInstant:
+			return f.instant(col, c.Op, x), nil
 		}
-		v = f.s.at(x)
+		ok = false
 	}
 	if !ok {
 		return "", badFilter(fmt.Sprintf("$filter compares %s with a value of the wrong type", c.Field))

@@ -52,8 +52,8 @@ func testRequestFilter(t *testing.T, s store.Store) {
 	got := addRequests(t, s, filterRequests()...)
 	other := transfer("keeper1")
 	other.Type, other.Species = store.RequestReview, livestock.SpeciesSheep
-	addRequests(t, s, other) // never listed with the transfers
-	hour := func(i int) time.Time { return stored(base.Add(time.Duration(i) * time.Hour)) }
+	addRequests(t, s, other)                                                               // never listed with the transfers
+	hour := func(i int) time.Time { return shown(base.Add(time.Duration(i) * time.Hour)) } // as a client was shown it
 	nov1, nov30 := at("2026-11-01T00:00:00Z"), at("2026-11-30T23:59:59Z")
 	for _, tt := range []struct {
 		name   string
@@ -88,6 +88,14 @@ func testRequestFilter(t *testing.T, s store.Store) {
 		{"requestDate ge", cmpf("requestDate", odata.Ge, hour(1)), []int{1, 2, 3, 4}},
 		{"requestDate lt", cmpf("requestDate", odata.Lt, hour(1)), []int{0}},
 		{"requestDate gt in another zone", cmpf("requestDate", odata.Gt, hour(3).In(time.FixedZone("X", 5*3600))), []int{4}},
+		// A stored request date keeps its fraction (base has one), but
+		// compares as it is shown, to the whole second.
+		{"requestDate le its shown value", cmpf("requestDate", odata.Le, hour(1)), []int{0, 1}},
+		{"requestDate gt its shown value", cmpf("requestDate", odata.Gt, hour(1)), []int{2, 3, 4}},
+		{"requestDate ne its shown value", cmpf("requestDate", odata.Ne, hour(1)), []int{0, 2, 3, 4}},
+		{"requestDate eq a fraction no value shows", cmpf("requestDate", odata.Eq, stored(base.Add(time.Hour))), nil},
+		{"requestDate ge a fraction: from the next second", cmpf("requestDate", odata.Ge, hour(1).Add(time.Millisecond)), []int{2, 3, 4}},
+		{"requestDate le a fraction: to its second", cmpf("requestDate", odata.Le, hour(1).Add(time.Millisecond)), []int{0, 1}},
 		{"requestId eq", cmpf("requestId", odata.Eq, got[2]), []int{2}},
 		{"requestId gt", cmpf("requestId", odata.Gt, got[2]), []int{3, 4}},
 		{"requestId le", cmpf("requestId", odata.Le, got[1]), []int{0, 1}},
@@ -203,5 +211,32 @@ func wantCode(t *testing.T, what string, err error, code livestock.Code) {
 	var le *livestock.Error
 	if errors.As(err, &le) && (len(le.Fields) != 1 || le.Fields[0].Code != code) {
 		t.Errorf("%s: fields %+v, want one of code %s", what, le.Fields, code)
+	}
+}
+
+// testMovementDateAsShown: a movement date sent with a fraction of a
+// second is stored with it but compares as shown, to the whole second:
+// the last half-second of a month is in a listing of that month by
+// `le …T23:59:59Z`, whether the store reads it by month or in id order,
+// and `eq` its shown value finds it.
+func testMovementDateAsShown(t *testing.T, s store.Store) {
+	late, next := transfer("keeper1", farmA), transfer("keeper1", farmA)
+	late.MovementDate = time.Date(2026, 11, 30, 23, 59, 59, 500_000_000, time.UTC)
+	next.MovementDate = ymd(2026, 12, 1)
+	got := addRequests(t, s, late, next)
+	november := and(cmpf("movementDate", odata.Ge, at("2026-11-01T00:00:00Z")), cmpf("movementDate", odata.Le, at("2026-11-30T23:59:59Z")))
+	for _, tt := range []struct {
+		name string
+		q    store.RequestQuery
+		want []int
+	}{
+		{"the keeper's November", filtered(keeper1Query, november), []int{0}},
+		{"the inspector's November", filtered(inspectorQuery, november), []int{0}},
+		{"the holding's November", filtered(keeper1Query, and(cmpf("holding", odata.Eq, farmA.String()), november)), []int{0}},
+		{"eq the shown value", filtered(inspectorQuery, cmpf("movementDate", odata.Eq, at("2026-11-30T23:59:59Z"))), []int{0}},
+		{"lt the next day", filtered(inspectorQuery, cmpf("movementDate", odata.Lt, at("2026-12-01T00:00:00Z"))), []int{0}},
+		{"gt the shown value", filtered(inspectorQuery, cmpf("movementDate", odata.Gt, at("2026-11-30T23:59:59Z"))), []int{1}},
+	} {
+		wantIDs(t, tt.name, ids(requests(t, s, tt.q)), pick(got, tt.want...))
 	}
 }

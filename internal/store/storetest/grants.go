@@ -20,6 +20,9 @@ var base = time.Date(2025, 6, 30, 23, 59, 59, 999_999_999, time.FixedZone("X", -
 // stored is t as a store returns it.
 func stored(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
 
+// shown is t as the interface shows an instant: UTC, to the whole second.
+func shown(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+
 // next is a refresh token a Take grants, with its hash.
 func next(hash string) store.RefreshToken {
 	return store.RefreshToken{TokenHash: hash, UserName: "keeper1", ClientID: "client", Scope: "openid", ExpiresAt: base.Add(time.Hour)}

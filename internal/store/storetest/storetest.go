@@ -74,6 +74,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ListingContent", testListingContent},
 		{"DateListing", testDateListing},
 		{"RequestFilter", testRequestFilter},
+		{"MovementDateAsShown", testMovementDateAsShown},
 		{"HoldingFilter", testHoldingFilter},
 		{"FilterErrors", testFilterErrors},
 		{"RequestOrder", testRequestOrder},
