@@ -17,15 +17,35 @@ import (
 // openStore opens the database named by dsn, applying its migrations: a
 // postgres:// (or postgresql://) URL is PostgreSQL, a file path SQLite
 // (databaseKind); anything else is refused rather than taken for a file.
-func openStore(ctx context.Context, dsn string) (st store.Store, err error) {
+func openStore(ctx context.Context, dsn string) (store.Store, error) {
+	return openWith(ctx, dsn, false)
+}
+
+// openCurrentStore opens the database named by dsn as it is, for a command
+// that must change nothing (drover trace): it creates no database and
+// applies no migration, and refuses a database not at this build's schema.
+func openCurrentStore(ctx context.Context, dsn string) (store.Store, error) {
+	return openWith(ctx, dsn, true)
+}
+
+// openWith is openStore, or openCurrentStore when current.
+func openWith(ctx context.Context, dsn string, current bool) (st store.Store, err error) {
 	switch databaseKind(dsn) {
 	case "postgres":
-		st, err = postgres.Open(ctx, dsn)
+		if current {
+			st, err = postgres.OpenCurrent(ctx, dsn)
+		} else {
+			st, err = postgres.Open(ctx, dsn)
+		}
 	case "sqlite":
 		if err := sqliteFileUsable(dsn); err != nil {
 			return nil, err
 		}
-		st, err = sqlite.Open(ctx, dsn)
+		if current {
+			st, err = sqlite.OpenCurrent(ctx, dsn)
+		} else {
+			st, err = sqlite.Open(ctx, dsn)
+		}
 	default:
 		return nil, fmt.Errorf("--database must be %s", databaseRule)
 	}

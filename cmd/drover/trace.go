@@ -33,7 +33,7 @@ func traceExercise(ctx context.Context, args []string, getenv func(string) strin
 	if days < 1 || days > 366 {
 		return fmt.Errorf("--days must be 1 to 366, not %d", days)
 	}
-	st, err := openStore(ctx, dsn)
+	st, err := openCurrentStore(ctx, dsn) // an exercise changes nothing: no migration, no new file
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,5 +69,50 @@ func TestTraceExercise(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(ctx, []string{"trace", "--database", db, "--days", "0"}, none, &out, &out); err == nil || !strings.Contains(err.Error(), "--days") {
 		t.Errorf("--days 0: %v", err)
+	}
+}
+
+// TestTraceChangesNothing: drover trace reads a database as it is. Named
+// a file that does not exist, it says so and makes none; a database with a
+// migration pending is refused, not migrated under running servers.
+func TestTraceChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	none := func(string) string { return "" }
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "drover.db")
+	var out bytes.Buffer
+	if err := run(ctx, []string{"trace", "--database", missing, "--animal", "UK0130181 00001"}, none, &out, &out); err == nil ||
+		!strings.Contains(err.Error(), "no database at") {
+		t.Errorf("drover trace of a missing file = %v; want it named missing", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("drover trace made %s (%v)", missing, err)
+	}
+
+	st, err := openStore(ctx, missing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, err := sql.Open("sqlite", missing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const last = "(SELECT max(version_id) FROM goose_db_version)"
+	var before int
+	if err := db.QueryRow("SELECT " + last).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("DELETE FROM goose_db_version WHERE version_id = " + last); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(ctx, []string{"trace", "--database", missing, "--animal", "UK0130181 00001"}, none, &out, &out); err == nil ||
+		!strings.Contains(err.Error(), "drover migrate") {
+		t.Errorf("drover trace with a migration pending = %v; want a refusal naming drover migrate", err)
+	}
+	var after int
+	if err := db.QueryRow("SELECT " + last).Scan(&after); err != nil || after >= before {
+		t.Errorf("schema version after drover trace = %d (%v); want it left below %d", after, err, before)
 	}
 }

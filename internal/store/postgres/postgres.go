@@ -9,9 +9,11 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/sqldb"
@@ -27,28 +29,53 @@ var _ store.Store = (*Store)(nil)
 // Open connects to the database at url and applies any pending migration,
 // taking a lock so that replicas starting together migrate one at a time.
 func Open(ctx context.Context, url string) (*Store, error) {
+	return open(ctx, url, migrate)
+}
+
+// OpenCurrent connects to the database at url as it is, changing nothing:
+// a schema not at this build's version (none, behind or ahead) is refused
+// (sqldb.SchemaCurrent) rather than migrated.
+func OpenCurrent(ctx context.Context, url string) (*Store, error) {
+	return open(ctx, url, func(ctx context.Context, db *sql.DB) (*goose.Provider, error) {
+		var versioned bool
+		if err := db.QueryRowContext(ctx, "SELECT to_regclass('goose_db_version') IS NOT NULL").Scan(&versioned); err != nil {
+			return nil, wrapOpen("read the schema's version", err)
+		}
+		p, err := newProvider(ctx, db)
+		if err == nil {
+			err = sqldb.SchemaCurrent(ctx, p, versioned)
+		}
+		if err != nil {
+			return nil, wrapOpen("check the schema", err)
+		}
+		return p, nil
+	})
+}
+
+// open connects to the database at url, brings its schema to this build's
+// or checks that it is (prepare), and makes the store.
+func open(ctx context.Context, url string, prepare func(context.Context, *sql.DB) (*goose.Provider, error)) (*Store, error) {
 	pool, err := connect(ctx, url)
 	if err != nil {
 		return nil, err
 	}
 	db := stdlib.OpenDBFromPool(pool)
-	p, err := migrate(ctx, db)
-	if err != nil {
+	fail := func(err error) (*Store, error) {
 		_ = db.Close()
 		pool.Close()
 		return nil, err
 	}
+	p, err := prepare(ctx, db)
+	if err != nil {
+		return fail(err)
+	}
 	types, err := readColumnTypes(ctx, db)
 	if err != nil {
-		_ = db.Close()
-		pool.Close()
-		return nil, wrapOpen("read the column types", err)
+		return fail(wrapOpen("read the column types", err))
 	}
 	nextIDs, err := readNextIDs(ctx, db)
 	if err != nil {
-		_ = db.Close()
-		pool.Close()
-		return nil, wrapOpen("read the id sequences", err)
+		return fail(wrapOpen("read the id sequences", err))
 	}
 	return &Store{sqldb.New(sqldb.Config{
 		Dialect: dialect,

@@ -274,3 +274,44 @@ func TestSettingWarnings(t *testing.T) {
 		t.Errorf("a URL with synchronous_commit=off: warnings %q, want it named", w)
 	}
 }
+
+// TestOpenCurrent: opening a schema as it is changes nothing: an empty
+// schema gets no tables, one with a migration pending is refused rather
+// than migrated, and a current one opens.
+func TestOpenCurrent(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	tables := func() (n int) {
+		t.Helper()
+		conn, err := pgx.Connect(t.Context(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		if err := conn.QueryRow(t.Context(), "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := postgres.OpenCurrent(t.Context(), u); err == nil || !strings.Contains(err.Error(), "no Drover schema") {
+		t.Errorf("OpenCurrent of an empty schema = %v; want a refusal", err)
+	}
+	if n := tables(); n != 0 {
+		t.Errorf("OpenCurrent of an empty schema made %d tables", n)
+	}
+	if err := postgres.Migrate(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	s, err := postgres.OpenCurrent(t.Context(), u)
+	if err != nil {
+		t.Fatalf("OpenCurrent of a migrated schema: %v", err)
+	}
+	if err := s.Ready(t.Context()); err != nil {
+		t.Errorf("Ready: %v", err)
+	}
+	s.Close()
+	exec(t, u, "DELETE FROM goose_db_version WHERE version_id = (SELECT max(version_id) FROM goose_db_version)")
+	if _, err := postgres.OpenCurrent(t.Context(), u); err == nil || !strings.Contains(err.Error(), "migrations still to apply") {
+		t.Errorf("OpenCurrent with a migration pending = %v; want a refusal", err)
+	}
+}

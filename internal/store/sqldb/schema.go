@@ -2,6 +2,7 @@ package sqldb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/pressly/goose/v3"
@@ -23,6 +24,30 @@ func SchemaKnown(ctx context.Context, p *goose.Provider) error {
 	if have > known {
 		return fmt.Errorf("the database's schema is at version %d, newer than this build knows (%d): "+
 			"serve it with the build that migrated it, or a later one", have, known)
+	}
+	return nil
+}
+
+// SchemaCurrent refuses a database that is not at this build's schema:
+// one never migrated (versioned false: no goose version table, which the
+// dialect looks for first, since goose creates it when asked anything),
+// one with migrations still to apply, or one a later build migrated. It is
+// what a command that must change nothing (drover trace) asks instead of
+// migrating: applying a migration is serve's and migrate's to do, with the
+// replicas stopped where the migration says so.
+func SchemaCurrent(ctx context.Context, p *goose.Provider, versioned bool) error {
+	if !versioned {
+		return errors.New("no Drover schema here (no migration was ever applied): drover serve or drover migrate makes one")
+	}
+	if err := SchemaKnown(ctx, p); err != nil {
+		return err
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return err
+	}
+	if pending {
+		return errors.New("the database has migrations still to apply: run drover migrate with the build that will serve it, then try again")
 	}
 	return nil
 }

@@ -13,7 +13,9 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
+	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -48,6 +50,46 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		_ = w.Close()
 		return nil, err
 	}
+	return newStore(w, r)
+}
+
+// OpenCurrent opens the database file at path as it is, changing nothing:
+// no file is created, and a file that is not at this build's schema is
+// refused (sqldb.SchemaCurrent) rather than migrated.
+func OpenCurrent(ctx context.Context, path string) (*Store, error) {
+	name, _, _ := strings.Cut(strings.TrimPrefix(path, "file:"), "?")
+	if _, err := os.Stat(name); err != nil {
+		return nil, fmt.Errorf("sqlite: no database at %s: %w", name, err)
+	}
+	// Checked on a connection of its own that cannot write: the writer
+	// would turn WAL on in a file that may not be Drover's.
+	probe, err := sql.Open("sqlite", path+"?"+url.Values{"_query_only": {"1"}, "_busy_timeout": {busyTimeoutMS}}.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", name, err)
+	}
+	defer probe.Close()
+	var tables int
+	err = probe.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'goose_db_version'").Scan(&tables)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	p, err := newProvider(probe)
+	if err == nil {
+		err = sqldb.SchemaCurrent(ctx, p, tables > 0)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %s: %w", name, err)
+	}
+	w, r, err := openPools(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return newStore(w, r)
+}
+
+// newStore is the store over the writer w and the readers r of a migrated
+// file; it closes both if it cannot be made.
+func newStore(w, r *sql.DB) (*Store, error) {
 	// Ready asks the readers, so that a probe does not queue for the writer.
 	ready, err := newProvider(r)
 	if err != nil {

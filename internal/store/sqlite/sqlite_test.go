@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -391,5 +393,62 @@ func TestReadersMapTheFile(t *testing.T) {
 		if err := c.db.QueryRowContext(ctx, "PRAGMA mmap_size").Scan(&got); err != nil || got != c.want {
 			t.Errorf("%s: mmap_size = %d, %v; want %d", name, got, err, c.want)
 		}
+	}
+}
+
+// TestOpenCurrent: opening a file as it is changes nothing. A missing file
+// is not created, a file never migrated gets no version table, and a file
+// with a migration pending is refused, not migrated; a current one opens.
+func TestOpenCurrent(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	missing := storetest.SQLitePath(t)
+	if _, err := sqlite.OpenCurrent(ctx, missing); err == nil {
+		t.Error("OpenCurrent of a missing file succeeded")
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("OpenCurrent made %s (%v)", missing, err)
+	}
+
+	bare := storetest.SQLitePath(t)
+	if _, err := raw(t, bare).ExecContext(ctx, "CREATE TABLE other (x)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlite.OpenCurrent(ctx, bare); err == nil || !strings.Contains(err.Error(), "no Drover schema") {
+		t.Errorf("OpenCurrent of a file never migrated = %v; want a refusal", err)
+	}
+	var n int
+	if err := raw(t, bare).QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = 'goose_db_version'").Scan(&n); err != nil || n != 0 {
+		t.Errorf("version tables after OpenCurrent = %d, %v; want none made", n, err)
+	}
+	var mode string
+	if err := raw(t, bare).QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "delete" {
+		t.Errorf("journal_mode after OpenCurrent = %q, %v; want the file's own (delete)", mode, err)
+	}
+
+	path := storetest.SQLitePath(t)
+	if err := sqlite.Migrate(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlite.OpenCurrent(ctx, path)
+	if err != nil {
+		t.Fatalf("OpenCurrent of a migrated file: %v", err)
+	}
+	if err := s.Ready(ctx); err != nil {
+		t.Errorf("Ready: %v", err)
+	}
+	s.Close()
+	var last int
+	if err := raw(t, path).QueryRowContext(ctx, "SELECT max(version_id) FROM goose_db_version").Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw(t, path).ExecContext(ctx, "DELETE FROM goose_db_version WHERE version_id = ?", last); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlite.OpenCurrent(ctx, path); err == nil || !strings.Contains(err.Error(), "migrations still to apply") {
+		t.Errorf("OpenCurrent with a migration pending = %v; want a refusal", err)
+	}
+	if err := raw(t, path).QueryRowContext(ctx, "SELECT count(*) FROM goose_db_version WHERE version_id = ?", last).Scan(&n); err != nil || n != 0 {
+		t.Errorf("migration %d after OpenCurrent: %d rows, %v; want it still pending", last, n, err)
 	}
 }
