@@ -299,7 +299,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{"--workers", "0"}, {"--workers", "10000000"}, {"--retry-after", "0"}, {"--retry-after", "99999999999"},
 		{"--read-timeout", "-1s"}, {"--write-timeout", "0s"}, {"--request-timeout", "0s"}, {"--shutdown-timeout", "-5s"},
 		{"--audience", ""}, {"--database", ""}, {"--database", ":memory:"}, {"--database", "postgresql:/bad"},
-		{"--database", "mysql://foo"}, {"--max-token-lifetime", "0s"}, {"--max-token-lifetime", "30m"},
+		{"--database", "mysql://foo"}, {"--database", "host=127.0.0.1 user=postgres dbname=test sslmode=disable"},
+		{"--database", "dbname=drover"}, {"--max-token-lifetime", "0s"}, {"--max-token-lifetime", "30m"},
 		{"--public-url", "not a url"}, {"--public-url", "ftp://drover.example.org"}, {"--public-url", "https://"},
 		{"--issuer", "notaurl"}, {"--issuer", "login.example.gov.uk"},
 	} {
@@ -320,7 +321,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 	if _, err := os.Stat(db); err == nil {
 		t.Error("a refused serve created its database")
 	}
-	for _, ok := range []string{"postgres.db", "./data/drover.db", "postgres://u@h/db", "postgresql://u@h/db", "file:drover.db?_fk=1"} {
+	for _, ok := range []string{"postgres.db", "./data/drover.db", "postgres://u@h/db", "postgresql://u@h/db", "file:drover.db?_fk=1",
+		"./host=a.db", "sslmode.db"} {
 		if databaseKind(ok) == "" {
 			t.Errorf("databaseKind(%q) = \"\", want a store", ok)
 		}

@@ -78,21 +78,41 @@ func sqliteFileUsable(dsn string) error {
 }
 
 // databaseRule is what --database takes, for the errors that refuse it.
-const databaseRule = "an SQLite file path or a postgres:// URL (not empty, not :memory:, which would lose every record at exit)"
+const databaseRule = "an SQLite file path or a postgres:// URL (not empty, not :memory:, which would lose every record at exit; " +
+	"a keyword=value connection string is written as a postgres:// URL)"
 
 // databaseKind is "postgres" for a postgres:// or postgresql:// URL,
 // "sqlite" for a file path, and "" for what serve cannot keep records
 // in: nothing, an in-memory SQLite database, or a URL of another scheme
 // (or a PostgreSQL one missing its //), which had been taken for a file
-// name and failed later as "unable to open database file".
+// name and failed later as "unable to open database file". A libpq
+// keyword=value string (host=… dbname=…) is "" too: taken for a file
+// name, it made a local SQLite database, and replicas meant to share
+// one PostgreSQL each kept their own.
 func databaseKind(dsn string) string {
 	d := strings.ToLower(strings.TrimSpace(dsn))
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		return "postgres"
 	case d == "", strings.Contains(d, ":memory:"), strings.Contains(d, "mode=memory"),
-		strings.HasPrefix(d, "postgres:"), strings.HasPrefix(d, "postgresql:"), strings.Contains(d, "://"):
+		strings.HasPrefix(d, "postgres:"), strings.HasPrefix(d, "postgresql:"), strings.Contains(d, "://"),
+		keywordValue(d):
 		return "" // a file may well be called postgres.db
 	}
 	return "sqlite"
+}
+
+// keywordValue reports whether d (lower case) begins as a libpq
+// connection string does: a connection keyword, then =.
+func keywordValue(d string) bool {
+	key, _, ok := strings.Cut(d, "=")
+	if !ok {
+		return false
+	}
+	switch strings.TrimSpace(key) {
+	case "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode", "connect_timeout",
+		"application_name", "options", "target_session_attrs", "sslrootcert", "sslcert", "sslkey":
+		return true
+	}
+	return false
 }
