@@ -111,6 +111,15 @@ func TestStandingData(t *testing.T) {
 			t.Fatalf("unknown list: %d", missing.status)
 		}
 		missing.problem()
+		// A list is sent whole: an option that would cut it is refused,
+		// naming it, rather than ignored.
+		for _, path := range []string{"/v1/StandingData/species?$top=1", "/v1/StandingData/species?$filter=code%20eq%20%27Sheep%27",
+			"/v1/StandingData?$top=1"} {
+			res := b.do(http.MethodGet, path, tok, nil)
+			if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) != 1 || !strings.HasPrefix(p.Errors[0].Source, "query:$") {
+				t.Errorf("GET %s = %d %s, want 400 naming the option", path, res.status, res.body)
+			}
+		}
 	})
 }
 
