@@ -122,35 +122,33 @@ const (
 // microseconds of a requestDate), but a client filters on what it was
 // shown, so `le 2026-11-30T23:59:59Z` takes in 23:59:59.5 and `eq` a
 // shown value finds its record. No shown value has a fraction, so `eq` a
-// fractional t finds nothing.
+// fractional t finds nothing. The second's end is bound as its last
+// microsecond (stored instants have no finer part), never as the next
+// second, which after 9999-12-31T23:59:59 SQLite's text would sort first.
 func (f *filter) instant(col column, op odata.Op, t time.Time) string {
 	t = t.UTC()
 	floor := t.Truncate(time.Second)
-	next, whole := floor.Add(time.Second), t.Equal(floor)
-	ceil := next
-	if whole {
-		ceil = floor
-	}
-	switch op {
-	case odata.Gt:
-		return f.leaf(col, ">=", f.s.at(next))
-	case odata.Ge:
-		return f.leaf(col, ">=", f.s.at(ceil))
-	case odata.Lt:
-		return f.leaf(col, "<", f.s.at(ceil))
-	case odata.Le:
-		return f.leaf(col, "<", f.s.at(next))
-	case odata.Eq:
-		if !whole {
+	last, whole := floor.Add(time.Second-time.Microsecond), t.Equal(floor)
+	switch {
+	case op == odata.Gt, op == odata.Ge && !whole:
+		return f.leaf(col, ">", f.s.at(last))
+	case op == odata.Ge:
+		return f.leaf(col, ">=", f.s.at(floor))
+	case op == odata.Lt && whole:
+		return f.leaf(col, "<", f.s.at(floor))
+	case op == odata.Lt, op == odata.Le:
+		return f.leaf(col, "<=", f.s.at(last))
+	case !whole: // eq or ne a value no shown value has
+		if op == odata.Eq {
 			return sqlFalse
 		}
-		return "(" + f.leaf(col, ">=", f.s.at(floor)) + " AND " + f.leaf(col, "<", f.s.at(next)) + ")"
+		return sqlTrue
 	}
-	if !whole {
-		return sqlTrue // ne: no shown value has a fraction
+	inside := "(" + f.leaf(col, ">=", f.s.at(floor)) + " AND " + f.leaf(col, "<=", f.s.at(last)) + ")"
+	if op == odata.Eq {
+		return inside
 	}
-	inside := "(" + f.leaf(col, ">=", f.s.at(floor)) + " AND " + f.leaf(col, "<", f.s.at(next)) + ")"
-	return "(NOT " + inside + ")" // two-valued: leaf puts none outside
+	return "(NOT " + inside + ")" // ne, two-valued: leaf puts none outside
 }
 
 // date compares a date column with instant t, as the instant 00:00Z of

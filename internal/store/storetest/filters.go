@@ -236,6 +236,11 @@ func testMovementDateAsShown(t *testing.T, s store.Store) {
 		{"eq the shown value", filtered(inspectorQuery, cmpf("movementDate", odata.Eq, at("2026-11-30T23:59:59Z"))), []int{0}},
 		{"lt the next day", filtered(inspectorQuery, cmpf("movementDate", odata.Lt, at("2026-12-01T00:00:00Z"))), []int{0}},
 		{"gt the shown value", filtered(inspectorQuery, cmpf("movementDate", odata.Gt, at("2026-11-30T23:59:59Z"))), []int{1}},
+		// The last second there is: its end is not bound as year 10000.
+		{"le the last second", filtered(inspectorQuery, cmpf("movementDate", odata.Le, at("9999-12-31T23:59:59Z"))), []int{0, 1}},
+		{"gt the last second", filtered(inspectorQuery, cmpf("movementDate", odata.Gt, at("9999-12-31T23:59:59Z"))), nil},
+		{"ge a fraction of the last second", filtered(inspectorQuery,
+			cmpf("movementDate", odata.Ge, time.Date(9999, 12, 31, 23, 59, 59, 500_000_000, time.UTC))), nil},
 	} {
 		wantIDs(t, tt.name, ids(requests(t, s, tt.q)), pick(got, tt.want...))
 	}
