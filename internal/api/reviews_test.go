@@ -303,3 +303,36 @@ func TestReviewLookupSelect(t *testing.T) {
 		t.Errorf("$select=colour: %d %s, want 400 at query:$select", res.status, res.body)
 	}
 }
+
+// TestDuplicatesAtTimesOfDay: two reports of one batch's move on one day,
+// each sent with its time of day, are each other's duplicates in the
+// review look-up, as two sent as a plain date are.
+func TestDuplicatesAtTimesOfDay(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		var ids []int64
+		for _, at := range []string{"T10:30:00Z", "T14:05:00Z"} {
+			r := b.submit(k1, "TransferRequests", transfer(day(-1)+at, farm1, farm2, farm1, nil,
+				[]map[string]any{{"batchNumber": "UK130181", "animalTotal": 2}}))
+			if !r.applied() {
+				t.Fatalf("transfer at %s: %s %+v", at, r.RequestStatus, r.Errors)
+			}
+			ids = append(ids, r.RequestID)
+		}
+		const path = "/v1/HoldingMovementForReviews/ReviewBySpecies(species=Sheep,holding=01%2F100%2F0264)"
+		res := b.do(http.MethodGet, path, k2, nil)
+		var page struct{ Value []liveReviewItem }
+		res.decode(&page)
+		if res.status != http.StatusOK || len(page.Value) != 2 {
+			t.Fatalf("GET %s = %d %s", path, res.status, res.body)
+		}
+		for i, item := range page.Value {
+			if other := ids[1-i]; item.RequestID != ids[i] || !item.IsDuplicate || !slices.Equal(item.DuplicateRequestIDs, []int64{other}) {
+				t.Errorf("item %d: %d isDuplicate %v %v, want %d a duplicate of %d", i, item.RequestID, item.IsDuplicate,
+					item.DuplicateRequestIDs, ids[i], other)
+			}
+		}
+	})
+}

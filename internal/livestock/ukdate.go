@@ -29,3 +29,11 @@ func StartsADay(t time.Time) bool {
 	}
 	return midnight(t.UTC()) || midnight(t.In(ukZone))
 }
+
+// UKDayStart is the instant the UK day d begins: midnight in London, so
+// that the instants t with UKDate(t) == d are those from UKDayStart(d) up
+// to UKDayStart of the next day.
+func UKDayStart(d Date) time.Time {
+	y, m, day := d.Time().Date()
+	return time.Date(y, m, day, 0, 0, 0, 0, ukZone)
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -182,17 +183,22 @@ const maxDatesPerQuery = 50
 // That happens when both keepers of a move, or two users acting for the
 // source, report it.
 func (s *Service) duplicates(ctx context.Context, q store.ReviewQuery, list []store.Movement) (map[int64][]int64, error) {
-	var dates []time.Time // to the whole second, as $filter compares instants
+	// A movement keeps its UK day; the look-up's movementDate is the
+	// instant its request named. Each day is asked for as the instants on
+	// it, and sameMove then matches the days.
+	var days []livestock.Date
 	for _, m := range list {
-		if d := m.TransferDate.UTC().Truncate(time.Second); !slices.ContainsFunc(dates, d.Equal) {
-			dates = append(dates, d)
+		if d := livestock.DateOf(m.TransferDate); !slices.Contains(days, d) {
+			days = append(days, d)
 		}
 	}
 	var same []store.Movement
-	for part := range slices.Chunk(dates, maxDatesPerQuery) {
+	for part := range slices.Chunk(days, maxDatesPerQuery) {
 		var f odata.Expr
 		for _, d := range part {
-			var c odata.Expr = &odata.Comparison{Field: "movementDate", Op: odata.Eq, Value: d.UTC()}
+			var c odata.Expr = &odata.And{
+				Left:  &odata.Comparison{Field: "movementDate", Op: odata.Ge, Value: livestock.UKDayStart(d).UTC()},
+				Right: &odata.Comparison{Field: "movementDate", Op: odata.Lt, Value: livestock.UKDayStart(d.AddDays(1)).UTC()}}
 			if f != nil {
 				c = &odata.Or{Left: f, Right: c}
 			}
