@@ -38,7 +38,9 @@ func Open(ctx context.Context, url string) (*Store, error) {
 func OpenCurrent(ctx context.Context, url string) (*Store, error) {
 	return open(ctx, url, func(ctx context.Context, db *sql.DB) (*goose.Provider, error) {
 		var versioned bool
-		if err := db.QueryRowContext(ctx, "SELECT to_regclass('goose_db_version') IS NOT NULL").Scan(&versioned); err != nil {
+		// In the schema goose writes to, not anywhere on the search_path.
+		const versionTable = "SELECT coalesce(to_regclass(format('%I.goose_db_version', current_schema())) IS NOT NULL, false)"
+		if err := db.QueryRowContext(ctx, versionTable).Scan(&versioned); err != nil {
 			return nil, wrapOpen("read the schema's version", err)
 		}
 		p, err := newProvider(ctx, db)

@@ -299,6 +299,25 @@ func TestOpenCurrent(t *testing.T) {
 	if n := tables(); n != 0 {
 		t.Errorf("OpenCurrent of an empty schema made %d tables", n)
 	}
+	// Another schema on the search_path holding a version table of its
+	// own (another application's) does not make this one Drover's.
+	other := storetest.PostgresURL(t)
+	exec(t, other, "CREATE TABLE goose_db_version (id serial, version_id bigint, is_applied boolean, tstamp timestamp)")
+	schemaOf := func(u string) string {
+		parsed, err := url.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return parsed.Query().Get("search_path")
+	}
+	both := strings.Replace(u, "search_path="+schemaOf(u), "search_path="+schemaOf(u)+"%2C"+schemaOf(other), 1)
+	if _, err := postgres.OpenCurrent(t.Context(), both); err == nil || !strings.Contains(err.Error(), "no Drover schema") {
+		t.Errorf("OpenCurrent of an empty schema before another's version table = %v; want a refusal", err)
+	}
+	if n := tables(); n != 0 {
+		t.Errorf("OpenCurrent of an empty schema before another's version table made %d tables", n)
+	}
+
 	if err := postgres.Migrate(t.Context(), u); err != nil {
 		t.Fatal(err)
 	}

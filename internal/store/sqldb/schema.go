@@ -22,10 +22,14 @@ func SchemaKnown(ctx context.Context, p *goose.Provider) error {
 		known = max(known, s.Version)
 	}
 	if have > known {
-		return fmt.Errorf("the database's schema is at version %d, newer than this build knows (%d): "+
-			"serve it with the build that migrated it, or a later one", have, known)
+		return newerError(have, known)
 	}
 	return nil
+}
+
+func newerError(have, known int64) error {
+	return fmt.Errorf("the database's schema is at version %d, newer than this build knows (%d): "+
+		"serve it with the build that migrated it, or a later one", have, known)
 }
 
 // SchemaCurrent refuses a database that is not at this build's schema:
@@ -39,8 +43,14 @@ func SchemaCurrent(ctx context.Context, p *goose.Provider, versioned bool) error
 	if !versioned {
 		return errors.New("no Drover schema here (no migration was ever applied): drover serve or drover migrate makes one")
 	}
-	if err := SchemaKnown(ctx, p); err != nil {
+	// Read without the migration lock (GetVersions), so that a trace
+	// beside a migrating replica is told at once rather than waiting.
+	have, known, err := p.GetVersions(ctx)
+	if err != nil {
 		return err
+	}
+	if have > known {
+		return newerError(have, known)
 	}
 	pending, err := p.HasPending(ctx)
 	if err != nil {
