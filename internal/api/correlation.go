@@ -76,7 +76,7 @@ func correlate(next http.Handler) http.Handler {
 		}
 		bad, sent := "", id
 		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
-			if all, ok := conflicting(r.Header, h, func(a, b string) bool { return a == b }); ok { // which would mark the retry?
+			if all, ok := conflicting(r.Header, h, sameCorrelation); ok { // which would mark the retry?
 				bad, source, sent = "is given more than once, with different values; give it once", "header:"+h, all
 			}
 		}
@@ -86,7 +86,7 @@ func correlate(next http.Handler) http.Handler {
 			bad = "must be at most 128 characters"
 		case !visibleASCII(id):
 			bad = "must be printable ASCII without spaces"
-		case li != "" && li != id && li != liCorrelation(id):
+		case li != "" && !sameCorrelation(li, id) && li != liCorrelation(id):
 			// Both names, with different ids: which would mark the retry?
 			// (LI-Correlation-Id as Drover answered it is the same id.)
 			bad, source, sent = "differs from "+headerCorrelation+", its other name: send one, or both alike", "header:"+headerCorrelationLI, li
@@ -105,6 +105,10 @@ func correlate(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), correlationKey{}, correlation{id, chosen, source})))
 	})
 }
+
+// sameCorrelation reports whether a and b are one correlation id: the
+// same as a retry is keyed (replayKey), so a UUID in any of its forms.
+func sameCorrelation(a, b string) bool { return replayKey(a) == replayKey(b) }
 
 func visibleASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -147,6 +147,11 @@ func TestCorrelationID(t *testing.T) {
 		{"both alike", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "x-1"}, 200, "x-1", "derived"},
 		{"both, as answered", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", answeredLI}, 200, "x-1", "derived"},
 		{"both, differing", []string{"X-Correlation-ID", "x-1", "LI-Correlation-Id", "li-1"}, 400, "", "same"},
+		// One UUID in two of its forms is one id, not two.
+		{"both, one UUID in two cases", []string{"X-Correlation-ID", strings.ToLower(uuidUpper), "LI-Correlation-Id", uuidUpper}, 200,
+			strings.ToLower(uuidUpper), "same"},
+		{"both, one UUID with and without braces", []string{"X-Correlation-ID", uuidUpper, "LI-Correlation-Id", "{" + uuidUpper + "}"}, 200,
+			uuidUpper, "lower"},
 		{"too long", []string{"X-Correlation-ID", strings.Repeat("a", 129)}, 400, "", "same"},
 		{"space inside", []string{"X-Correlation-ID", "a b"}, 400, "", "same"},
 	} {
