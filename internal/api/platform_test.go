@@ -120,6 +120,13 @@ func TestStandingData(t *testing.T) {
 				t.Errorf("GET %s = %d %s, want 400 naming the option", path, res.status, res.body)
 			}
 		}
+		// $format=json, and a parameter that is no option, are taken as
+		// on every collection.
+		for _, path := range []string{"/v1/StandingData/species?$format=json", "/v1/StandingData/species?_=1732838400"} {
+			if res := b.do(http.MethodGet, path, tok, nil); res.status != http.StatusOK {
+				t.Errorf("GET %s = %d %s, want 200", path, res.status, res.body)
+			}
+		}
 	})
 }
 
