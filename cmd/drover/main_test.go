@@ -300,7 +300,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{"--read-timeout", "-1s"}, {"--write-timeout", "0s"}, {"--request-timeout", "0s"}, {"--shutdown-timeout", "-5s"},
 		{"--audience", ""}, {"--database", ""}, {"--database", ":memory:"}, {"--database", "postgresql:/bad"},
 		{"--database", "mysql://foo"}, {"--database", "host=127.0.0.1 user=postgres dbname=test sslmode=disable"},
-		{"--database", "dbname=drover"}, {"--max-token-lifetime", "0s"}, {"--max-token-lifetime", "30m"},
+		{"--database", "dbname=drover"}, {"--database", "gssencmode=disable host=db"}, {"--database", "mydb=x user=y"},
+		{"--max-token-lifetime", "0s"}, {"--max-token-lifetime", "30m"},
 		{"--public-url", "not a url"}, {"--public-url", "ftp://drover.example.org"}, {"--public-url", "https://"},
 		{"--issuer", "notaurl"}, {"--issuer", "login.example.gov.uk"},
 	} {
@@ -322,7 +323,7 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		t.Error("a refused serve created its database")
 	}
 	for _, ok := range []string{"postgres.db", "./data/drover.db", "postgres://u@h/db", "postgresql://u@h/db", "file:drover.db?_fk=1",
-		"./host=a.db", "sslmode.db"} {
+		"./host=a.db", "sslmode.db", "a=b.db", "data/x=1 y.db"} {
 		if databaseKind(ok) == "" {
 			t.Errorf("databaseKind(%q) = \"\", want a store", ok)
 		}

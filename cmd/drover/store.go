@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -102,17 +103,29 @@ func databaseKind(dsn string) string {
 	return "sqlite"
 }
 
-// keywordValue reports whether d (lower case) begins as a libpq
-// connection string does: a connection keyword, then =.
+// keywordValue reports whether d (lower case) is written as a libpq
+// connection string: a word, then =, where the word is one of libpq's
+// keywords or another key=value pair follows after a space.
 func keywordValue(d string) bool {
-	key, _, ok := strings.Cut(d, "=")
-	if !ok {
+	key, rest, ok := strings.Cut(strings.TrimSpace(d), "=")
+	if !ok || key == "" || strings.Trim(key, "abcdefghijklmnopqrstuvwxyz_") != "" {
 		return false
 	}
-	switch strings.TrimSpace(key) {
-	case "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "sslmode", "connect_timeout",
-		"application_name", "options", "target_session_attrs", "sslrootcert", "sslcert", "sslkey":
+	if slices.Contains(libpqKeywords, key) {
 		return true
+	}
+	for _, f := range strings.Fields(rest)[min(1, len(strings.Fields(rest))):] {
+		if k, _, ok := strings.Cut(f, "="); ok && k != "" && strings.Trim(k, "abcdefghijklmnopqrstuvwxyz_") == "" {
+			return true
+		}
 	}
 	return false
 }
+
+// libpqKeywords are the connection keywords of libpq (PostgreSQL 17).
+var libpqKeywords = []string{"host", "hostaddr", "port", "dbname", "user", "password", "passfile", "require_auth",
+	"channel_binding", "connect_timeout", "client_encoding", "options", "application_name", "fallback_application_name",
+	"keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication",
+	"gssencmode", "sslmode", "sslnegotiation", "sslcompression", "sslcert", "sslkey", "sslpassword", "sslcertmode",
+	"sslrootcert", "sslcrl", "sslcrldir", "sslsni", "requirepeer", "ssl_min_protocol_version", "ssl_max_protocol_version",
+	"krbsrvname", "gsslib", "gssdelegation", "service", "target_session_attrs", "load_balance_hosts"}
