@@ -83,9 +83,9 @@ func (p *parser) dateTime(field string, t token) (any, error) {
 	}
 	u := dt.Time().UTC()
 	if u.Nanosecond()%1000 != 0 {
-		// The stores keep instants to the microsecond: compared there, a
-		// finer literal would have been cut, and eq, ne, lt and ge been
-		// wrong about values between.
+		// The stores keep instants to the microsecond, and a date-time
+		// field compares to the second as it is shown: a finer fraction
+		// would say nothing, and the rule clients were given stays.
 		return nil, syntaxError(p.s, t.off, t.raw, "%s takes at most 6 digits of a second's fraction (microseconds)", field)
 	}
 	if y := u.Year(); y < 1 || y > 9999 {
