@@ -44,10 +44,12 @@ type TraceStore interface {
 	// AnimalsOn lists the animals whose holding is cph now, in any state.
 	AnimalsOn(ctx context.Context, cph livestock.CPH) ([]Animal, error)
 	// BatchBalance sums, by species, the animals of batch lines that
-	// arrived on cph (In) and that left it (Out) by movements completed or
-	// accepted on or before day (arrival date for In, transfer date for
-	// Out): batch animals have no identity, so a holding's batch stock is
-	// known only as what its movements brought and took.
+	// arrived on cph on or before day (In, by arrival date) and that left it
+	// before day (Out, by transfer date), by movements completed or
+	// accepted: In less Out are those there at some time that day, as a
+	// register lists its tagged animals, those leaving that day included.
+	// Batch animals have no identity, so a holding's batch stock is known
+	// only as what its movements brought and took.
 	BatchBalance(ctx context.Context, cph livestock.CPH, day time.Time) (map[livestock.Species]BatchFlow, error)
 	// PickAnimal returns a tagged animal some movement carried: the first
 	// at or after the fraction r (0 ≤ r < 1) of the span of movement ids,

@@ -19,7 +19,7 @@ const MaxContacts = 10000
 // now.
 // cut is true when more animals than MaxContacts shared one.
 func (s *Service) contacts(ctx context.Context, q Query, origins []Stay) (out []Contact, cut bool, err error) {
-	for _, o := range origins {
+	for _, o := range Joined(origins) { // a holding left and come back to the same day is one stay there
 		from, to := maxDay(o.From, q.From), q.To
 		if !o.To.IsZero() && o.To.Before(to) {
 			to = o.To

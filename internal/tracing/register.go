@@ -72,10 +72,14 @@ func (s *Service) residents(ctx context.Context, animals map[string]store.Animal
 	}
 	var list []Resident
 	for _, id := range ids {
+		var here []Stay
 		for _, st := range Stays(animals[id], moves[id]) {
 			if st.Holding == holding && st.Overlaps(from, to) {
-				list = append(list, Resident{Animal: animals[id], Stay: st})
+				here = append(here, st)
 			}
+		}
+		for _, st := range Joined(here) { // left and came back the same day: once
+			list = append(list, Resident{Animal: animals[id], Stay: st})
 		}
 	}
 	slices.SortFunc(list, func(a, b Resident) int {

@@ -39,6 +39,8 @@ func TestRegisterKnown(t *testing.T) {
 			{F2, ymd(3, 12), []string{c1, c2, c3}, map[livestock.Species]int{livestock.SpeciesSheep: 5}}, // c3 left that day
 			{F2, ymd(3, 13), []string{c1, c2}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
 			{M, ymd(3, 5), []string{c1}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
+			// c1 and the batch left on the 6th: both still there that day.
+			{M, ymd(3, 6), []string{c1}, map[livestock.Species]int{livestock.SpeciesSheep: 5}},
 			{M, ymd(3, 7), nil, map[livestock.Species]int{}},
 			{F1, ymd(3, 5), []string{c1, c4}, map[livestock.Species]int{}},
 			{F1, ymd(3, 6), []string{c4}, map[livestock.Species]int{}},
@@ -117,6 +119,46 @@ func TestHistoryAndContacts(t *testing.T) {
 		}
 		if len(res.Origins) != 3 || len(res.Holdings) != 0 {
 			t.Errorf("origins %v, holdings %v: want c1's three stays and no hop", res.Origins, res.Holdings)
+		}
+	})
+}
+
+// TestLeftAndBackTheSameDay: an animal that leaves a holding and comes
+// back the same day is on that day's register once, from its first
+// arrival, and a trace of it lists each animal it shared the holding with
+// once.
+func TestLeftAndBackTheSameDay(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		r := registry{t, s}
+		long := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+		r.seed([]livestock.CPH{F1, F2}, map[string]store.Animal{c1: {CPH: F1, OnSince: ymd(3, 5)}, c4: {CPH: F1, OnSince: long}})
+		r.move(store.Movement{Source: F1, Destination: F2, TransferDate: ymd(3, 5), ArrivalDate: ymd(3, 5), State: store.MovementCompleted,
+			AnimalCount: 1, Devices: []store.MovementDevice{dev(c1, F1, long, "accepted")}})
+		r.move(store.Movement{Source: F2, Destination: F1, TransferDate: ymd(3, 5), ArrivalDate: ymd(3, 5), State: store.MovementCompleted,
+			AnimalCount: 1, Devices: []store.MovementDevice{dev(c1, F2, ymd(3, 5), "accepted")}})
+		svc := tracing.New(s, nil)
+		reg, err := svc.RegisterOn(context.Background(), F1, ymd(3, 5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{c1, c4}, residents(reg.Animals)); diff != "" {
+			t.Errorf("F1 on the day c1 left and came back (-want +got):\n%s", diff)
+		}
+		for _, a := range reg.Animals {
+			if a.Animal.Identifier.String() == c1 && (!a.Stay.From.Equal(long) || !a.Stay.To.IsZero()) {
+				t.Errorf("c1's stay on F1 = %s to %s, want from %s, still there", a.Stay.From, a.Stay.To, long.Format(time.DateOnly))
+			}
+		}
+		res, err := svc.Trace(context.Background(), tracing.Query{Animal: c1, From: ymd(3, 5), To: ymd(3, 5), Direction: tracing.Forward, Hops: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for _, c := range res.Animals {
+			seen[c.Animal.Identifier.String()+" on "+c.Stay.Holding.String()]++
+		}
+		if want := map[string]int{c4 + " on " + F1.String(): 1}; !cmp.Equal(want, seen) {
+			t.Errorf("c1's contacts on the day = %v, want %v", seen, want)
 		}
 	})
 }

@@ -89,3 +89,27 @@ func Stays(a store.Animal, moves []store.Movement) []Stay {
 	}
 	return append(out, cur)
 }
+
+// Joined merges the stays on one holding that share a day, as an animal's
+// do when it leaves and comes back the same day: one stay from the first's
+// day to the last's, so that a register or a trace counts the animal once
+// on that holding rather than once a visit. Stays on other holdings, and
+// stays a day or more apart, are kept as they are; the result is in order
+// of From.
+func Joined(stays []Stay) []Stay {
+	sorted := slices.SortedStableFunc(slices.Values(stays), func(a, b Stay) int { return a.From.Compare(b.From) })
+	var out []Stay
+	for _, st := range sorted {
+		i := slices.IndexFunc(out, func(o Stay) bool {
+			return o.Holding == st.Holding && (o.To.IsZero() || !o.To.Before(st.From))
+		})
+		if i < 0 {
+			out = append(out, st)
+			continue
+		}
+		if o := &out[i]; !o.To.IsZero() && (st.To.IsZero() || st.To.After(o.To)) {
+			o.To = st.To
+		}
+	}
+	return out
+}

@@ -40,7 +40,9 @@ const (
 	traceAnimalColumns = `identifier, species, sex, birth_date, cph, on_since, state, death_date`
 	animalsByIDSQL     = `SELECT ` + traceAnimalColumns + ` FROM animals WHERE identifier IN (%s)`
 	animalsOnSQL       = `SELECT ` + traceAnimalColumns + ` FROM animals WHERE cph = $1 ORDER BY identifier`
-	// The balance's rows: the accepted animals of batch lines by species,
+	// The balance's rows (in by the end of the day, out before it: the
+	// animals there at some time that day, as a register lists them): the
+	// accepted animals of batch lines by species,
 	// then, one row a movement, the deer known by freeze brand alone that
 	// no tag or line names (store.Movement.Unnamed), which go with the
 	// movement and count as its batch animals do.
@@ -52,9 +54,9 @@ const (
 		AND m.state IN ('Completed', 'Accepted') AND m.species = 'Deer') u WHERE u.n > 0`
 	batchesOutSQL = `SELECT m.species, coalesce(sum(b.accepted), 0) FROM movements m
 		JOIN movement_batches b ON b.movement_id = m.id
-		WHERE m.source = $1 AND m.transfer_date <= $2
+		WHERE m.source = $1 AND m.transfer_date < $2
 		AND m.state IN ('Completed', 'Accepted') GROUP BY m.species
-		UNION ALL ` + unnamedSQL + ` WHERE m.source = $1 AND m.transfer_date <= $2
+		UNION ALL ` + unnamedSQL + ` WHERE m.source = $1 AND m.transfer_date < $2
 		AND m.state IN ('Completed', 'Accepted') AND m.species = 'Deer') u WHERE u.n > 0`
 	unnamedSQL = `SELECT u.species, u.n FROM (SELECT m.species AS species, m.animal_count
 		- (SELECT count(*) FROM movement_devices d WHERE d.movement_id = m.id)

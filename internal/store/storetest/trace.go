@@ -166,7 +166,9 @@ func testTraceAnimals(t *testing.T, s store.Store) {
 	}{
 		{market, ymd(2025, 1, 9), map[livestock.Species]store.BatchFlow{}},
 		{market, ymd(2025, 1, 10), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {In: 5}}},
-		{market, ymd(2025, 1, 11), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {In: 5, Out: 3}}},
+		// 3 left on the 11th: still there that day, gone the next.
+		{market, ymd(2025, 1, 11), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {In: 5}}},
+		{market, ymd(2025, 1, 12), map[livestock.Species]store.BatchFlow{livestock.SpeciesSheep: {In: 5, Out: 3}}},
 		// The pending movement's batch of 4 has not arrived; the accepted
 		// one's 3 have, on the review's date.
 		{farmB, ymd(2025, 1, 11), map[livestock.Species]store.BatchFlow{}},
