@@ -459,6 +459,18 @@ func TestSourceAcceptingWhatLeftSince(t *testing.T) {
 	})
 }
 
+// reviewOfOffMove has keeper1 move a sheep off to keeper2's farm and
+// returns keeper2's token and a review accepting it, to send as it is or
+// altered.
+func reviewOfOffMove(t *testing.T, b *bundle) (string, map[string]any) {
+	t.Helper()
+	off := b.submit(b.token("keeper1"), "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil))
+	if !off.applied() {
+		t.Fatalf("keeper1's off-move: %s %+v", off.RequestStatus, off.Errors)
+	}
+	return b.token("keeper2"), decide(farm2, off.RequestID, true, 1)
+}
+
 // TestReviewArrivalLaterToday: an arrival later today, given with its time,
 // is refused at once, as a transfer's time is; a day alone is the job's
 // to compare.
@@ -466,12 +478,7 @@ func TestReviewArrivalLaterToday(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		b := setup(t, s, api.Config{})
-		k1, k2 := b.token("keeper1"), b.token("keeper2")
-		off := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil))
-		if !off.applied() {
-			t.Fatalf("keeper1's off-move: %s %+v", off.RequestStatus, off.Errors)
-		}
-		review := decide(farm2, off.RequestID, true, 1)
+		k2, review := reviewOfOffMove(t, b)
 		later := time.Now().Add(2 * time.Hour).UTC().Format(time.RFC3339)
 		review["reviewMovement"].(map[string]any)["arrivalDate"] = later
 		res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": review})
@@ -635,12 +642,7 @@ func TestReviewFlagIDAndNameDiffer(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		b := setup(t, s, api.Config{})
-		k1, k2 := b.token("keeper1"), b.token("keeper2")
-		off := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, farm2, farm1, sheep("130181", 1), nil))
-		if !off.applied() {
-			t.Fatalf("keeper1's off-move: %s %+v", off.RequestStatus, off.Errors)
-		}
-		review := decide(farm2, off.RequestID, true, 1)
+		k2, review := reviewOfOffMove(t, b)
 		review["processingFlags"] = []map[string]any{{"processingFlagId": 102, "name": "SLAU"}} // 102 is GATH
 		res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": review})
 		if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) != 1 ||
