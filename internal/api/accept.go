@@ -52,10 +52,11 @@ func acceptable(r *http.Request) []string {
 // beside application/json is JSON, as the client prefers.
 func accepts(r *http.Request, offers ...string) string {
 	best, bestQ, bestAt := "application/json", -1.0, 0
+	given := ranges(r)
 	for _, offer := range append([]string{"application/json"}, offers...) {
 		major, _, _ := strings.Cut(offer, "/")
 		q, at, specific := 0.0, 0, 0
-		for i, a := range ranges(r) {
+		for i, a := range given {
 			level := 0
 			switch a.mt {
 			case offer:
