@@ -114,12 +114,11 @@ func keywordValue(d string) bool {
 	if slices.Contains(libpqKeywords, key) {
 		return true
 	}
-	for _, f := range strings.Fields(rest)[min(1, len(strings.Fields(rest))):] {
-		if k, _, ok := strings.Cut(f, "="); ok && k != "" && strings.Trim(k, "abcdefghijklmnopqrstuvwxyz_") == "" {
-			return true
-		}
-	}
-	return false
+	fields := strings.Fields(rest) // the first is the first key's value
+	return len(fields) > 1 && slices.ContainsFunc(fields[1:], func(f string) bool {
+		k, _, ok := strings.Cut(f, "=")
+		return ok && k != "" && strings.Trim(k, "abcdefghijklmnopqrstuvwxyz_") == ""
+	})
 }
 
 // libpqKeywords are the connection keywords of libpq (PostgreSQL 17).
