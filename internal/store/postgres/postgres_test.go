@@ -162,6 +162,14 @@ func TestRegistrySpecies(t *testing.T) {
 	storetest.RegistrySpecies(t, open(t, u), behind(u))
 }
 
+// TestReplyKeys checks migration 00025 (replies keyed by the canonical
+// UUID).
+func TestReplyKeys(t *testing.T) {
+	t.Parallel()
+	u := storetest.PostgresURL(t)
+	storetest.ReplyKeys(t, open(t, u), behind(u))
+}
+
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()

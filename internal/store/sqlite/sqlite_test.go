@@ -182,6 +182,14 @@ func TestRegistrySpecies(t *testing.T) {
 	storetest.RegistrySpecies(t, open(t, path), behind(path))
 }
 
+// TestReplyKeys checks migration 00025 (replies keyed by the canonical
+// UUID).
+func TestReplyKeys(t *testing.T) {
+	t.Parallel()
+	path := storetest.SQLitePath(t)
+	storetest.ReplyKeys(t, open(t, path), behind(path))
+}
+
 // TestModeMigration checks migration 00014 (the database's mode).
 func TestModeMigration(t *testing.T) {
 	t.Parallel()
