@@ -2,7 +2,7 @@
 // Drover with: net/http, no middleware, and one INSERT per request,
 // committed on its own, into the same kind of database at the same
 // durability (SQLite: a file beside the measured one, opened as the
-// store opens its writer, WAL, synchronous=FULL, one connection;
+// store opens its writer, WAL, synchronous=FULL, fdatasync, one connection;
 // PostgreSQL: a table in the measured schema, through a pgx pool with
 // Drover's defaults). What Drover adds over it is then what its figures
 // cost.
@@ -11,6 +11,7 @@ package baseline
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	sqlitedriver "modernc.org/sqlite"
 
 	"github.com/drover-registry/drover/bench/internal/database"
 )
@@ -69,7 +71,11 @@ func Start(ctx context.Context, t *database.Target) (*Server, error) {
 		if err := database.RemoveSQLite(path); err != nil {
 			return nil, err
 		}
-		// The parameters of the store's writer (internal/store/sqlite, openPools).
+		// The parameters of the store's writer (internal/store/sqlite, openPools),
+		// and its sync: fdatasync, process-wide.
+		if _, err := sqlitedriver.Fdatasync(true); err != nil && !errors.Is(err, sqlitedriver.ErrFdatasyncUnavailable) {
+			return nil, err
+		}
 		q := url.Values{"_busy_timeout": {"10000"}, "_foreign_keys": {"1"}, "_journal_mode": {"WAL"},
 			"_synchronous": {"FULL"}, "_txlock": {"immediate"}}
 		db, err := sql.Open("sqlite", path+"?"+q.Encode())

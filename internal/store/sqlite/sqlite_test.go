@@ -8,9 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	driver "modernc.org/sqlite"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
@@ -458,5 +461,14 @@ func TestOpenCurrent(t *testing.T) {
 	}
 	if err := raw(t, path).QueryRowContext(ctx, "SELECT count(*) FROM goose_db_version WHERE version_id = ?", last).Scan(&n); err != nil || n != 0 {
 		t.Errorf("migration %d after OpenCurrent: %d rows, %v; want it still pending", last, n, err)
+	}
+}
+
+// TestSyncsData: a store's commits sync with fdatasync where the driver
+// can (syncData), as SQLite's own Linux builds do.
+func TestSyncsData(t *testing.T) {
+	open(t, storetest.SQLitePath(t))
+	if got := driver.FdatasyncEnabled(); runtime.GOOS == "linux" && !got {
+		t.Error("after Open, SQLite syncs with fsync; want fdatasync")
 	}
 }
