@@ -38,17 +38,18 @@ func (s *Server) AccessLog(from, until int64) (all, post, get []time.Duration, e
 			Method   string
 			Route    string
 			Status   int
-			Duration time.Duration // slog writes a duration as nanoseconds
+			Duration float64 // seconds, as drover serve logs a duration
 		}
 		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Msg != "request" || !strings.HasPrefix(line.Route, "/v1/") {
 			continue
 		}
 		if line.Status >= 200 && line.Status < 300 {
-			all = append(all, line.Duration)
+			d := time.Duration(line.Duration * float64(time.Second))
+			all = append(all, d)
 			if line.Method == "POST" {
-				post = append(post, line.Duration)
+				post = append(post, d)
 			} else {
-				get = append(get, line.Duration)
+				get = append(get, d)
 			}
 		}
 	}
