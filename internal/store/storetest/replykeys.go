@@ -20,15 +20,25 @@ func ReplyKeys(t *testing.T, s store.Store, b Behind) {
 		u1 = "5d0c2a9e-7f41-4b8a-9e3c-1a2b3c4d5e6f"
 		u2 = "6e1d3b0f-8052-4c9b-8f4d-2b3c4d5e6f70"
 		u3 = "7f2e4c10-9163-4dac-a05e-3c4d5e6f7081"
+		u4 = "80304d21-a274-4ebd-b16f-4d5e6f708192"
+		u5 = "91415e32-b385-4fce-8270-5e6f708192a3"
+		u6 = "a2526f43-c496-4adf-9381-6f708192a3b4"
+		// u1 with its first dash one place on: not a UUID in any form.
+		moved = "5d0c2a9e7-f41-4b8a-9e3c-1a2b3c4d5e6f"
 	)
 	type kept struct{ user, sent string }
 	all := []kept{
 		{"keeper1", "{" + strings.ToUpper(u1) + "}"},
-		{"keeper2", "{" + u1 + "}"},                  // the same UUID, another user's
-		{"keeper1", "URN:uuid:" + u2},                // the prefix in any case
-		{"keeper1", strings.ReplaceAll(u3, "-", "")}, // no dashes
-		{"keeper2", "x" + u3 + "y"},                  // uuid.Parse reads any one character either side
-		{"keeper1", "{not-a-uuid-though-thirty-eight-ch}"},
+		{"keeper2", "{" + u1 + "}"},                           // the same UUID, another user's
+		{"keeper1", "URN:uuid:" + u2},                         // the prefix in any case
+		{"keeper1", strings.ReplaceAll(u3, "-", "")},          // no dashes
+		{"keeper2", "x" + u3 + "y"},                           // uuid.Parse reads any one character either side
+		{"keeper1", strings.ToUpper(u4)},                      // upper case
+		{"keeper1", "x" + u5 + "y"},                           // any one character either side
+		{"keeper1", "{not-a-uuid-though-thirty-eight-chars}"}, // 38 characters, no UUID
+		{"keeper1", "{" + moved + "}"},
+		{"keeper1", strings.ToUpper(moved)},
+		{"keeper1", "é" + u6 + "é"}, // 38 characters but 40 bytes: not a UUID to Go
 		{"keeper1", "urn:uuid:" + strings.Repeat("z", 36)},
 		{"keeper1", strings.Repeat("g", 32)},
 		{"keeper1", "ord-000123"},
@@ -43,8 +53,15 @@ func ReplyKeys(t *testing.T, s store.Store, b Behind) {
 		})
 		must(t, "SaveReply "+k.sent, err)
 	}
+	count := func() string {
+		return b.Text(t, "SELECT CAST(count(*) AS TEXT) FROM replies WHERE user_name <> $1", "")
+	}
+	before := count()
 	b.To(t, 24)
 	b.To(t, 25)
+	if after := count(); after != before {
+		t.Errorf("replies after 00025: %s, before: %s", after, before)
+	}
 	find := func(user, key string) string {
 		t.Helper()
 		r, err := s.Reply(ctx(t), user, key)

@@ -9,6 +9,10 @@
 -- deletes them.
 
 -- +goose Up
+-- A replica still serving may keep a retry's reply under a key this
+-- moves another to; the lock holds such writes (not reads) until the
+-- migration commits, so neither fails.
+LOCK TABLE replies IN SHARE ROW EXCLUSIVE MODE;
 WITH candidates AS (
     SELECT user_name, correlation_id, created_at, lower(CASE length(correlation_id)
             WHEN 36 THEN correlation_id
@@ -18,7 +22,8 @@ WITH candidates AS (
                 substr(correlation_id, 13, 4), substr(correlation_id, 17, 4), substr(correlation_id, 21))
         END) AS u
     FROM replies
-    WHERE length(correlation_id) IN (32, 36, 38, 45)
+    -- ASCII only: SQL counts characters, Go's uuid.Parse bytes
+    WHERE length(correlation_id) IN (32, 36, 38, 45) AND octet_length(correlation_id) = length(correlation_id)
 ), first AS (
     -- One per user and UUID, and none where the canonical key is taken:
     -- the key is unique.

@@ -18,7 +18,8 @@ WITH candidates AS (
                 substr(correlation_id, 13, 4) || '-' || substr(correlation_id, 17, 4) || '-' || substr(correlation_id, 21)
         END AS u
     FROM replies
-    WHERE length(correlation_id) IN (32, 36, 38, 45)
+    -- ASCII only: SQL counts characters, Go's uuid.Parse bytes
+    WHERE length(correlation_id) IN (32, 36, 38, 45) AND octet_length(correlation_id) = length(correlation_id)
 )
 UPDATE OR IGNORE replies SET correlation_id = lower(c.u)
 FROM candidates c
