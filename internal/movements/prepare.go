@@ -66,6 +66,7 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	req.TrackingID = deref(d.model.TrackingID)
 	req.Holdings = holdingList(t.Source, dest)
 	req.Content = normalised(d.model)
+	s.ready.put(req.Content, t)
 	return req, nil
 }
 

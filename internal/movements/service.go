@@ -31,6 +31,7 @@ type Service struct {
 	now    func() time.Time
 	vocab  *vocab
 	notify func()
+	ready  *checked // transfers decoded at submission, for their jobs here
 }
 
 // stamp is the time a request records (requestDate, updatedDate): now, in
@@ -47,7 +48,7 @@ func New(st Store, lists *standing.Lists, now func() time.Time) (*Service, error
 	if err != nil {
 		return nil, err
 	}
-	return &Service{store: st, now: now, vocab: v, notify: func() {}}, nil
+	return &Service{store: st, now: now, vocab: v, notify: func() {}, ready: newChecked(checkedCap)}, nil
 }
 
 // Register makes r apply movement requests, and lets submissions wake it.
