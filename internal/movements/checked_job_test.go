@@ -3,6 +3,7 @@ package movements_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 // decides as a job elsewhere does, which decodes the stored content. The
 // same refused transfer is sent twice; one job runs where it was sent,
 // the other on a second service over the same store, as on another
-// replica.
+// replica. A submission refused in its own transaction keeps nothing.
 func TestJobTakesItsCheckedTransfer(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
@@ -39,6 +40,19 @@ func TestJobTakesItsCheckedTransfer(t *testing.T) {
 		body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
 			"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
 			"movementGroups": [{"devices": [{"tagNumber": "UK0130181 00099"}]}]}}`, time.Now().Format(time.DateOnly))
+		// A submission refused in its transaction (its trackingId used
+		// before) keeps nothing for a job.
+		for i := range 2 {
+			tracked := strings.Replace(body, `"animalCount": 1,`, fmt.Sprintf(`"animalCount": 1, "trackingId": "once", "transportHaulierName": "h%d",`, i), 1)
+			_, err := here.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(tracked),
+				Render: func(req store.Request) (int, []byte, error) { return 201, nil, nil }})
+			if (err != nil) != (i == 1) {
+				t.Fatalf("submission %d with trackingId once: %v", i, err)
+			}
+		}
+		if n := here.Checked(); n != 1 {
+			t.Fatalf("%d transfers kept, want 1: a refused submission kept its own", n)
+		}
 		var ids []int64
 		for range 2 {
 			_, err := here.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
@@ -47,15 +61,17 @@ func TestJobTakesItsCheckedTransfer(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if n := here.Checked(); n != 1 {
-			t.Fatalf("%d transfers kept after two submissions of one content, want 1", n)
+		if n := here.Checked(); n != 2 {
+			t.Fatalf("%d transfers kept after two submissions of one content, want 2 with the first tracked one", n)
 		}
 		kinds := []string{movements.JobKind}
-		if ran, err := r.RunOne(ctx, kinds); !ran || err != nil {
-			t.Fatalf("RunOne here = %v, %v", ran, err)
+		for range 2 {
+			if ran, err := r.RunOne(ctx, kinds); !ran || err != nil {
+				t.Fatalf("RunOne here = %v, %v", ran, err)
+			}
 		}
 		if n := here.Checked(); n != 0 {
-			t.Errorf("%d transfers kept after the job here ran, want 0: it did not take its own", n)
+			t.Errorf("%d transfers kept after the jobs here ran, want 0: they did not take their own", n)
 		}
 		if ran, err := other.RunOne(ctx, kinds); !ran || err != nil {
 			t.Fatalf("RunOne elsewhere = %v, %v", ran, err)

@@ -8,7 +8,9 @@ import (
 )
 
 // TestCheckedForgetsTheOldest: a transfer is taken once; tags come from a
-// kept transfer without taking it; once full, the oldest is forgotten.
+// kept transfer without taking it; past the budget the oldest keys are
+// forgotten, taken or not, and a key put again is forgotten only with its
+// latest put; content over a sixteenth of the budget is not kept.
 func TestCheckedForgetsTheOldest(t *testing.T) {
 	t.Parallel()
 	v := testVocab(t)
@@ -16,13 +18,13 @@ func TestCheckedForgetsTheOldest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newChecked(3)
-	key := func(i int) []byte { return fmt.Appendf(nil, "content %d", i) }
-	for i := range 4 {
+	key := func(i int) []byte { return fmt.Appendf(nil, "content %03d", i) } // 11 bytes
+	c := newChecked(3 * 11 * 16)
+	for i := range 49 {
 		c.put(key(i), d.t)
 	}
-	if c.len() != 3 {
-		t.Fatalf("len = %d after 4 puts into 3 places", c.len())
+	if c.len() != 48 || c.bytes != 48*11 {
+		t.Fatalf("len %d, %d bytes after 49 puts into 48 keys' room", c.len(), c.bytes)
 	}
 	if _, ok := c.take(key(0)); ok {
 		t.Error("the oldest is still kept")
@@ -38,8 +40,24 @@ func TestCheckedForgetsTheOldest(t *testing.T) {
 	if _, ok := c.take(key(1)); ok {
 		t.Error("taken twice")
 	}
-	if c.len() != 2 {
-		t.Errorf("len = %d, want 2", c.len())
+	c.put(key(2), d.t)  // forgets key 1, taken; key 2's first put is now the oldest
+	c.put(key(49), d.t) // forgets key 2's first put
+	if _, ok := c.tags(nil, key(2)); !ok {
+		t.Error("forgetting a key's first put forgot its latest")
+	}
+	c.put(key(50), d.t) // forgets key 3
+	if _, ok := c.take(key(3)); ok {
+		t.Error("key 3 kept past the budget")
+	}
+	if _, ok := c.take(key(4)); !ok {
+		t.Error("key 4 forgotten within the budget")
+	}
+	if c.bytes > c.budget {
+		t.Errorf("%d bytes held, over the budget of %d", c.bytes, c.budget)
+	}
+	c.put(make([]byte, c.budget/16+1), d.t)
+	if _, ok := c.take(make([]byte, c.budget/16+1)); ok {
+		t.Error("content over a sixteenth of the budget kept")
 	}
 }
 
@@ -66,7 +84,7 @@ func BenchmarkJobTransfer(b *testing.B) {
 		}
 	})
 	b.Run("take", func(b *testing.B) {
-		c := newChecked(checkedCap)
+		c := newChecked(checkedBytes)
 		for b.Loop() {
 			c.put(stored, d.t)
 			c.tags(nil, stored)

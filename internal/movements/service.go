@@ -48,7 +48,7 @@ func New(st Store, lists *standing.Lists, now func() time.Time) (*Service, error
 	if err != nil {
 		return nil, err
 	}
-	return &Service{store: st, now: now, vocab: v, notify: func() {}, ready: newChecked(checkedCap)}, nil
+	return &Service{store: st, now: now, vocab: v, notify: func() {}, ready: newChecked(checkedBytes)}, nil
 }
 
 // Register makes r apply movement requests, and lets submissions wake it.
