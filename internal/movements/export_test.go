@@ -10,7 +10,3 @@ import (
 func (s *Service) Apply(ctx context.Context, tx store.Tx, j store.Job) error {
 	return s.apply(ctx, tx, j)
 }
-
-// Checked is how many transfers decoded at submission wait for their jobs
-// in this process.
-func (s *Service) Checked() int { return s.ready.len() }

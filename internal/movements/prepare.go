@@ -13,9 +13,8 @@ import (
 // that the caller acts for userHolding (403), that userHolding is the
 // source or the destination (400), and the rules it keeps or breaks by
 // itself (livestock.CheckTransferForm, 400). The rules that need the
-// registry's records are the job's. The transfer it checked is left in
-// checked, which its job may take (checked.go).
-func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u livestock.User, content []byte, checked *livestock.Transfer) (store.Request, error) {
+// registry's records are the job's.
+func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u livestock.User, content []byte) (store.Request, error) {
 	d, err := s.vocab.decodeTransfer(content)
 	if err != nil {
 		return store.Request{}, err
@@ -67,7 +66,6 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	req.TrackingID = deref(d.model.TrackingID)
 	req.Holdings = holdingList(t.Source, dest)
 	req.Content = normalised(d.model)
-	*checked = t
 	return req, nil
 }
 

@@ -42,11 +42,7 @@ func (s *Service) readAhead(ctx context.Context, tx store.Tx, own int64) error {
 			(req.Type != store.RequestTransfer && req.Type != store.RequestCorrection) {
 			continue // its own job finds out, as it would have
 		}
-		if more, ok := s.ready.tags(tags, req.Content); ok {
-			tags = more
-		} else {
-			tags = appendTags(tags, req.Content)
-		}
+		tags = appendTags(tags, req.Content)
 	}
 	if len(tags) == 0 {
 		return nil

@@ -31,7 +31,6 @@ type Service struct {
 	now    func() time.Time
 	vocab  *vocab
 	notify func()
-	ready  *checked // transfers decoded at submission, for their jobs here
 }
 
 // stamp is the time a request records (requestDate, updatedDate): now, in
@@ -48,7 +47,7 @@ func New(st Store, lists *standing.Lists, now func() time.Time) (*Service, error
 	if err != nil {
 		return nil, err
 	}
-	return &Service{store: st, now: now, vocab: v, notify: func() {}, ready: newChecked(checkedBytes)}, nil
+	return &Service{store: st, now: now, vocab: v, notify: func() {}}, nil
 }
 
 // Register makes r apply movement requests, and lets submissions wake it.

@@ -64,10 +64,9 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 		return Answer{}, nil, err
 	}
 	var req store.Request
-	var transfer livestock.Transfer // the transfer checked, for its job (checked.go)
 	switch typ {
 	case store.RequestTransfer, store.RequestCorrection:
-		req, err = s.prepareTransfer(ctx, typ, p.User, content, &transfer)
+		req, err = s.prepareTransfer(ctx, typ, p.User, content)
 	case store.RequestReview:
 		req, err = s.prepareReview(ctx, p.User, content)
 	case store.RequestUndo:
@@ -108,9 +107,6 @@ func (s *Service) submit(ctx context.Context, typ store.RequestType, p Posted) (
 	})
 	if err != nil {
 		return Answer{}, req.Content, err
-	}
-	if typ == store.RequestTransfer || typ == store.RequestCorrection {
-		s.ready.put(req.Content, transfer)
 	}
 	s.notify()
 	return a, req.Content, nil

@@ -14,14 +14,11 @@ import (
 // registry: the rules first; then a movement that awaits the destination's
 // review, or, when no review is needed, animals placed on the destination.
 func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Request) (outcome, error) {
-	t, ok := s.ready.take(req.Content)
-	if !ok {
-		d, err := s.vocab.decodeTransfer(req.Content)
-		if err != nil {
-			return failed(fieldsOf(err)...)
-		}
-		t = d.t
+	d, err := s.vocab.decodeTransfer(req.Content)
+	if err != nil {
+		return failed(fieldsOf(err)...)
 	}
+	t := d.t
 	if ok, err := stillActs(ctx, tx, req.UserName, t.UserHolding); err != nil || !ok {
 		return failedUnless(err, notActing("/content/userHolding", t.UserHolding.String(), "holding "+t.UserHolding.String()))
 	}
