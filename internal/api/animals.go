@@ -1,10 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +56,13 @@ func (s *Server) registerAnimal(w http.ResponseWriter, r *http.Request) error {
 	}
 	markReplayed(h, a.Replayed)
 	w.WriteHeader(a.Status)
-	_, err = w.Write(a.Body)
+	answer := a.Body
+	if !bytes.HasSuffix(answer, []byte("\n")) {
+		// Every other JSON answer ends its line (writeJSON); a registration's
+		// body is kept for replays as it was first encoded, without one.
+		answer = append(slices.Clip(answer), '\n')
+	}
+	_, err = w.Write(answer)
 	return err
 }
 

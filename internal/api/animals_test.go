@@ -202,6 +202,12 @@ func TestRegistrationLifecycle(t *testing.T) {
 		if again.status != late.status || string(again.body) != string(late.body) {
 			t.Errorf("replayed sync 200 = %d %s; want %d %s", again.status, again.body, late.status, late.body)
 		}
+		// Each answer ends its line, as every other JSON answer does.
+		for _, r := range []response{res, late, again} {
+			if !strings.HasSuffix(string(r.body), "}\n") {
+				t.Errorf("a %d answer does not end its line: %q", r.status, r.body)
+			}
+		}
 		var ok struct {
 			Identifier string
 			Warnings   []struct{ Code string }
