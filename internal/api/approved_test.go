@@ -320,6 +320,8 @@ func TestApprovedRangeRules(t *testing.T) {
 		{"not a CPH", k1, rangePath("1", ok, end, "01-100", ""), 400, "V060", "31200", "path:departureHolding"},
 		{"not registered", k1, rangePath("1", ok, end, "", "99%2F999%2F9999"), 400, "V060", "31200", "path:destinationHolding"},
 		{"bad date", k1, rangePath("1", "yesterday", end, "", ""), 400, "S008", "", "path:startTransferDate"},
+		// ":" written %3b, as the movements document tells callers: read, then held to the order rule.
+		{"order, %3b", k1, rangePath("1", strings.ReplaceAll(end, ":", "%3b"), strings.ReplaceAll(ok, ":", "%3B"), "", ""), 400, "V062", "31231", "path:startTransferDate"},
 		{"another keeper's holding", k1, rangePath("1", ok, end, farm2Path, ""), 403, "A002", "", ""},
 	} {
 		res := b.do(http.MethodGet, tc.path, tc.token, nil)
@@ -336,6 +338,11 @@ func TestApprovedRangeRules(t *testing.T) {
 		if res.status == http.StatusForbidden && !strings.Contains(string(res.body), `"value":"01/100/0264"`) {
 			t.Errorf("%s: the refusal does not name the holding as a CPH: %s", tc.name, res.body)
 		}
+	}
+	plain := b.do(http.MethodGet, rangePath("1", ok, end, farm1Path, ""), k1, nil)
+	encoded := b.do(http.MethodGet, rangePath("1", strings.ReplaceAll(ok, ":", "%3b"), strings.ReplaceAll(end, ":", "%3b"), farm1Path, ""), k1, nil)
+	if plain.status != http.StatusOK || encoded.status != http.StatusOK || string(plain.body) != string(encoded.body) {
+		t.Errorf("a range with \":\" written %%3b = %d %s, want what the plain one answers: %d %s", encoded.status, encoded.body, plain.status, plain.body)
 	}
 }
 

@@ -219,7 +219,9 @@ func rangeDate(s, param string, bad func(livestock.Code, string, string, string)
 	if s == "" {
 		return time.Time{}, false
 	}
-	if t, err := livestock.ParseDateTime(s); err == nil {
+	// The movements document tells callers to write ":" as %3b in a
+	// date-time, which decodes to ";", as $filter reads it too.
+	if t, err := livestock.ParseDateTime(strings.ReplaceAll(s, ";", ":")); err == nil {
 		return t.Time(), true
 	}
 	if d, err := livestock.ParseDate(s); err == nil {
