@@ -97,14 +97,15 @@ func requestMode(r *http.Request) (bool, error) {
 func (s *Server) requestStatus(w http.ResponseWriter, r *http.Request) error {
 	u, _ := auth.UserFrom(r.Context())
 	st, wait, err := s.registration.RequestStatus(r.Context(), u, chi.URLParam(r, "requestId"))
-	if livestock.ErrorKind(err) == livestock.KindTooMany {
+	// The wait goes under both names the registration document gives it,
+	// on a poll too soon as on a status.
+	if err == nil || livestock.ErrorKind(err) == livestock.KindTooMany {
 		retryAfter(w, wait)
+		w.Header().Set("X-Retry-After", w.Header().Get("Retry-After"))
 	}
 	if err != nil {
 		return err
 	}
-	retryAfter(w, wait)
-	w.Header().Set("X-Retry-After", w.Header().Get("Retry-After"))
 	return writeJSON(w, http.StatusOK, st)
 }
 

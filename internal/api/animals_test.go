@@ -81,7 +81,8 @@ func TestRegistrationLifecycle(t *testing.T) {
 
 		// Polling at once is too soon; another keeper may not look.
 		soon := b.do(http.MethodGet, statusURL, k1, nil)
-		if soon.status != http.StatusTooManyRequests || soon.header.Get("Retry-After") == "" || soon.problem().Errors[0].Code != "R009" {
+		if soon.status != http.StatusTooManyRequests || soon.header.Get("Retry-After") == "" || soon.header.Get("X-Retry-After") != soon.header.Get("Retry-After") ||
+			soon.problem().Errors[0].Code != "R009" {
 			t.Errorf("poll too soon = %d %v %s", soon.status, soon.header, soon.body)
 		}
 		// Another keeper's request is not found, answered as an unknown one
@@ -307,6 +308,31 @@ func TestRegistrationExamplesWork(t *testing.T) {
 		res := b.do(http.MethodPost, "/v1/animals", k1, strings.NewReader(string(ex.Value)), "Content-Type", "application/json")
 		if res.status != http.StatusOK {
 			t.Errorf("example %s: %d %s", name, res.status, res.body)
+		}
+	}
+}
+
+// TestRegistrationLiveDefaults: what the live definition says where
+// animal-registration.md is silent. A mode header sent empty is no mode,
+// which is sync; a request id that is not a UUID names no request, a 404
+// as for an unknown one (the definition declares no 400 there).
+func TestRegistrationLiveDefaults(t *testing.T) {
+	t.Parallel()
+	b := setup(t, storetest.OpenSQLite(t), api.Config{})
+	k1 := b.token("keeper1")
+	const cow = "UK442501300001"
+	for i, h := range []string{"x-Request-Mode", "LI-Request-Mode"} {
+		n := 106 + i
+		res := b.register(k1, calf("UK442501"+checkDigit(t, "442501", n)+fmt.Sprintf("%05d", n), cow, day(-3)), h, "")
+		if res.status != http.StatusOK {
+			t.Errorf("%s sent empty = %d %s, want 200 (sync)", h, res.status, res.body)
+		}
+	}
+	unknown := b.do(http.MethodGet, "/v1/requeststatus/00000000-0000-4000-8000-000000000000", k1, nil)
+	for _, id := range []string{"xyz", "{00000000-0000-4000-8000-000000000000}", "000000000000400080000000000000000", "%41", strings.Repeat("a", 2000)} {
+		res := b.do(http.MethodGet, "/v1/requeststatus/"+id, k1, nil)
+		if res.status != http.StatusNotFound || res.problem().Errors[0].Code != "R001" || res.problem().Errors[0].Source != "path:requestId" {
+			t.Errorf("request status of %.40q = %d %s; want 404 R001 at path:requestId, as %s", id, res.status, res.body, unknown.body)
 		}
 	}
 }

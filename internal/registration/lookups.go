@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 )
@@ -59,7 +61,12 @@ func wireStatus(st store.RegistrationStatus) string {
 // fast is not locked out for longer. The inspector's reads are not polls
 // of the submitter's: they neither wait for nor take the submitter's turn.
 func (s *Service) RequestStatus(ctx context.Context, u livestock.User, id string) (Status, time.Duration, error) {
-	id = strings.ToLower(id) // ids are made in lower case; the path's pattern allows A-F too
+	id = strings.ToLower(id) // ids are made in lower case; A-F is the same id
+	if _, err := uuid.Parse(id); err != nil || len(id) != len(uuid.Nil.String()) {
+		// Ids are UUIDs as made: any other value names no request, and is
+		// answered as an unknown one (the live definition declares no 400).
+		return Status{}, 0, livestock.Errorf(livestock.KindNotFound, "no registration %q", id)
+	}
 	reg, err := s.store.Registration(ctx, id)
 	if err != nil {
 		return Status{}, 0, err

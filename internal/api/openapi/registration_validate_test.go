@@ -119,8 +119,8 @@ func TestValidateRegistration(t *testing.T) {
 		{"not an object", post(`[1,2]`, nil), []fe{{"S003", "must be an object", "body", "[1,2]"}}},
 		{"a string", post(`"UK123450600001"`, nil), []fe{{"S003", "must be an object", "body", "UK123450600001"}}},
 		{"status", status("0b6f3c1e-8d2a-4f57-9c1b-2e4d6a8f0c31"), nil},
-		{"status: not a UUID", status("42"),
-			[]fe{{"S008", "must match the pattern ^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", "path:requestId", "42"}}},
+		// Not a UUID: the handler answers 404, as the live definition has no 400 here.
+		{"status: not a UUID", status("42"), nil},
 		{"animal", animal("UK0123456 00001"), nil},
 		{"animal: too long", animal(strings.Repeat("9", 21)),
 			[]fe{{"S007", "must be at most 20 characters long", "path:identifier", strings.Repeat("9", 21)}}},
