@@ -331,6 +331,25 @@ func TestLiveFieldCodes(t *testing.T) {
 		{"departs tomorrow", "TransferRequests", func(c map[string]any) {
 			c["movementDocument"] = with(doc, "departureDetail", map[string]any{"departureDateTime": day(1) + "T12:00:00Z"})
 		}, "21110", "content.movementDocument.departureDetail.departureDateTime"},
+		{"born in the future", "TransferRequests", func(c map[string]any) {
+			d := detail("beginBirthPeriod", day(2))
+			d[0]["endBirthPeriod"] = day(3)
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": d}}
+		}, "8038", "content.movementGroups[0].devicesWithDetail[0].beginBirthPeriod"},
+		{"a birth period ending in the future", "TransferRequests", func(c map[string]any) {
+			d := detail("beginBirthPeriod", day(-5))
+			d[0]["endBirthPeriod"] = day(2)
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": d}}
+		}, "8039", "content.movementGroups[0].devicesWithDetail[0].endBirthPeriod"},
+		{"a date of birth tomorrow", "TransferRequests", func(c map[string]any) {
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": []map[string]any{{"tagNumber": "UK0130181 00020", "dateOfBirth": day(1)}}}}
+		}, "8038", "content.movementGroups[0].devicesWithDetail[0].dateOfBirth"},
+		{"born after the tags were applied", "TransferRequests", func(c map[string]any) {
+			c["deviceApplication"] = map[string]any{"dateOfApplication": day(-10) + "T00:00:00Z", "beginBirthPeriod": day(-5), "endBirthPeriod": day(-4)}
+		}, "8025", "content.deviceApplication.beginBirthPeriod"},
+		{"a birth period ending after the tags were applied", "TransferRequests", func(c map[string]any) {
+			c["deviceApplication"] = map[string]any{"dateOfApplication": day(-10), "beginBirthPeriod": day(-12), "endBirthPeriod": day(-8)}
+		}, "8040", "content.deviceApplication.endBirthPeriod"},
 		{"cattle with an rfid", "TransferRequests", func(c map[string]any) {
 			c["species"] = "Cattle"
 			c["movementGroups"] = []map[string]any{{"devices": []map[string]any{{"tagNumber": "UK701212100013", "rfid": "0826010130100020"}}}}

@@ -171,6 +171,12 @@ const (
 	CodeReviewedSince     Code = "V084" // live 14104: the movement was reviewed since; its reviewer undoes the review first
 )
 
+// CodeBirthAfterApplication: a device application's birth period ends
+// after the day the tags were applied (live 8025 for its beginning, 8040
+// for its end, by field).
+const CodeBirthAfterApplication Code = "V085"
+
+
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},
@@ -276,4 +282,5 @@ var Codes = []CodeInfo{
 	{CodeBatchLineTwice, KindInvalid, "A review names one batch line twice"},
 	{CodeReportedByBoth, KindInvalid, "The other end's keeper reported the move too"},
 	{CodeReviewedSince, KindInvalid, "The movement has been reviewed since: its reviewer undoes the review first"},
+	{CodeBirthAfterApplication, KindInvalid, "The birth period is after the day the tags were applied"},
 }

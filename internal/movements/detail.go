@@ -47,6 +47,7 @@ func (v *vocab) readDetail(species livestock.Species, in *detailIn, at string, e
 		begin, end = in.DateOfBirth, in.DateOfBirth
 	}
 	out.BeginBirthPeriod, out.EndBirthPeriod = birthPeriod(errs, at, begin, end, in.DateOfBirth != nil)
+	out.dob = in.DateOfBirth != nil
 	if in.MgtTag != nil && in.MgtTag.Identifier != nil && !mgtTagForm.MatchString(*in.MgtTag.Identifier) {
 		errs.bad(livestock.CodeBadFormat, at+"/mgtTag/identifier", *in.MgtTag.Identifier, "1 to 20 letters, digits, spaces or . ( ) /")
 	}
@@ -185,14 +186,31 @@ func (v *vocab) readDeviceApplication(species livestock.Species, raw json.RawMes
 		errs.add(at, err)
 		return nil
 	}
+	var applied livestock.Date
 	if a.DateOfApplication == nil {
 		errs.bad(livestock.CodeMissing, at+"/dateOfApplication", "", "the date the tags were applied is required")
-	} else if when, _, err := livestock.ParseMovementTime(*a.DateOfApplication); err != nil {
+	} else if when, day, err := livestock.ParseMovementTime(*a.DateOfApplication); err != nil {
 		errs.add(at+"/dateOfApplication", err)
 	} else {
-		a.DateOfApplication = ptr(when.String())
+		a.DateOfApplication, applied = ptr(when.String()), day
 	}
 	a.BeginBirthPeriod, a.EndBirthPeriod = birthPeriod(errs, at, a.BeginBirthPeriod, a.EndBirthPeriod, false)
+	if !applied.IsZero() {
+		// An animal is tagged after it is born, on its birth day at the
+		// earliest.
+		for _, p := range []struct {
+			name string
+			day  *string
+		}{{"/beginBirthPeriod", a.BeginBirthPeriod}, {"/endBirthPeriod", a.EndBirthPeriod}} {
+			if p.day == nil {
+				continue
+			}
+			if _, day, err := livestock.ParseMovementTime(*p.day); err == nil && day.After(applied) {
+				errs.bad(livestock.CodeBirthAfterApplication, at+p.name, *p.day,
+					"the birth period is after "+applied.String()+", the day the tags were applied")
+			}
+		}
+	}
 	if a.Breed != nil {
 		name, known := v.breed(species, *a.Breed)
 		if !known {

@@ -1,6 +1,7 @@
 package movements
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/drover-registry/drover/internal/livestock"
@@ -30,6 +31,7 @@ func futureTimes(d decoded, now time.Time) []livestock.FieldError {
 		errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: "/content/transferDate", Value: d.at.String(),
 			Message: "the transfer date is in the future (now " + now.UTC().Format(time.RFC3339) + ")"})
 	}
+	errs = append(errs, futureBirths(d.model, now)...)
 	doc := d.model.MovementDocument
 	if doc == nil {
 		return errs
@@ -48,6 +50,41 @@ func futureTimes(d decoded, now time.Time) []livestock.FieldError {
 	}
 	if d := doc.DestinationDetail; d != nil {
 		check("/destinationDetail/arrivalDateTime", d.ArrivalDateTime)
+	}
+	return errs
+}
+
+// futureBirths refuses a birth period, or a date the tags were applied,
+// after today in the UK (the live catalogue's 8038 and 8039): no animal
+// is born or tagged in the future. Days are compared, as these are dates.
+func futureBirths(m transferModel, now time.Time) []livestock.FieldError {
+	today := livestock.UKDate(now.Add(maxClockSkew))
+	var errs []livestock.FieldError
+	check := func(at string, s *string, what string) {
+		if s == nil {
+			return
+		}
+		if _, day, err := livestock.ParseMovementTime(*s); err == nil && day.After(today) {
+			errs = append(errs, livestock.FieldError{Code: livestock.CodeDateFuture, Source: at, Value: *s,
+				Message: what + " is after today, " + today.String() + " in the UK"})
+		}
+	}
+	for g, group := range m.MovementGroups {
+		for i, x := range group.DevicesWithDetail {
+			at := fmt.Sprintf("/content/movementGroups/%d/devicesWithDetail/%d", g, i)
+			if x.dob {
+				check(at+"/dateOfBirth", x.BeginBirthPeriod, "the date of birth")
+				continue
+			}
+			check(at+"/beginBirthPeriod", x.BeginBirthPeriod, "the birth period's beginning")
+			check(at+"/endBirthPeriod", x.EndBirthPeriod, "the birth period's end")
+		}
+	}
+	if a := m.DeviceApplication; a != nil {
+		const at = "/content/deviceApplication"
+		check(at+"/dateOfApplication", a.DateOfApplication, "the date the tags were applied")
+		check(at+"/beginBirthPeriod", a.BeginBirthPeriod, "the birth period's beginning")
+		check(at+"/endBirthPeriod", a.EndBirthPeriod, "the birth period's end")
 	}
 	return errs
 }

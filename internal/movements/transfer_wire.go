@@ -91,6 +91,10 @@ type detailModel struct {
 	BeginBirthPeriod *string     `json:"beginBirthPeriod,omitempty"`
 	EndBirthPeriod   *string     `json:"endBirthPeriod,omitempty"`
 	MgtTag           *mgtTag     `json:"mgtTag,omitempty"`
+
+	// dob: the birth period was sent as Drover's earlier dateOfBirth, the
+	// member an error about it names. Not stored.
+	dob bool
 }
 
 // detailIn is a device with details: the live nested device, or Drover's
