@@ -109,6 +109,17 @@ func TestODataQueryOptions(t *testing.T) {
 		if p.Count == nil || *p.Count != 5 || len(p.Value) != 3 {
 			t.Errorf("$count=true: count %v, %d items, want 5 and a page of 3", p.Count, len(p.Value))
 		}
+		// $top=0 is a page of nothing: with $count=true, the count alone.
+		for _, path := range []string{"/v1/TransferRequests?$top=0&$count=true&$filter=" + filter,
+			"/v1/ApprovedMovements?$top=0&$count=true", "/v1/TransferRequests?$top=0&$skip=2&$orderby=requestId%20desc&$count=true&$filter=" + filter} {
+			p, _ = get(path)
+			if p.Count == nil || p.Value == nil || len(p.Value) != 0 || p.NextLink != "" {
+				t.Errorf("%s: count %v, %d items, next %q; want a count, no items, no next link", path, p.Count, len(p.Value), p.NextLink)
+			}
+		}
+		if p, _ = get("/v1/TransferRequests?$top=0&$count=true&$filter=" + filter); p.Count == nil || *p.Count != 5 {
+			t.Errorf("$top=0&$count=true: count %v, want 5", p.Count)
+		}
 		// A boolean alone is a condition, as OData reads it.
 		bare := url.QueryEscape(fmt.Sprintf("requestId gt %d and not isContentPurged", ids[2]))
 		p, _ = get("/v1/TransferRequests?$count=true&$filter=" + bare)

@@ -540,7 +540,7 @@ func TestTokenErrorsForOAuthClients(t *testing.T) {
 		Error            struct{ Code string }
 		ErrorDescription *string `json:"error_description"`
 	}
-	res := b.do(http.MethodGet, "/v1/TransferRequests?$top=0", b.token("keeper1"), nil)
+	res := b.do(http.MethodGet, "/v1/TransferRequests?$top=-1", b.token("keeper1"), nil)
 	if res.decode(&movements); movements.Error.Code == "" || movements.ErrorDescription != nil {
 		t.Errorf("a 400 of the movements interface: %s, want the live error and no error_description", res.body)
 	}

@@ -45,7 +45,7 @@ func TestLiveErrorBody(t *testing.T) {
 		drover             string // the problem's first code
 	}{
 		{"a property the payload does not have", http.MethodPost, "/v1/TransferRequests", map[string]any{"content": move}, "31000", "content.colour", "S004"},
-		{"a query option", http.MethodGet, "/v1/UndoRequests?$top=0", nil, "31003", "$top", "S008"},
+		{"a query option", http.MethodGet, "/v1/UndoRequests?$top=-1", nil, "31003", "$top", "S008"},
 		{"$filter", http.MethodGet, "/v1/CorrectTransferRequests?$filter=" + url.QueryEscape("requestStatus eq 'Sucess'"), nil, "31003", "$filter", "S016"},
 		{"a path parameter", http.MethodGet, "/v1/TransferRequests(0)", nil, "30059", "requestId", "S008"},
 	}

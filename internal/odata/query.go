@@ -13,7 +13,7 @@ import (
 )
 
 // ParseQuery reads the query options of a collection that offers $filter
-// on the given fields, $top (1 to maxPage), $skip, $skiptoken and
+// on the given fields, $top (0 to maxPage), $skip, $skiptoken and
 // $expand=content: Parse with that Collection.
 func ParseQuery(v url.Values, fields Fields, maxPage int) (Query, error) {
 	return Parse(v, Collection{Fields: fields, Expand: []Expansion{{Name: "content"}}, MaxPage: maxPage})
@@ -30,8 +30,8 @@ func ParseQuery(v url.Values, fields Fields, maxPage int) (Query, error) {
 // listing every broken rule, each with Source "query:$<option>" in its
 // lower-case name.
 //
-// $top=0 is refused: OData allows it, but a page of nothing is never what
-// a caller means, and it would make "no $top" and "$top=0" easy to confuse.
+// $top=0 is a page of nothing, as OData has it: with $count=true it asks
+// for the count alone.
 func Parse(v url.Values, c Collection) (Query, error) {
 	var q Query
 	var errs []livestock.FieldError
@@ -97,7 +97,7 @@ func Parse(v url.Values, c Collection) (Query, error) {
 			source = name
 		}
 		errs = append(errs, optionError(livestock.CodeBadQuery, clip(source), strings.Join(v[name], ", "),
-			"%s is not supported; the query options are %s", clip(name), c.listOffered()))
+			"%s is not supported; %s", clip(name), c.listOffered()))
 	}
 	if len(errs) > 0 {
 		return Query{}, invalid(errs...)
@@ -185,16 +185,16 @@ func (q Query) Token(key []string, lastID int64, keys []any) string {
 	return keysetToken(q.Order(key...), keys)
 }
 
-// parseTop reads $top: a whole number from 1 to maxPage.
+// parseTop reads $top: a whole number from 0 to maxPage.
 func parseTop(s string, maxPage int) (int, error) {
 	n, ok := wholeNumber(s)
 	switch {
 	case ok && n > int64(maxPage):
 		return 0, invalid(optionError(livestock.CodePageTooLarge, "$top", s,
 			"$top must be at most %d, the largest results page", maxPage))
-	case !ok || n < 1:
+	case !ok:
 		return 0, invalid(optionError(livestock.CodeBadQuery, "$top", s,
-			"$top must be a whole number from 1 to %d", maxPage))
+			"$top must be a whole number from 0 to %d", maxPage))
 	}
 	return int(n), nil
 }

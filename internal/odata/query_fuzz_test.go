@@ -115,7 +115,7 @@ func FuzzParseTopSkip(f *testing.F) {
 		}
 		if n, err := parseTop(s, 500); err != nil {
 			queryErrorFields(t, s, err)
-		} else if n < 1 || n > 500 || strconv.Itoa(n) != digits {
+		} else if n < 0 || n > 500 || strconv.Itoa(n) != digits {
 			t.Fatalf("parseTop(%q) = %d", s, n)
 		}
 		if n, err := parseSkip(s); err != nil {

@@ -63,7 +63,7 @@ func TestParseQueryErrors(t *testing.T) {
 	bad := func(option, value, message string) livestock.FieldError {
 		return livestock.FieldError{Code: livestock.CodeBadQuery, Message: message, Source: "query:" + option, Value: value}
 	}
-	const topRange = "$top must be a whole number from 1 to 500"
+	const topRange = "$top must be a whole number from 0 to 500"
 	const skipRange = "$skip must be a whole number from 0 to 10000; to read further, leave out $top and follow " +
 		"@odata.nextLink, or narrow the results with $filter"
 	const notGiven = "$skiptoken is not one this service gave out; follow @odata.nextLink as it is given"
@@ -75,7 +75,6 @@ func TestParseQueryErrors(t *testing.T) {
 			Message: "$top must be at most 500, the largest results page", Source: "query:$top", Value: "501"}}},
 		{"$top far above", "$top=99999999999999999999999", []livestock.FieldError{{Code: livestock.CodePageTooLarge,
 			Message: "$top must be at most 500, the largest results page", Source: "query:$top", Value: "99999999999999999999999"}}},
-		{"$top=0", "$top=0", []livestock.FieldError{bad("$top", "0", topRange)}},
 		{"negative $top", "$top=-1", []livestock.FieldError{bad("$top", "-1", topRange)}},
 		{"non-numeric $top", "$top=ten", []livestock.FieldError{bad("$top", "ten", topRange)}},
 		{"$top with a +", "$top=+5", []livestock.FieldError{bad("$top", " 5", topRange)}},
@@ -110,10 +109,10 @@ func TestParseQueryErrors(t *testing.T) {
 		{"repeated $top", "$top=5&$top=6", []livestock.FieldError{bad("$top", "5, 6", "$top is given 2 times; give it at most once")}},
 		{"repeated $filter", "$filter=species%20eq%20'a'&$filter=species%20eq%20'b'", []livestock.FieldError{
 			bad("$filter", "species eq 'a', species eq 'b'", "$filter is given 2 times; give it at most once")}},
-		{"every broken rule at once", "$filter=colour%20eq%20'red'&$top=0&$skip=x&$orderby=id", []livestock.FieldError{
+		{"every broken rule at once", "$filter=colour%20eq%20'red'&$top=-1&$skip=x&$orderby=id", []livestock.FieldError{
 			{Code: livestock.CodeFilterField, Message: "at character 1: colour cannot be filtered on; the fields are " + allowed,
 				Source: "query:$filter", Value: "colour"},
-			bad("$top", "0", topRange),
+			bad("$top", "-1", topRange),
 			bad("$skip", "x", skipRange),
 			bad("$orderby", "id", "$orderby is not supported; the query options are $filter, $top, $skip, $skiptoken and $expand"),
 		}},
@@ -142,9 +141,9 @@ func TestParseQueryErrors(t *testing.T) {
 func TestParseQueryDetail(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ raw, want string }{
-		{"$top=0", "$top cannot be used"},
+		{"$top=x", "$top cannot be used"},
 		{"$filter=x", "$filter cannot be used"},
-		{"$top=0&$skip=x", "the query options cannot be used"},
+		{"$top=x&$skip=x", "the query options cannot be used"},
 	}
 	for _, tt := range tests {
 		v, _ := url.ParseQuery(tt.raw)
@@ -164,6 +163,7 @@ func TestPageSize(t *testing.T) {
 	}{
 		{Query{}, maxPage},
 		{Query{Top: 10, HasTop: true}, 10},
+		{Query{Top: 0, HasTop: true}, 0}, // a page of nothing, for $count alone
 		{Query{Top: maxPage, HasTop: true}, maxPage},
 		{Query{Top: maxPage + 1, HasTop: true}, maxPage}, // never above the largest page
 		{Query{Skip: 5}, maxPage},
@@ -250,6 +250,25 @@ func TestCheckMetadataQuery(t *testing.T) {
 		if err := CheckMetadataQuery(v); !errors.As(err, &e) || len(e.Fields) != 1 ||
 			e.Fields[0].Code != livestock.CodeBadQuery || e.Fields[0].Source != source {
 			t.Errorf("CheckMetadataQuery(%q) = %v, want one S009 at %s", q, err, source)
+		}
+	}
+}
+
+// TestOfferedNamedInMessages: a refusal names what the endpoint takes,
+// as a sentence, whether that is several options or one.
+func TestOfferedNamedInMessages(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		c    Collection
+		want string
+	}{
+		{Collection{Format: true, Single: true}, "$top is not supported; the only query option is $format"},
+		{Collection{Single: true}, "$top is not supported; it takes no query option"},
+		{Collection{Format: true, Count: true, Single: true}, "$top is not supported; the query options are $count and $format"},
+	} {
+		_, err := Parse(url.Values{"$top": {"1"}}, tc.c)
+		if fields := fieldErrors(t, err); len(fields) != 1 || fields[0].Message != tc.want {
+			t.Errorf("%+v: %v, want %q", tc.c, fields, tc.want)
 		}
 	}
 }
