@@ -373,6 +373,17 @@ func TestServiceRoot(t *testing.T) {
 			t.Errorf("GET %s = %d %s", path, res.status, res.body)
 		}
 	}
+	// The service document takes $format=json alone; any other option is
+	// refused, naming the one it takes, rather than ignored.
+	if res := b.get("/v1/?$format=json", k1); res.status != http.StatusOK {
+		t.Errorf("the service document with $format=json = %d %s", res.status, res.body)
+	}
+	for _, q := range []string{"$search=x", "$apply=x", "$top=abc", "$format=xml"} {
+		res := b.get("/v1/?"+q, k1)
+		if res.status != http.StatusBadRequest || !strings.Contains(string(res.body), "$format") {
+			t.Errorf("the service document with %s = %d %s, want 400 naming $format", q, res.status, res.body)
+		}
+	}
 	meta := b.get("/v1.0/$metadata", k1)
 	for _, want := range []string{
 		`<EntitySet Name="ApprovedMovements" EntityType="Drover.ApprovedMovement">`,

@@ -69,6 +69,11 @@ type serviceEntry struct {
 // sets a client may read as collections (the review look-up is reached
 // through its function, which $metadata declares).
 func (s *Server) serviceDocument(w http.ResponseWriter, r *http.Request) error {
+	// It takes $format=json alone, as a standing-data list does: an option
+	// ignored would let a client take the answer for what it asked.
+	if _, err := odata.Parse(r.URL.Query(), wholeList); err != nil {
+		return err
+	}
 	doc := struct {
 		Context string         `json:"@odata.context"`
 		Value   []serviceEntry `json:"value"`

@@ -136,8 +136,14 @@ func (c Collection) offered() []string {
 	return names
 }
 
-// listOffered names the options c accepts, for messages.
+// listOffered names the options c accepts, as a clause for messages.
 func (c Collection) listOffered() string {
-	names := c.offered()
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	switch names := c.offered(); len(names) {
+	case 0:
+		return "it takes no query option"
+	case 1:
+		return "the only query option is " + names[0]
+	default:
+		return "the query options are " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
 }
