@@ -57,9 +57,11 @@ func replayKey(id string) string {
 // correlate echoes the caller's correlation id (X-Correlation-ID, or its
 // alias LI-Correlation-Id) or allocates a UUID, and puts it on every
 // response under both names (LI-Correlation-Id as liCorrelation gives it).
-// An id that is too long or carries characters a header cannot hold is a
-// 400: echoing it would be unsafe and replacing it would defeat the
-// caller's duplicate detection.
+// An id that is too long or carries characters other than printable ASCII
+// is a 400, since replacing it would defeat the caller's duplicate
+// detection; a printable one is still echoed on that 400, as the movements
+// document says every response echoes the caller's value, and any other is
+// replaced, as echoing it would be unsafe.
 func correlate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
@@ -84,15 +86,17 @@ func correlate(next http.Handler) http.Handler {
 		case bad != "":
 		case len(id) > maxCorrelationLen:
 			bad = "must be at most 128 characters"
-		case !visibleASCII(id):
-			bad = "must be printable ASCII without spaces"
+		case id != "" && !printableASCII(id):
+			bad = "must be printable ASCII (spaces allowed between other characters)"
 		case li != "" && !sameCorrelation(li, id) && li != liCorrelation(id):
 			// Both names, with different ids: which would mark the retry?
 			// (LI-Correlation-Id as Drover answered it is the same id.)
 			bad, source, sent = "differs from "+headerCorrelation+", its other name: send one, or both alike", "header:"+headerCorrelationLI, li
 		}
 		chosen := bad == "" && id != ""
-		if !chosen {
+		// A refused id is still echoed when it was the one value sent and
+		// is printable (too long, say); otherwise the service allocates one.
+		if echo := bad != "" && sent == id && printableASCII(id); !chosen && !echo {
 			id = uuid.NewString()
 		}
 		w.Header().Set(headerCorrelation, id)
@@ -110,9 +114,15 @@ func correlate(next http.Handler) http.Handler {
 // same as a retry is keyed (replayKey), so a UUID in any of its forms.
 func sameCorrelation(a, b string) bool { return replayKey(a) == replayKey(b) }
 
-func visibleASCII(s string) bool {
+// printableASCII reports whether s is printable ASCII with no space at
+// either end (HTTP trims those): "batch 42/request 7" is an id, as the live
+// service takes "any value that makes the request globally unique".
+func printableASCII(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
 	for i := 0; i < len(s); i++ {
-		if s[i] <= ' ' || s[i] > '~' {
+		if s[i] < ' ' || s[i] > '~' {
 			return false
 		}
 	}

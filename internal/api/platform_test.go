@@ -159,8 +159,12 @@ func TestCorrelationID(t *testing.T) {
 			strings.ToLower(uuidUpper), "same"},
 		{"both, one UUID with and without braces", []string{"X-Correlation-ID", uuidUpper, "LI-Correlation-Id", "{" + uuidUpper + "}"}, 200,
 			uuidUpper, "lower"},
-		{"too long", []string{"X-Correlation-ID", strings.Repeat("a", 129)}, 400, "", "same"},
-		{"space inside", []string{"X-Correlation-ID", "a b"}, 400, "", "same"},
+		// Refused, a printable id is still echoed (the document: every
+		// response echoes the caller's value); any other is replaced.
+		{"too long", []string{"X-Correlation-ID", strings.Repeat("a", 129)}, 400, strings.Repeat("a", 129), "derived"},
+		{"a tab inside", []string{"X-Correlation-ID", "a\tb"}, 400, "", "same"},
+		// Any printable value is an id, as the live service takes any.
+		{"spaces inside", []string{"X-Correlation-ID", "batch 42/request 7"}, 200, "batch 42/request 7", "derived"},
 	} {
 		res := b.do(http.MethodGet, "/healthz", "", nil, tc.headers...)
 		if res.status != tc.status {
@@ -200,8 +204,8 @@ func TestCorrelationID(t *testing.T) {
 	}
 	// A refusal names the header and value that were wrong, not both
 	// headers' values run together.
-	if p := b.do(http.MethodGet, "/healthz", "", nil, "X-Correlation-ID", "bad value", "LI-Correlation-Id", "good").problem(); len(p.Errors) != 1 ||
-		p.Errors[0].Source != "header:X-Correlation-ID" || p.Errors[0].Value != "bad value" {
+	if p := b.do(http.MethodGet, "/healthz", "", nil, "X-Correlation-ID", "bad\tvalue", "LI-Correlation-Id", "good").problem(); len(p.Errors) != 1 ||
+		p.Errors[0].Source != "header:X-Correlation-ID" || p.Errors[0].Value != "bad\tvalue" {
 		t.Errorf("bad X-Correlation-ID beside a good LI-Correlation-Id: %+v", p)
 	}
 	// Given twice, neither is taken: which would mark a retry?
@@ -226,8 +230,8 @@ func TestCorrelationID(t *testing.T) {
 	} else if res.Body.Close(); res.StatusCode != http.StatusOK || res.Header.Get("X-Correlation-ID") != "one" {
 		t.Errorf("X-Correlation-ID twice, the same: %d %q, want 200 echoing one", res.StatusCode, res.Header.Get("X-Correlation-ID"))
 	}
-	if p := b.do(http.MethodGet, "/healthz", "", nil, "LI-Correlation-Id", "bad value").problem(); len(p.Errors) != 1 ||
-		p.Errors[0].Source != "header:LI-Correlation-Id" || p.Errors[0].Value != "bad value" {
+	if p := b.do(http.MethodGet, "/healthz", "", nil, "LI-Correlation-Id", "bad\tvalue").problem(); len(p.Errors) != 1 ||
+		p.Errors[0].Source != "header:LI-Correlation-Id" || p.Errors[0].Value != "bad\tvalue" {
 		t.Errorf("bad LI-Correlation-Id: %+v", p)
 	}
 	// Even a 404 and a 401 carry one.
