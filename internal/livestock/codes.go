@@ -176,7 +176,6 @@ const (
 // for its end, by field).
 const CodeBirthAfterApplication Code = "V085"
 
-
 // Codes lists every code with its kind and title, in code order.
 var Codes = []CodeInfo{
 	{CodeMissing, KindInvalid, "A required field or parameter is missing"},

@@ -188,8 +188,8 @@ var transferFields = map[fieldRule]string{
 	{CodeDateFuture, "/content/movementGroups/*/devicesWithDetail/*/endBirthPeriod"}:            "8039", // The end birth period must be … a valid date that is not in the future.
 	{CodeDateFuture, "/content/deviceApplication/beginBirthPeriod"}:                             "8038",
 	{CodeDateFuture, "/content/deviceApplication/endBirthPeriod"}:                               "8039",
-	{CodeBirthAfterApplication, "/content/deviceApplication/beginBirthPeriod"}:                  "8025", // The beginning birth period must be earlier than the application date.
-	{CodeBirthAfterApplication, "/content/deviceApplication/endBirthPeriod"}:                    "8040", // The end birth period must be earlier than the application date.
+	{CodeBirthAfterApplication, "/content/deviceApplication/beginBirthPeriod"}:                  "8025",  // The beginning birth period must be earlier than the application date.
+	{CodeBirthAfterApplication, "/content/deviceApplication/endBirthPeriod"}:                    "8040",  // The end birth period must be earlier than the application date.
 	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/gender"}:                       "21458", // The {1} gender {0} does not exists or is invalid for the species of animal.
 	{CodeBadEnum, "/content/movementGroups/*/devicesWithDetail/*/breed"}:                        "21465", // The {1} breed {0} is invalid for species.
 	{CodeBadFormat, "/content/movementGroups/*/devicesWithDetail/*/mgtTag/identifier"}:          "21904", // The management identifier/tag {0} … has some invalid characters …
