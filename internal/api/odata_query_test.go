@@ -224,3 +224,75 @@ func TestODataQueryOptions(t *testing.T) {
 		}
 	})
 }
+
+// TestFilterFunctions: contains, startswith and endswith on a free-text
+// field, as a client generated from the live definitions ("allfunctions")
+// writes them, letter case exact; @odata.nextLink carries the function on;
+// a function not offered, or of a field that is not free text, is a 400
+// naming it.
+func TestFilterFunctions(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{MaxPage: 1})
+		k1 := b.token("keeper1")
+		var ids []int64
+		for i, tracking := range []string{"lot-2026-A", "lot-2026-B", "LOT-2027", "x"} {
+			content := transfer(day(-3), farm1, farm2, farm1, sheep("130182", i+1), nil)
+			content["trackingId"] = tracking
+			var rec record
+			b.post(k1, "TransferRequests", map[string]any{"content": content}).decode(&rec)
+			ids = append(ids, rec.RequestID)
+		}
+		walk := func(filter string) (got []int64) {
+			t.Helper()
+			path := "/v1/TransferRequests?$select=requestId&$filter=" + url.QueryEscape(filter)
+			for range 10 {
+				res := b.do(http.MethodGet, path, k1, nil)
+				if res.status != http.StatusOK {
+					t.Fatalf("%s: %d %s", filter, res.status, res.body)
+				}
+				var p struct {
+					Value []struct {
+						RequestID int64 `json:"requestId"`
+					}
+					NextLink string `json:"@odata.nextLink"`
+				}
+				res.decode(&p)
+				for _, v := range p.Value {
+					got = append(got, v.RequestID)
+				}
+				if p.NextLink == "" {
+					return got
+				}
+				path = strings.TrimPrefix(p.NextLink, b.url)
+			}
+			t.Fatalf("%s: the next links do not end", filter)
+			return nil
+		}
+		for _, tc := range []struct {
+			filter string
+			want   []int64
+		}{
+			{"contains(trackingId,'2026')", ids[:2]},
+			{"startswith(trackingId,'lot-')", ids[:2]},
+			{"startswith(trackingId, 'LOT')", ids[2:3]},
+			{"endswith(trackingId,'B') or endswith(trackingId,'x')", []int64{ids[1], ids[3]}},
+			{"not contains(trackingId,'-') and startswith(userName,'keeper')", ids[3:]},
+		} {
+			if got := walk(tc.filter); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("%s: %v, want %v", tc.filter, got, tc.want)
+			}
+		}
+		for _, tc := range []struct{ filter, code, says string }{
+			{"tolower(trackingId) eq 'x'", "S015", "tolower() is not a function"},
+			{"contains(species,'ee')", "S016", "contains() takes a text field"},
+			{"contains(trackingId,2026)", "S016", "expected a string"},
+		} {
+			res := b.do(http.MethodGet, "/v1/TransferRequests?$filter="+url.QueryEscape(tc.filter), k1, nil)
+			if p := res.problem(); res.status != http.StatusBadRequest || len(p.Errors) != 1 || p.Errors[0].Code != tc.code ||
+				!strings.Contains(p.Errors[0].Message, tc.says) {
+				t.Errorf("%s: %d %s, want 400 %s saying %q", tc.filter, res.status, res.body, tc.code, tc.says)
+			}
+		}
+	})
+}

@@ -36,7 +36,8 @@
 //	or         := and ("or" and)*
 //	and        := unary ("and" unary)*
 //	unary      := "not" unary | primary
-//	primary    := "(" expr ")" | comparison
+//	primary    := "(" expr ")" | call | comparison
+//	call       := ("contains" | "startswith" | "endswith") "(" field "," string ")"
 //	comparison := field op literal
 //	op         := "eq" | "ne" | "gt" | "ge" | "lt" | "le"
 //
@@ -70,8 +71,15 @@
 // the offset's sign belongs is an error that says to write + as %2b; it is
 // never silently accepted.
 //
-// There is no null, no functions and no arithmetic. A filter is at most
-// MaxFilterLength characters and MaxFilterExpressions comparisons, and
+// A free-text field (a String field with no Values and no Read) takes the
+// string functions contains, startswith and endswith, each a primary of its
+// own: contains(trackingId,'x'), with no space needed inside its
+// parentheses or around its comma. They are what the live definitions'
+// "allfunctions" most often means; the rest of OData's functions, and
+// arithmetic, are refused by name.
+//
+// There is no arithmetic. A filter is at most MaxFilterLength characters
+// and MaxFilterExpressions comparisons and function calls, and
 // parentheses and nots nest at most MaxFilterDepth deep, so hostile input
 // stays cheap. A field may be a path into the record, content/trackingId:
 // it is matched as one name.

@@ -2,6 +2,7 @@ package odata
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -177,6 +178,11 @@ func (p *parser) comparison() (Expr, error) {
 	if p.count++; p.count > MaxFilterExpressions {
 		return nil, syntaxError(p.s, f.off, f.raw, "the filter has more than %d expressions (comparisons)", MaxFilterExpressions)
 	}
+	if next, err := p.lx.peek(); err != nil {
+		return nil, err
+	} else if next.kind == tOpen {
+		return p.call(f)
+	}
 	field, ok := p.fields[f.text]
 	if !ok {
 		return nil, p.unknownField(f)
@@ -219,6 +225,60 @@ func (p *parser) comparison() (Expr, error) {
 	return &Comparison{Field: f.text, Op: op, Value: v}, nil
 }
 
+// call := function "(" field "," string ")", f being the function's name.
+func (p *parser) call(f token) (Expr, error) {
+	if !slices.Contains(Functions, f.text) {
+		return nil, filterError(livestock.CodeFilterField, p.s, f.off, f.raw, "%s() is not a function of $filter here; the functions are %s, each of a text field and a string: contains(trackingId,'abc')",
+			clip(f.text), strings.Join(Functions, ", "))
+	}
+	_, _ = p.lx.next() // the "(", peeked
+	name, err := p.lx.next()
+	if err != nil {
+		return nil, err
+	}
+	if name.kind != tWord || isKeyword(name.text) {
+		return nil, p.unexpected(name, "a field")
+	}
+	field, ok := p.fields[name.text]
+	if !ok {
+		return nil, p.unknownField(name)
+	}
+	if field.Kind != String || field.Values != nil || field.Read != nil {
+		return nil, syntaxError(p.s, name.off, name.raw, "%s() takes a text field; %s is not one (the text fields are %s)",
+			f.text, name.text, listFields(textFields(p.fields)))
+	}
+	if t, err := p.lx.next(); err != nil {
+		return nil, err
+	} else if t.kind != tComma {
+		return nil, p.unexpected(t, "a comma")
+	}
+	v, err := p.lx.next()
+	if err != nil {
+		return nil, err
+	}
+	if v.kind != tString {
+		return nil, p.unexpected(v, "a string in single quotes")
+	}
+	if t, err := p.lx.next(); err != nil {
+		return nil, err
+	} else if t.kind != tClose {
+		return nil, p.unexpected(t, "a closing parenthesis")
+	}
+	return &Call{Func: f.text, Field: name.text, Value: v.text}, nil
+}
+
+// textFields are the fields of fields a string function takes: free text,
+// not a closed set of values nor one read into another form.
+func textFields(fields Fields) Fields {
+	out := Fields{}
+	for name, f := range fields {
+		if f.Kind == String && f.Values == nil && f.Read == nil {
+			out[name] = f
+		}
+	}
+	return out
+}
+
 var ops = map[string]Op{"eq": Eq, "ne": Ne, "gt": Gt, "ge": Ge, "lt": Lt, "le": Le}
 
 func isKeyword(w string) bool {
@@ -230,10 +290,6 @@ func (t token) isWord(w string) bool { return t.kind == tWord && t.text == w }
 
 func (p *parser) unknownField(f token) *livestock.Error {
 	msg := fmt.Sprintf("%s cannot be filtered on; the fields are %s", clip(f.text), listFields(p.fields))
-	if end := f.off + len(f.raw); end < len(p.s) && p.s[end] == '(' {
-		msg = fmt.Sprintf("%s() is a function, and functions are not supported: compare a field with a value (eq, ne, gt, ge, lt, le), "+
-			"joined by and, or, not; the fields are %s", clip(f.text), listFields(p.fields))
-	}
 	if len(p.fields) == 0 {
 		msg = fmt.Sprintf("%s cannot be filtered on; this collection has no fields to filter on", clip(f.text))
 	}

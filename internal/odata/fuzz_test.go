@@ -22,6 +22,8 @@ func FuzzParseFilter(f *testing.F) {
 		"movementDate ge 2026-11-01",
 		"species eq 'O''Brien' or not (requestId gt -7 and requestStatus ne '')",
 		"not not species eq 'x'",
+		"contains(species,'a') or not startswith( species , 'O''B' ) and endswith(species,'')",
+		"contains(species,'a',) or year(requestDate) eq 1 or contains(requestId,'1')",
 		"((species eq 'x')) or species eq 'y' and (requestId le 0012 or requestId eq 1)",
 		"species eq 'x' or 1 eq 1",
 		"species eq 'x'; DROP TABLE requests",

@@ -15,6 +15,7 @@ const (
 	tString                // 'text', with '' for a quote inside
 	tOpen                  // (
 	tClose                 // )
+	tComma                 // , between a function's arguments
 )
 
 type token struct {
@@ -33,6 +34,8 @@ func (t token) describe() string {
 		return "an opening parenthesis"
 	case tClose:
 		return "a closing parenthesis"
+	case tComma:
+		return "a comma"
 	case tString:
 		return "the string " + clip(t.raw)
 	}
@@ -56,10 +59,11 @@ func clip(s string) string {
 // lexer reads tokens on demand, so that the first error reported is the
 // one nearest the start, whichever of lexer and parser finds it.
 type lexer struct {
-	s      string
-	i      int
-	prev   tokKind // the kind of the token before, tOpen at the start
-	peeked *token
+	s        string
+	i        int
+	prev     tokKind // the kind of the token before, tOpen at the start
+	prevWord string  // the token before, when it was a word
+	peeked   *token
 }
 
 func newLexer(s string) *lexer { return &lexer{s: s, prev: tOpen} }
@@ -101,6 +105,9 @@ func (l *lexer) scan() (token, error) {
 	case c == ')':
 		l.i++
 		t = token{kind: tClose, raw: ")", off: off}
+	case c == ',':
+		l.i++
+		t = token{kind: tComma, raw: ",", off: off}
 	case c == '\'':
 		var err error
 		if t, err = l.scanString(); err != nil {
@@ -113,15 +120,20 @@ func (l *lexer) scan() (token, error) {
 		t = token{kind: tWord, raw: l.s[off:l.i], text: l.s[off:l.i], off: off}
 	}
 	// A space is needed between two tokens except just inside a
-	// parenthesis: after "(" or before ")".
-	if !spaced && l.prev != tOpen && t.kind != tClose {
+	// parenthesis (after "(" or before ")"), around a comma, and between a
+	// function's name and its "(": contains(trackingId,'x').
+	call := t.kind == tOpen && l.prevWord != "" && !isKeyword(l.prevWord)
+	if !spaced && l.prev != tOpen && l.prev != tComma && t.kind != tClose && t.kind != tComma && !call {
 		err := syntaxError(l.s, off, t.raw, "expected a space before %s", t.describe())
 		if l.prev == tString {
 			err.Fields[0].Message += " (a quote inside a string is written twice: 'O''Brien')"
 		}
 		return token{}, err
 	}
-	l.prev = t.kind
+	l.prev, l.prevWord = t.kind, t.text
+	if t.kind != tWord {
+		l.prevWord = ""
+	}
 	return t, nil
 }
 
@@ -152,7 +164,7 @@ func (l *lexer) scanString() (token, error) {
 }
 
 func endsWord(c byte) bool {
-	return c == ' ' || c == '(' || c == ')' || c == '\'' || isControl(c)
+	return c == ' ' || c == '(' || c == ')' || c == '\'' || c == ',' || isControl(c)
 }
 
 func isControl(c byte) bool { return c < 0x20 || c == 0x7f }

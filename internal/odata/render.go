@@ -31,6 +31,7 @@ const (
 )
 
 func (c *Comparison) String() string { return Format(c) }
+func (c *Call) String() string       { return Format(c) }
 func (n *Not) String() string        { return Format(n) }
 func (a *And) String() string        { return Format(a) }
 func (o *Or) String() string         { return Format(o) }
@@ -52,6 +53,10 @@ func write(b *strings.Builder, e Expr, place int) {
 	case *Not:
 		b.WriteString("not ")
 		write(b, e.Expr, inUnary)
+	case *Call:
+		b.WriteString(e.Func + "(" + e.Field + ",")
+		b.WriteString(literalText(e.Value))
+		b.WriteByte(')')
 	case *Comparison:
 		b.WriteString(e.Field)
 		b.WriteByte(' ')

@@ -42,6 +42,8 @@ func TestFormat(t *testing.T) {
 		{"not of not", &Not{&Not{a}}, "not not species eq 'Sheep'"},
 		{"not of and", &Not{&And{a, b}}, "not (species eq 'Sheep' and requestId gt 7)"},
 		{"not in and", &And{&Not{a}, &Not{b}}, "not species eq 'Sheep' and not requestId gt 7"},
+		{"a function", &Call{"contains", "species", "O'B"}, "contains(species,'O''B')"},
+		{"not a function, or", &Or{&Not{&Call{"startswith", "species", "S"}}, b}, "not startswith(species,'S') or requestId gt 7"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

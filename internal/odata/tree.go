@@ -24,7 +24,7 @@ const (
 	Bool                     // true or false
 )
 
-// Expr is a node of a $filter tree: *Comparison, *Not, *And or *Or.
+// Expr is a node of a $filter tree: *Comparison, *Call, *Not, *And or *Or.
 type Expr interface{ expr() }
 
 // Comparison is `Field Op Value`. Value is a string, a time.Time (UTC),
@@ -34,6 +34,19 @@ type Comparison struct {
 	Op    Op
 	Value any
 }
+
+// Call is a string function that is true or false of a text field:
+// `contains(Field,'Value')`, `startswith(…)` or `endswith(…)`. It matches
+// letter case exactly, as OData's functions do; every text has the empty
+// string in it, and a field with no value has nothing.
+type Call struct {
+	Func  string // contains, startswith or endswith
+	Field string
+	Value string
+}
+
+// Functions are the $filter functions a text field takes (Call).
+var Functions = []string{"contains", "startswith", "endswith"}
 
 // Not is `not (Expr)`.
 type Not struct{ Expr Expr }
@@ -45,6 +58,7 @@ type And struct{ Left, Right Expr }
 type Or struct{ Left, Right Expr }
 
 func (*Comparison) expr() {}
+func (*Call) expr()       {}
 func (*Not) expr()        {}
 func (*And) expr()        {}
 func (*Or) expr()         {}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/odata"
@@ -34,6 +35,8 @@ func (f *filter) compile(e odata.Expr) (string, error) {
 		return sqlTrue, nil
 	case *odata.Comparison:
 		return f.comparison(e)
+	case *odata.Call:
+		return f.call(e)
 	case *odata.Not:
 		inner, err := f.compile(e.Expr)
 		return "(NOT " + inner + ")", err
@@ -94,6 +97,42 @@ func (f *filter) comparison(c *odata.Comparison) (string, error) {
 		return "", badFilter(fmt.Sprintf("$filter compares %s with a value of the wrong type", c.Field))
 	}
 	return f.leaf(col, op, v), nil
+}
+
+// call is a string function of a text column, in SQL both stores read
+// alike and that matches letter case exactly (SQLite's LIKE would not):
+// the literal and its length in characters are bound, never written.
+// Two-valued as leaf is: a column with no value matches nothing, so `not
+// contains(…)` takes it in.
+func (f *filter) call(c *odata.Call) (string, error) {
+	col, ok := f.cols[c.Field]
+	if !ok || col.kind != colText {
+		return "", badFilter(fmt.Sprintf("$filter applies %s() to %s, which is not a text field", c.Func, c.Field))
+	}
+	name := col.ref(f.prefix)
+	var cond string
+	switch {
+	case c.Value == "": // every text has the empty string in it
+		cond = sqlTrue
+	case c.Func == "contains":
+		f.args = append(f.args, c.Value)
+		cond = fmt.Sprintf("replace(%s, $%d, '') <> %s", name, len(f.args), name)
+	case c.Func == "startswith":
+		f.args = append(f.args, c.Value, int64(utf8.RuneCountInString(c.Value)))
+		cond = fmt.Sprintf("substr(%s, 1, $%d) = $%d", name, len(f.args), len(f.args)-1)
+	case c.Func == "endswith":
+		// A start before the first character gives a shorter text, which
+		// cannot equal the literal, on either store.
+		f.args = append(f.args, c.Value, int64(utf8.RuneCountInString(c.Value)))
+		cond = fmt.Sprintf("substr(%s, length(%s) - $%d + 1) = $%d", name, name, len(f.args), len(f.args)-1)
+	default:
+		return "", badFilter(fmt.Sprintf("$filter has no function %q", c.Func))
+	}
+	if col.none == alwaysSet {
+		return "(" + cond + ")", nil
+	}
+	_, some := col.noneSome(name)
+	return "(" + some + " AND " + cond + ")", nil
 }
 
 // holding is whether the request is one of those that concern the CPH

@@ -17,6 +17,9 @@ func cmpf(field string, op odata.Op, v any) odata.Expr {
 func not(e odata.Expr) odata.Expr    { return &odata.Not{Expr: e} }
 func and(l, r odata.Expr) odata.Expr { return &odata.And{Left: l, Right: r} }
 func or(l, r odata.Expr) odata.Expr  { return &odata.Or{Left: l, Right: r} }
+func call(fn, field, v string) odata.Expr {
+	return &odata.Call{Func: fn, Field: field, Value: v}
+}
 
 // at parses an instant of a $filter.
 func at(s string) time.Time {
@@ -107,6 +110,21 @@ func testRequestFilter(t *testing.T, s store.Store) {
 			cmpf("requestId", odata.Eq, got[4])), []int{2, 4}},
 		{"not not", not(not(cmpf("species", odata.Eq, "Sheep"))), []int{0, 2}},
 		{"not and", not(and(cmpf("species", odata.Eq, "Sheep"), cmpf("userName", odata.Eq, "keeper1"))), []int{1, 2, 3, 4}},
+		// The string functions match letter case exactly (SQLite's LIKE
+		// would not) and take % and _ as themselves; none has nothing in it.
+		{"contains", call("contains", "trackingId", "-"), []int{0, 2}},
+		{"contains, letter case", call("contains", "trackingId", "t-"), nil},
+		{"contains a quote", call("contains", "trackingId", "'B"), []int{3}},
+		{"contains % and _", or(call("contains", "trackingId", "%"), call("contains", "trackingId", "_")), nil},
+		{"startswith", call("startswith", "trackingId", "T-"), []int{0, 2}},
+		{"startswith the whole", call("startswith", "trackingId", "O'Brien"), []int{3}},
+		{"startswith longer than the value", call("startswith", "trackingId", "O'Briens"), nil},
+		{"endswith", call("endswith", "userName", "2"), []int{2, 3}},
+		{"endswith longer than the value", call("endswith", "trackingId", "xT-0"), nil},
+		{"endswith the whole", call("endswith", "userName", "keeper1"), []int{0, 1, 4}},
+		{"the empty string: every value, not none", call("contains", "trackingId", ""), []int{0, 2, 3}},
+		{"not contains counts none", not(call("contains", "trackingId", "T")), []int{1, 3, 4}},
+		{"a function and a comparison", and(call("startswith", "userName", "keeper"), cmpf("species", odata.Eq, "Sheep")), []int{0, 2}},
 		{"injection in species", cmpf("species", odata.Eq, "' OR 1=1 --"), nil},
 		{"injection in userName", cmpf("userName", odata.Eq, "keeper1' --"), nil},
 		{"injection in trackingId", cmpf("trackingId", odata.Ne, "x'); DROP TABLE requests; --"), []int{0, 1, 2, 3, 4}},
