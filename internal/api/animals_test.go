@@ -329,7 +329,7 @@ func TestRegistrationLiveDefaults(t *testing.T) {
 		}
 	}
 	unknown := b.do(http.MethodGet, "/v1/requeststatus/00000000-0000-4000-8000-000000000000", k1, nil)
-	for _, id := range []string{"xyz", "{00000000-0000-4000-8000-000000000000}", "000000000000400080000000000000000", "%41", strings.Repeat("a", 2000)} {
+	for _, id := range []string{"xyz", "{00000000-0000-4000-8000-000000000000}", "00000000000040008000000000000000", "urn:uuid:00000000-0000-4000-8000-000000000000", "%41", strings.Repeat("a", 2000)} {
 		res := b.do(http.MethodGet, "/v1/requeststatus/"+id, k1, nil)
 		if res.status != http.StatusNotFound || res.problem().Errors[0].Code != "R001" || res.problem().Errors[0].Source != "path:requestId" {
 			t.Errorf("request status of %.40q = %d %s; want 404 R001 at path:requestId, as %s", id, res.status, res.body, unknown.body)

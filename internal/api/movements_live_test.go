@@ -341,8 +341,8 @@ func TestLiveFieldCodes(t *testing.T) {
 			d[0]["endBirthPeriod"] = day(2)
 			c["movementGroups"] = []map[string]any{{"devicesWithDetail": d}}
 		}, "8039", "content.movementGroups[0].devicesWithDetail[0].endBirthPeriod"},
-		{"a date of birth tomorrow", "TransferRequests", func(c map[string]any) {
-			c["movementGroups"] = []map[string]any{{"devicesWithDetail": []map[string]any{{"tagNumber": "UK0130181 00020", "dateOfBirth": day(1)}}}}
+		{"a date of birth in two days", "TransferRequests", func(c map[string]any) { // two: the clock's skew allowed may make tomorrow today
+			c["movementGroups"] = []map[string]any{{"devicesWithDetail": []map[string]any{{"tagNumber": "UK0130181 00020", "dateOfBirth": day(2)}}}}
 		}, "8038", "content.movementGroups[0].devicesWithDetail[0].dateOfBirth"},
 		{"born after the tags were applied", "TransferRequests", func(c map[string]any) {
 			c["deviceApplication"] = map[string]any{"dateOfApplication": day(-10) + "T00:00:00Z", "beginBirthPeriod": day(-5), "endBirthPeriod": day(-4)}

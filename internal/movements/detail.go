@@ -186,31 +186,14 @@ func (v *vocab) readDeviceApplication(species livestock.Species, raw json.RawMes
 		errs.add(at, err)
 		return nil
 	}
-	var applied livestock.Date
 	if a.DateOfApplication == nil {
 		errs.bad(livestock.CodeMissing, at+"/dateOfApplication", "", "the date the tags were applied is required")
-	} else if when, day, err := livestock.ParseMovementTime(*a.DateOfApplication); err != nil {
+	} else if when, _, err := livestock.ParseMovementTime(*a.DateOfApplication); err != nil {
 		errs.add(at+"/dateOfApplication", err)
 	} else {
-		a.DateOfApplication, applied = ptr(when.String()), day
+		a.DateOfApplication = ptr(when.String())
 	}
 	a.BeginBirthPeriod, a.EndBirthPeriod = birthPeriod(errs, at, a.BeginBirthPeriod, a.EndBirthPeriod, false)
-	if !applied.IsZero() {
-		// An animal is tagged after it is born, on its birth day at the
-		// earliest.
-		for _, p := range []struct {
-			name string
-			day  *string
-		}{{"/beginBirthPeriod", a.BeginBirthPeriod}, {"/endBirthPeriod", a.EndBirthPeriod}} {
-			if p.day == nil {
-				continue
-			}
-			if _, day, err := livestock.ParseMovementTime(*p.day); err == nil && day.After(applied) {
-				errs.bad(livestock.CodeBirthAfterApplication, at+p.name, *p.day,
-					"the birth period is after "+applied.String()+", the day the tags were applied")
-			}
-		}
-	}
 	if a.Breed != nil {
 		name, known := v.breed(species, *a.Breed)
 		if !known {

@@ -22,6 +22,9 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	if errs := futureTimes(d, s.now()); len(errs) > 0 {
 		return store.Request{}, livestock.Invalid("the transfer names a time in the future", errs...)
 	}
+	if errs := bornAfterTagging(d.model); len(errs) > 0 {
+		return store.Request{}, livestock.Invalid("the animals were tagged before they were born", errs...)
+	}
 	t := d.t
 	var req store.Request
 	if typ == store.RequestCorrection {

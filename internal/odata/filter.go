@@ -2,6 +2,7 @@ package odata
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -178,13 +179,14 @@ func (p *parser) comparison() (Expr, error) {
 	if p.count++; p.count > MaxFilterExpressions {
 		return nil, syntaxError(p.s, f.off, f.raw, "the filter has more than %d expressions (comparisons)", MaxFilterExpressions)
 	}
-	if next, err := p.lx.peek(); err != nil {
-		return nil, err
-	} else if next.kind == tOpen {
-		return p.call(f)
-	}
 	field, ok := p.fields[f.text]
 	if !ok {
+		// No field is named as a function is: a name followed by "(" is a
+		// call. A token that cannot be read after it leaves the unknown
+		// name as the error nearest the start.
+		if next, err := p.lx.peek(); err == nil && next.kind == tOpen {
+			return p.call(f)
+		}
 		return nil, p.unknownField(f)
 	}
 	if field.Kind == Bool {
@@ -227,9 +229,10 @@ func (p *parser) comparison() (Expr, error) {
 
 // call := function "(" field "," string ")", f being the function's name.
 func (p *parser) call(f token) (Expr, error) {
+	text := textFields(p.fields)
 	if !slices.Contains(Functions, f.text) {
-		return nil, filterError(livestock.CodeFilterField, p.s, f.off, f.raw, "%s() is not a function of $filter here; the functions are %s, each of a text field and a string: contains(trackingId,'abc')",
-			clip(f.text), strings.Join(Functions, ", "))
+		return nil, filterError(livestock.CodeFilterField, p.s, f.off, f.raw, "%s() is not a function of $filter here; %s",
+			clip(f.text), functionsOffered(text))
 	}
 	_, _ = p.lx.next() // the "(", peeked
 	name, err := p.lx.next()
@@ -239,13 +242,12 @@ func (p *parser) call(f token) (Expr, error) {
 	if name.kind != tWord || isKeyword(name.text) {
 		return nil, p.unexpected(name, "a field")
 	}
-	field, ok := p.fields[name.text]
-	if !ok {
+	if _, ok := p.fields[name.text]; !ok {
 		return nil, p.unknownField(name)
 	}
-	if field.Kind != String || field.Values != nil || field.Read != nil {
-		return nil, syntaxError(p.s, name.off, name.raw, "%s() takes a text field; %s is not one (the text fields are %s)",
-			f.text, name.text, listFields(textFields(p.fields)))
+	if _, ok := text[name.text]; !ok {
+		return nil, syntaxError(p.s, name.off, name.raw, "%s() takes a free-text field; %s is not one: %s",
+			f.text, name.text, functionsOffered(text))
 	}
 	if t, err := p.lx.next(); err != nil {
 		return nil, err
@@ -265,6 +267,17 @@ func (p *parser) call(f token) (Expr, error) {
 		return nil, p.unexpected(t, "a closing parenthesis")
 	}
 	return &Call{Func: f.text, Field: name.text, Value: v.text}, nil
+}
+
+// functionsOffered says which functions a collection whose free-text
+// fields are text takes, with an example, for messages.
+func functionsOffered(text Fields) string {
+	if len(text) == 0 {
+		return "this collection has no free-text field, and so no function"
+	}
+	example := slices.Sorted(maps.Keys(text))[0]
+	return fmt.Sprintf("the functions are %s, each of a free-text field (%s) and a string: contains(%s,'abc')",
+		strings.Join(Functions, ", "), listFields(text), example)
 }
 
 // textFields are the fields of fields a string function takes: free text,

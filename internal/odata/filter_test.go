@@ -206,11 +206,15 @@ func TestParseFilterErrors(t *testing.T) {
 			filterErr(syntax, "null", "at character 12: null has no order: species eq null or species ne null asks whether species has a value")},
 		{"a function not offered", "species eq 'Sheep' and year(requestDate) eq 2026",
 			filterErr(field, "year", "at character 24: year() is not a function of $filter here; the functions are contains, startswith, endswith, "+
-				"each of a text field and a string: contains(trackingId,'abc')")},
+				"each of a free-text field (species) and a string: contains(species,'abc')")},
 		{"a function of a closed set", "contains(requestStatus,'ee')",
-			filterErr(syntax, "requestStatus", "at character 10: contains() takes a text field; requestStatus is not one (the text fields are species)")},
+			filterErr(syntax, "requestStatus", "at character 10: contains() takes a free-text field; requestStatus is not one: the functions are "+
+				"contains, startswith, endswith, each of a free-text field (species) and a string: contains(species,'abc')")},
 		{"a function of a date", "startswith(requestDate,'2026')",
-			filterErr(syntax, "requestDate", "at character 12: startswith() takes a text field; requestDate is not one (the text fields are species)")},
+			filterErr(syntax, "requestDate", "at character 12: startswith() takes a free-text field; requestDate is not one: the functions are "+
+				"contains, startswith, endswith, each of a free-text field (species) and a string: contains(species,'abc')")},
+		// A field unknown is the error nearest the start, whatever follows it.
+		{"an unknown field, then a bad token", "colour'x'", filterErr(field, "colour", "at character 1: colour cannot be filtered on; the fields are "+allowed)},
 		{"a function of an unknown field", "contains(colour,'red')",
 			filterErr(field, "colour", "at character 10: colour cannot be filtered on; the fields are "+allowed)},
 		{"a function with a number", "endswith(species,7)",
@@ -328,5 +332,17 @@ func TestParseFilterLongValue(t *testing.T) {
 	fe := fieldErrors(t, err)
 	if len(fe) != 1 || fe[0].Value != s[:200]+"…" {
 		t.Errorf("error = %+v, want the value cut to 200 characters", fe)
+	}
+}
+
+// TestFunctionsWithoutTextFields: where no field is free text, a function
+// is refused saying so, not with an empty list.
+func TestFunctionsWithoutTextFields(t *testing.T) {
+	t.Parallel()
+	_, err := ParseFilter("contains(requestId,'1')", Fields{"requestId": {Kind: Int}})
+	want := filterErr(livestock.CodeFilterSyntax, "requestId",
+		"at character 10: contains() takes a free-text field; requestId is not one: this collection has no free-text field, and so no function")
+	if diff := cmp.Diff(want, fieldErrors(t, err)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
