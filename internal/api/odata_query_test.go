@@ -285,7 +285,7 @@ func TestFilterFunctions(t *testing.T) {
 		}
 		for _, tc := range []struct{ filter, code, says string }{
 			{"tolower(trackingId) eq 'x'", "S015", "tolower() is not a function"},
-			{"contains(species,'ee')", "S016", "contains() takes a text field"},
+			{"contains(species,'ee')", "S016", "contains() takes a free-text field"},
 			{"contains(trackingId,2026)", "S016", "expected a string"},
 		} {
 			res := b.do(http.MethodGet, "/v1/TransferRequests?$filter="+url.QueryEscape(tc.filter), k1, nil)

@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -275,7 +276,10 @@ func functionsOffered(text Fields) string {
 	if len(text) == 0 {
 		return "this collection has no free-text field, and so no function"
 	}
-	example := slices.Sorted(maps.Keys(text))[0]
+	// The shortest name is the example: a path into the record is longer.
+	example := slices.MinFunc(slices.Collect(maps.Keys(text)), func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+	})
 	return fmt.Sprintf("the functions are %s, each of a free-text field (%s) and a string: contains(%s,'abc')",
 		strings.Join(Functions, ", "), listFields(text), example)
 }
