@@ -52,8 +52,11 @@ const jobsDrain = 10 * time.Second
 func (r *results) print(w io.Writer) {
 	o := r.Options
 	ms, th, ratio := report.Ms, report.Thousands, report.Ratio
-	fmt.Fprintf(w, "\n### %s: %s movements over %s holdings, the default limits (--rate-limit raised) (%s)\n\n", r.Dialect, th(o.Movements),
-		th(o.Holdings), r.Machine())
+	registry := fmt.Sprintf("%s movements over %s holdings", th(o.Movements), th(o.Holdings))
+	if o.SkipBuild { // --movements and --holdings are not what the kept registry was built with
+		registry = "a registry kept by an earlier run"
+	}
+	fmt.Fprintf(w, "\n### %s: %s, the default limits (--rate-limit raised) (%s)\n\n", r.Dialect, registry, r.Machine())
 	fmt.Fprintf(w, "    %s\n\n", r.Command)
 	if r.Build > 0 {
 		fmt.Fprintf(w, "Built in %s. ", r.Build.Round(100*time.Millisecond))
