@@ -84,10 +84,10 @@ func correlate(next http.Handler) http.Handler {
 		}
 		switch {
 		case bad != "":
-		case len(id) > maxCorrelationLen:
-			bad = "must be at most 128 characters"
 		case id != "" && !printableASCII(id):
 			bad = "must be printable ASCII (spaces allowed between other characters)"
+		case len(id) > maxCorrelationLen: // printable ASCII: a byte is a character
+			bad = "must be at most 128 characters"
 		case li != "" && !sameCorrelation(li, id) && li != liCorrelation(id):
 			// Both names, with different ids: which would mark the retry?
 			// (LI-Correlation-Id as Drover answered it is the same id.)

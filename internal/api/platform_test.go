@@ -234,6 +234,15 @@ func TestCorrelationID(t *testing.T) {
 		p.Errors[0].Source != "header:LI-Correlation-Id" || p.Errors[0].Value != "bad\tvalue" {
 		t.Errorf("bad LI-Correlation-Id: %+v", p)
 	}
+	// Letters outside ASCII are refused as such, however many (the bound
+	// counts characters), and a refusal on an OData path is an OData answer.
+	wide := b.do(http.MethodGet, "/v1/TransferRequests", b.token("keeper1"), nil, "X-Correlation-ID", strings.Repeat("é", 65))
+	if p := wide.problem(); wide.status != http.StatusBadRequest || len(p.Errors) != 1 || !strings.Contains(p.Errors[0].Message, "printable ASCII") {
+		t.Errorf("65 é: %d %s, want 400 saying printable ASCII", wide.status, wide.body)
+	}
+	if v := wide.header.Get("OData-Version"); v != "4.0" {
+		t.Errorf("a refused correlation id on /v1/TransferRequests: OData-Version %q, want 4.0", v)
+	}
 	// Even a 404 and a 401 carry one.
 	for _, path := range []string{"/nowhere", "/v1/me"} {
 		if res := b.do(http.MethodGet, path, "", nil); res.header.Get("X-Correlation-ID") == "" {

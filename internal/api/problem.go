@@ -166,6 +166,11 @@ func writeRequestProblem(w http.ResponseWriter, r *http.Request, err error, exte
 	h.Set("Content-Type", contentType)
 	h.Set("Cache-Control", "no-store")
 	h.Del("Content-Length")
+	if r != nil && h.Get("OData-Version") == "" && isOData(r.URL.Path) {
+		// A refusal made before odataVersion's step (a correlation id, a
+		// body too large) is an OData answer too.
+		h.Set("OData-Version", "4.0")
+	}
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(body)
 }

@@ -37,7 +37,7 @@
 //	and        := unary ("and" unary)*
 //	unary      := "not" unary | primary
 //	primary    := "(" expr ")" | call | comparison
-//	call       := ("contains" | "startswith" | "endswith") "(" field "," string ")"
+//	call       := ("contains" | "startswith" | "endswith") "(" field "," string ")" [("eq" | "ne") ("true" | "false")]
 //	comparison := field op literal
 //	op         := "eq" | "ne" | "gt" | "ge" | "lt" | "le"
 //

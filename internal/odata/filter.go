@@ -267,7 +267,23 @@ func (p *parser) call(f token) (Expr, error) {
 	} else if t.kind != tClose {
 		return nil, p.unexpected(t, "a closing parenthesis")
 	}
-	return &Call{Func: f.text, Field: name.text, Value: v.text}, nil
+	var e Expr = &Call{Func: f.text, Field: name.text, Value: v.text}
+	// contains(…) eq true, as OData allows a boolean to be compared: the
+	// call itself, or its not.
+	if op, err := p.lx.peek(); err == nil && (op.isWord("eq") || op.isWord("ne")) {
+		_, _ = p.lx.next()
+		b, err := p.lx.next()
+		if err != nil {
+			return nil, err
+		}
+		if !b.isWord("true") && !b.isWord("false") {
+			return nil, p.unexpected(b, "true or false (a function is true or false of its field)")
+		}
+		if (op.text == "eq") != (b.text == "true") {
+			e = &Not{Expr: e}
+		}
+	}
+	return e, nil
 }
 
 // functionsOffered says which functions a collection whose free-text

@@ -80,7 +80,7 @@ func Parse(v url.Values, c Collection) (Query, error) {
 	}
 	// The token is read last: under an $orderby it holds one value for
 	// each of the order's fields, read by their kinds.
-	if g, ok := given["$skiptoken"]; ok && len(g.values) == 1 {
+	if g, ok := given["$skiptoken"]; ok && len(g.values) == 1 && slices.Contains(offered, "$skiptoken") {
 		var err error
 		if q.OrderBy == nil {
 			q.AfterID, err = ParseSkipToken(g.values[0])

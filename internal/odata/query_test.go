@@ -272,3 +272,17 @@ func TestOfferedNamedInMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipTokenWhereNoPaging: where $skiptoken is not offered, any token,
+// well-formed or not, is refused as not supported, not as not given out.
+func TestSkipTokenWhereNoPaging(t *testing.T) {
+	t.Parallel()
+	for _, tok := range []string{"x", SkipToken(5)} {
+		_, err := Parse(url.Values{"$skiptoken": {tok}}, Collection{Format: true, Single: true})
+		want := []livestock.FieldError{{Code: livestock.CodeBadQuery, Source: "query:$skiptoken", Value: tok,
+			Message: "$skiptoken is not supported; the only query option is $format"}}
+		if diff := cmp.Diff(want, fieldErrors(t, err)); diff != "" {
+			t.Errorf("$skiptoken=%s (-want +got):\n%s", tok, diff)
+		}
+	}
+}
