@@ -45,6 +45,8 @@ func FuzzParseQuery(f *testing.F) {
 		"$top=1&$top=2",
 		"$TOP=1&$orderby=requestId&$select=requestId&$count=true",
 		"$top=0&$skip=-1&$skiptoken=djE6LTE&$expand=content,,x",
+		"top=0000000000000000&$count=true",
+		"$filter=contains(trackingId,'a')%20eq%20false&$top=0",
 		"$top=99999999999999999999999&$skip=2147483648",
 		"$filter=species%20eq%20'O''Brien'%00&$expand=%27content%27",
 		"$filter=%ff%fe&%zz=1&$top=%",
@@ -62,10 +64,11 @@ func FuzzParseQuery(f *testing.F) {
 			queryErrorFields(t, raw, err)
 			return
 		}
-		if q.HasTop != (q.Top != 0) || q.Top < 0 || q.Top > maxPage || q.Skip < 0 || q.AfterID < 0 {
+		if !q.HasTop && q.Top != 0 || q.Top < 0 || q.Top > maxPage || q.Skip < 0 || q.AfterID < 0 {
 			t.Fatalf("ParseQuery(%q) = %+v: out of bounds", raw, q)
 		}
-		if n := q.PageSize(maxPage); n < 1 || n > maxPage {
+		// $top=0 asks for a page of nothing; without $top a page is never empty.
+		if n := q.PageSize(maxPage); n < 0 || n > maxPage || !q.HasTop && n < 1 || q.HasTop && n != q.Top {
 			t.Fatalf("ParseQuery(%q): page size %d", raw, n)
 		}
 		const last = 1234
