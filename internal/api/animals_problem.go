@@ -87,13 +87,7 @@ func (s *Server) handleRegistration(h handlerFunc) http.HandlerFunc {
 	next := s.handle(h)
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("LI-Request-Id", uuid.NewString())
-		for _, h := range []string{"x-Request-Mode", "LI-Request-Mode"} {
-			// A mode sent empty is no mode, which the live definition
-			// says means sync; the document's pattern never sees it.
-			if v, ok := r.Header[http.CanonicalHeaderKey(h)]; ok && strings.TrimSpace(strings.Join(v, "")) == "" {
-				r.Header.Del(h)
-			}
-		}
+		dropEmpty(r.Header, "x-Request-Mode", "LI-Request-Mode") // no mode is sync, the live definition says
 		next(w, r)
 	}
 }

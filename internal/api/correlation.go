@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -64,14 +63,7 @@ func replayKey(id string) string {
 // replaced, as echoing it would be unsafe.
 func correlate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, h := range []string{headerCorrelation, headerCorrelationLI} {
-			// A header sent empty is no id, as if it were absent: the
-			// service allocates one, and the document's pattern, checked
-			// later, never sees it.
-			if v, ok := r.Header[http.CanonicalHeaderKey(h)]; ok && strings.Join(v, "") == "" {
-				r.Header.Del(h)
-			}
-		}
+		dropEmpty(r.Header, headerCorrelation, headerCorrelationLI) // the service allocates one
 		id, source, li := r.Header.Get(headerCorrelation), "header:"+headerCorrelation, r.Header.Get(headerCorrelationLI)
 		if id == "" {
 			id, source = li, "header:"+headerCorrelationLI

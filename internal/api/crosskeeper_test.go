@@ -527,28 +527,7 @@ func TestLookUpWithoutAHolding(t *testing.T) {
 			}
 			sent = append(sent, r.RequestID)
 		}
-		walk := func(token, path string) (ids []int64) {
-			for range 10 {
-				res := b.do(http.MethodGet, path, token, nil)
-				if res.status != http.StatusOK {
-					t.Fatalf("GET %s = %d %s", path, res.status, res.body)
-				}
-				var page struct {
-					Value    []liveReviewItem
-					NextLink string `json:"@odata.nextLink"`
-				}
-				res.decode(&page)
-				for _, it := range page.Value {
-					ids = append(ids, it.RequestID)
-				}
-				if page.NextLink == "" {
-					return ids
-				}
-				path = strings.TrimPrefix(page.NextLink, b.url)
-			}
-			t.Fatalf("%s: the next links do not end", path)
-			return nil
-		}
+		walk := func(token, path string) []int64 { return b.walk(token, path, "requestId") }
 		for _, holding := range []string{"''", "null"} {
 			path := "/v1/HoldingMovementForReviews/ReviewBySpecies(species='Sheep',holding=" + holding + ")"
 			if got := walk(k2, path); !slices.Equal(got, sent) {

@@ -19,6 +19,18 @@ func conflicting(h http.Header, name string, same func(a, b string) bool) (strin
 	return "", false
 }
 
+// dropEmpty removes each of the optional headers names that was sent
+// empty: such a header is no value, as if absent, and the document's
+// pattern for it, checked later, never sees it. (HTTP has already trimmed
+// the spaces around a value.)
+func dropEmpty(h http.Header, names ...string) {
+	for _, name := range names {
+		if v, ok := h[http.CanonicalHeaderKey(name)]; ok && strings.Join(v, "") == "" {
+			h.Del(name)
+		}
+	}
+}
+
 // markReplayed tells a client that the answer is the one kept for its
 // correlation id, from a first submission of the same request: nothing new
 // was created (Idempotent-Replayed, as the IETF idempotency-key draft and

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -361,6 +362,18 @@ func TestLiveFieldCodes(t *testing.T) {
 		if status, code, target := liveRefusal(res); status != http.StatusBadRequest || code != tc.code || target != tc.target {
 			t.Errorf("%s: %d %s at %q, want 400 %s at %q\n%s", tc.name, status, code, target, tc.code, tc.target, res.body)
 		}
+	}
+
+	// Dates that cannot be are refused together: a birth in the future and
+	// one after its tagging, in one answer.
+	both := transfer(y+"T09:00:00Z", farm1, farm2, farm1, nil, nil)
+	d := detail("beginBirthPeriod", day(2))
+	d[0]["endBirthPeriod"] = day(3)
+	both["movementGroups"], both["animalCount"] = []map[string]any{{"devicesWithDetail": d}}, 1
+	both["deviceApplication"] = map[string]any{"dateOfApplication": day(-10), "beginBirthPeriod": day(-5), "endBirthPeriod": day(-4)}
+	if res := b.post(k1, "TransferRequests", map[string]any{"content": both}); res.status != http.StatusBadRequest ||
+		!slices.Contains(errorCodes(res.body), "8038") || !slices.Contains(errorCodes(res.body), "8025") {
+		t.Errorf("a birth in the future and one after its tagging: %d %v, want 400 with 8038 and 8025\n%s", res.status, errorCodes(res.body), res.body)
 	}
 
 	// The review's and the undo's own codes for a body that names nothing.

@@ -243,31 +243,8 @@ func TestFilterFunctions(t *testing.T) {
 			b.post(k1, "TransferRequests", map[string]any{"content": content}).decode(&rec)
 			ids = append(ids, rec.RequestID)
 		}
-		walk := func(filter string) (got []int64) {
-			t.Helper()
-			path := "/v1/TransferRequests?$select=requestId&$filter=" + url.QueryEscape(filter)
-			for range 10 {
-				res := b.do(http.MethodGet, path, k1, nil)
-				if res.status != http.StatusOK {
-					t.Fatalf("%s: %d %s", filter, res.status, res.body)
-				}
-				var p struct {
-					Value []struct {
-						RequestID int64 `json:"requestId"`
-					}
-					NextLink string `json:"@odata.nextLink"`
-				}
-				res.decode(&p)
-				for _, v := range p.Value {
-					got = append(got, v.RequestID)
-				}
-				if p.NextLink == "" {
-					return got
-				}
-				path = strings.TrimPrefix(p.NextLink, b.url)
-			}
-			t.Fatalf("%s: the next links do not end", filter)
-			return nil
+		walk := func(filter string) []int64 {
+			return b.walk(k1, "/v1/TransferRequests?$select=requestId&$filter="+url.QueryEscape(filter), "requestId")
 		}
 		for _, tc := range []struct {
 			filter string

@@ -182,6 +182,37 @@ func (p problemBody) codes() []string {
 	return c
 }
 
+// walk reads a listing from path as token, following @odata.nextLink to
+// its end, and returns the whole-number member key of every item in order.
+func (b *bundle) walk(token, path, key string) []int64 {
+	b.t.Helper()
+	var ids []int64
+	for range 20 {
+		res := b.do(http.MethodGet, path, token, nil)
+		if res.status != http.StatusOK {
+			b.t.Fatalf("GET %s = %d %s", path, res.status, res.body)
+		}
+		var page struct {
+			Value    []map[string]json.RawMessage
+			NextLink string `json:"@odata.nextLink"`
+		}
+		res.decode(&page)
+		for _, item := range page.Value {
+			var id int64
+			if err := json.Unmarshal(item[key], &id); err != nil {
+				b.t.Fatalf("GET %s: an item's %s: %v", path, key, err)
+			}
+			ids = append(ids, id)
+		}
+		if page.NextLink == "" {
+			return ids
+		}
+		path = strings.TrimPrefix(page.NextLink, b.url)
+	}
+	b.t.Fatalf("%s: the next links do not end", path)
+	return nil
+}
+
 // do sends a request; headers come in name, value pairs. Every response
 // is held to the OpenAPI document (the contract check): its status is
 // declared for the operation and its headers and body match; an answer to

@@ -203,3 +203,33 @@ func (v *vocab) readDeviceApplication(species livestock.Species, raw json.RawMes
 	}
 	return &a
 }
+
+// bornAfterTagging refuses a device application whose birth period is
+// after the day the tags were applied (the live catalogue's 8025 and
+// 8040): an animal is tagged on its birth day at the earliest. It runs at
+// submission (prepareTransfer), not in readDeviceApplication, which also
+// reads stored content: a transfer stored before the rule still decodes.
+func bornAfterTagging(m transferModel) []livestock.FieldError {
+	a := m.DeviceApplication
+	if a == nil || a.DateOfApplication == nil {
+		return nil
+	}
+	_, applied, err := livestock.ParseMovementTime(*a.DateOfApplication)
+	if err != nil {
+		return nil
+	}
+	var errs []livestock.FieldError
+	for _, p := range []struct {
+		name string
+		day  *string
+	}{{"/beginBirthPeriod", a.BeginBirthPeriod}, {"/endBirthPeriod", a.EndBirthPeriod}} {
+		if p.day == nil {
+			continue
+		}
+		if _, day, err := livestock.ParseMovementTime(*p.day); err == nil && day.After(applied) {
+			errs = append(errs, livestock.FieldError{Code: livestock.CodeBirthAfterApplication, Source: "/content/deviceApplication" + p.name,
+				Value: *p.day, Message: "the birth period is after " + applied.String() + ", the day the tags were applied"})
+		}
+	}
+	return errs
+}

@@ -54,36 +54,6 @@ func futureTimes(d decoded, now time.Time) []livestock.FieldError {
 	return errs
 }
 
-// bornAfterTagging refuses a device application whose birth period is
-// after the day the tags were applied (the live catalogue's 8025 and
-// 8040): an animal is tagged on its birth day at the earliest. It runs at
-// submission, as futureTimes does, not when stored content is read again:
-// a transfer stored before the rule still decodes.
-func bornAfterTagging(m transferModel) []livestock.FieldError {
-	a := m.DeviceApplication
-	if a == nil || a.DateOfApplication == nil {
-		return nil
-	}
-	_, applied, err := livestock.ParseMovementTime(*a.DateOfApplication)
-	if err != nil {
-		return nil
-	}
-	var errs []livestock.FieldError
-	for _, p := range []struct {
-		name string
-		day  *string
-	}{{"/beginBirthPeriod", a.BeginBirthPeriod}, {"/endBirthPeriod", a.EndBirthPeriod}} {
-		if p.day == nil {
-			continue
-		}
-		if _, day, err := livestock.ParseMovementTime(*p.day); err == nil && day.After(applied) {
-			errs = append(errs, livestock.FieldError{Code: livestock.CodeBirthAfterApplication, Source: "/content/deviceApplication" + p.name,
-				Value: *p.day, Message: "the birth period is after " + applied.String() + ", the day the tags were applied"})
-		}
-	}
-	return errs
-}
-
 // futureBirths refuses a birth period, or a date the tags were applied,
 // after today in the UK (the live catalogue's 8038 and 8039): no animal
 // is born or tagged in the future. Days are compared, as these are dates.

@@ -19,11 +19,9 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 	if err != nil {
 		return store.Request{}, err
 	}
-	if errs := futureTimes(d, s.now()); len(errs) > 0 {
-		return store.Request{}, livestock.Invalid("the transfer names a time in the future", errs...)
-	}
-	if errs := bornAfterTagging(d.model); len(errs) > 0 {
-		return store.Request{}, livestock.Invalid("the animals were tagged before they were born", errs...)
+	// Every impossible date at once: in the future, or a birth after its tagging.
+	if errs := append(futureTimes(d, s.now()), bornAfterTagging(d.model)...); len(errs) > 0 {
+		return store.Request{}, livestock.Invalid("the transfer names a date that cannot be", errs...)
 	}
 	t := d.t
 	var req store.Request
