@@ -46,6 +46,9 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 		if errs := unchanged(*prior, t, f); len(errs) > 0 {
 			return failed(errs...)
 		}
+		if prior.State == store.MovementCompleted {
+			asBefore(f, *prior)
+		}
 	}
 	submitter, err := tx.UserByName(ctx, req.UserName)
 	if err != nil {
@@ -83,6 +86,11 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	}
 	if prior != nil && sameMove(*prior, m) {
 		m.Duplicates = prior.Duplicates // the reports of the move it corrects are still of this move
+	}
+	if prior != nil && prior.State == store.MovementCompleted {
+		if err := moveBack(ctx, tx, *prior, true); err != nil { // correctable checked that it may
+			return outcome{}, err
+		}
 	}
 	// The other end's keeper reviews it (consent.go), or it applies now.
 	if r := reviewer(submitter, *f.Source, *f.Destination); !r.IsZero() {
@@ -128,7 +136,9 @@ func (s *Service) arrive(ctx context.Context, tx store.Tx, m *store.Movement, on
 }
 
 // correctable finds the movement a correction replaces. It must be the
-// submitter's own, still await review, and carry the version corrected.
+// submitter's own and carry the version corrected, and either await review
+// or have needed none, with its animals still where it left them: the
+// correction then undoes it and applies again (live 4076 when it cannot).
 func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Request) (*store.Movement, *store.Request, outcome, error) {
 	at := "/content/" + correctionTarget
 	target, err := lockNamed(ctx, tx, req.ID, req.TargetID)
@@ -171,12 +181,35 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 	// The movement's state first: the latest version of an undone or
 	// reviewed movement is no better a target than the one named.
 	switch {
-	case m.State != store.MovementPendingReview:
-		return refuse("the movement is " + string(m.State) + ": only a movement awaiting review can be corrected; " + instead(m.State))
+	case m.State != store.MovementPendingReview && m.State != store.MovementCompleted:
+		return refuse("the movement is " + string(m.State) + ": only a movement awaiting review, or one that needed none, can be corrected; " + instead(m.State))
 	case m.RequestID != target.ID:
 		return refuse(fmt.Sprintf("request %d was corrected since; correct request %d instead", target.ID, m.RequestID))
+	case m.State == store.MovementCompleted && len(m.Duplicates) > 0:
+		return refuse(reportedByBoth + ": it stands as both reported it")
+	case m.State == store.MovementCompleted:
+		no, err := canPutBack(ctx, tx, m, true, req.UserName)
+		if err != nil {
+			return nil, nil, outcome{}, err
+		}
+		if no.msg != "" {
+			return refuse("the movement could not be undone to correct it: " + no.msg)
+		}
 	}
 	return &m, &target, outcome{}, nil
+}
+
+// asBefore shows f's animals of completed movement prior where they were
+// before it, as the correction that replaces it will find them once it
+// has put them back (moveBack).
+func asBefore(f livestock.TransferFacts, prior store.Movement) {
+	for _, d := range prior.Devices {
+		tag := d.Identifier.String()
+		if a, ok := f.Animals[tag]; ok {
+			a.Holding, a.OnSince = d.PriorCPH, livestock.DateOf(d.PriorOnSince)
+			f.Animals[tag] = a
+		}
+	}
 }
 
 // unchanged holds a correction to what the live service allows it to
@@ -206,8 +239,8 @@ func unchanged(prior store.Movement, t livestock.Transfer, f livestock.TransferF
 }
 
 // instead says what a sender may do with a movement it can no longer
-// correct: undo it and send it again, unless it was reviewed (the
-// reviewer undoes the review first, V029) or is undone already.
+// correct: the reviewer undoes the review first (V029), or it is undone
+// already and is sent again.
 func instead(state store.MovementState) string {
 	switch state {
 	case store.MovementAccepted, store.MovementRejected:

@@ -268,23 +268,18 @@ func movedLater(ctx context.Context, tx store.Tx, since int64, tags []string, fr
 // putBack returns a movement's accepted animals to where they were. An
 // animal that has moved on since cannot be put back: then nothing is.
 func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, user string) (refusal, error) {
-	// The animals to put back, by where they were before: most often all
-	// from one holding since one date, moved back in one statement.
-	type prior struct {
-		cph     livestock.CPH
-		onSince time.Time
+	if no, err := canPutBack(ctx, tx, m, all, user); no.msg != "" || err != nil {
+		return no, err
 	}
-	var tags, batches []string
-	var priors []prior
-	back := map[prior][]string{}
+	return refusal{}, moveBack(ctx, tx, m, all)
+}
+
+// returning lists the tags and batch numbers of m that an undo puts back:
+// the accepted ones, or all of them.
+func returning(m store.Movement, all bool) (tags, batches []string) {
 	for _, d := range m.Devices {
 		if d.Outcome == "accepted" || all {
 			tags = append(tags, d.Identifier.String())
-			p := prior{d.PriorCPH, d.PriorOnSince}
-			if back[p] == nil {
-				priors = append(priors, p)
-			}
-			back[p] = append(back[p], d.Identifier.String())
 		}
 	}
 	for _, b := range m.Batches {
@@ -292,6 +287,13 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 			batches = append(batches, b.BatchNumber.String())
 		}
 	}
+	return tags, batches
+}
+
+// canPutBack says why m's animals cannot be put back, if they cannot:
+// one has moved on since, or is no longer where m left it.
+func canPutBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, user string) (refusal, error) {
+	tags, batches := returning(m, all)
 	if no, err := movedLater(ctx, tx, m.Settled(), tags, m.Destination, batches, user); no.msg != "" || err != nil {
 		return no, err
 	}
@@ -308,10 +310,32 @@ func (s *Service) putBack(ctx context.Context, tx store.Tx, m store.Movement, al
 			return refusal{livestock.CodeMovedLater, laterMoves}, nil
 		}
 	}
-	for _, p := range priors {
-		if err := tx.MoveAnimals(ctx, back[p], p.cph, p.onSince); err != nil {
-			return refusal{}, err
+	return refusal{}, nil
+}
+
+// moveBack puts m's animals back where they were before it, grouped by
+// that place and date: most often all from one holding since one date,
+// moved back in one statement. canPutBack says whether it may.
+func moveBack(ctx context.Context, tx store.Tx, m store.Movement, all bool) error {
+	type prior struct {
+		cph     livestock.CPH
+		onSince time.Time
+	}
+	var priors []prior
+	back := map[prior][]string{}
+	for _, d := range m.Devices {
+		if d.Outcome == "accepted" || all {
+			p := prior{d.PriorCPH, d.PriorOnSince}
+			if back[p] == nil {
+				priors = append(priors, p)
+			}
+			back[p] = append(back[p], d.Identifier.String())
 		}
 	}
-	return refusal{}, nil
+	for _, p := range priors {
+		if err := tx.MoveAnimals(ctx, back[p], p.cph, p.onSince); err != nil {
+			return err
+		}
+	}
+	return nil
 }
