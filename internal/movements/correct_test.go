@@ -61,7 +61,9 @@ func TestCorrectCompleted(t *testing.T) {
 			return fmt.Sprintf(`"transferDate": %q, "species": "Sheep", "userHolding": %q, "sourceHolding": %q, "destinationHolding": %q,
 				"animalCount": %d, "movementGroups": [{"devices": [%s]}]`, on.Format(time.DateOnly), from, from, to, len(tags), strings.Join(devices, ", "))
 		}
-		correct := func(target int64, body string) string { return body + fmt.Sprintf(`, "requestToBeUndone_ID": %d`, target) }
+		correct := func(target int64, body string) string {
+			return body + fmt.Sprintf(`, "requestToBeUndone_ID": %d`, target)
+		}
 		want := func(what string, where map[string]livestock.CPH, on map[string]time.Time) {
 			t.Helper()
 			for tag, cph := range where {
