@@ -141,6 +141,9 @@ func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Re
 	switch m.State {
 	case store.MovementPendingReview:
 	case store.MovementCompleted:
+		if no, err := reviewedNow(ctx, tx, m, user); no.msg != "" || err != nil {
+			return no, err
+		}
 		if no, err := s.putBack(ctx, tx, m, true, user); no.msg != "" || err != nil {
 			return no, err
 		}
@@ -290,12 +293,48 @@ func returning(m store.Movement, all bool) (tags, batches []string) {
 	return tags, batches
 }
 
+// reviewedNow refuses to let user take back completed movement m when a
+// keeper other than user would have to review it if it were made now
+// (user no longer acts for its destination, say): its animals are that
+// keeper's to answer for.
+func reviewedNow(ctx context.Context, tx store.Tx, m store.Movement, user string) (refusal, error) {
+	u, err := tx.UserByName(ctx, user)
+	if err != nil {
+		return refusal{}, err
+	}
+	source, err := optional(tx.Holding(ctx, m.Source))
+	if err != nil || source == nil {
+		return refusal{}, err
+	}
+	dest, err := optional(tx.Holding(ctx, m.Destination))
+	if err != nil || dest == nil {
+		return refusal{}, err
+	}
+	if r := reviewer(u, *source, *dest); !r.IsZero() {
+		return cannot(fmt.Sprintf("the movement needed no review when it was made, and you no longer act for holding %s: its animals are its keeper's now", r)), nil
+	}
+	return refusal{}, nil
+}
+
 // canPutBack says why m's animals cannot be put back, if they cannot:
-// one has moved on since, or is no longer where m left it.
+// one has moved on since, another movement holds it, or it is no longer
+// where m left it.
 func canPutBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, user string) (refusal, error) {
 	tags, batches := returning(m, all)
 	if no, err := movedLater(ctx, tx, m.Settled(), tags, m.Destination, batches, user); no.msg != "" || err != nil {
 		return no, err
+	}
+	// A movement applied after m whose job ran late holds a tag of m's
+	// though made before it: the checks above see it only once it is
+	// decided.
+	moving, err := tx.InTransit(ctx, tags)
+	if err != nil {
+		return refusal{}, err
+	}
+	for _, id := range moving {
+		if id != m.ID {
+			return refusal{livestock.CodeMovedLater, laterMoves}, nil
+		}
 	}
 	animals, err := tx.Animals(ctx, tags)
 	if err != nil {

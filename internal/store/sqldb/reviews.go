@@ -33,16 +33,21 @@ const (
 	// source's consent holds none, as for inTransitSQL).
 	standingSQL = `(m.state IN ('` + string(store.MovementCompleted) + `', '` + string(store.MovementAccepted) + `')
 		OR m.state = '` + string(store.MovementPendingReview) + `' AND m.review_holding <> m.source)`
-	// devicesMovedAfterSQL: $1 is the movement id, %s the identifiers
+	// settledAfterSQL is a movement m last made (by its transfer, a
+	// correction or a review) after request $1: a movement's id is its
+	// first transfer's, and an older movement corrected since to take an
+	// animal holds it as a later one would.
+	settledAfterSQL = `(m.request_id > $1 OR m.review_id > $1)`
+	// devicesMovedAfterSQL: $1 is the request id, %s the identifiers
 	// from $2, on movement_devices_identifier.
 	devicesMovedAfterSQL = `SELECT d.identifier, m.request_id FROM movement_devices d
 		JOIN movements m ON m.id = d.movement_id
-		WHERE d.identifier IN (%s) AND d.movement_id > $1 AND ` + standingSQL + `
+		WHERE d.identifier IN (%s) AND ` + settledAfterSQL + ` AND ` + standingSQL + `
 		ORDER BY d.movement_id LIMIT 1`
 	// batchMovedAfterSQL, on movement_batches_number.
 	batchMovedAfterSQL = `SELECT b.batch_number, m.request_id FROM movement_batches b
 		JOIN movements m ON m.id = b.movement_id
-		WHERE b.batch_number = $1 AND b.movement_id > $2 AND m.source = $3 AND ` + standingSQL + `
+		WHERE b.batch_number = $2 AND m.source = $3 AND ` + settledAfterSQL + ` AND ` + standingSQL + `
 		ORDER BY b.movement_id LIMIT 1`
 	// arrivalsSQL asks for the expression movements_arrivals indexes.
 	arrivalsSQL = `SELECT id, coalesce(arrival_date, transfer_date), species, flags, source FROM movements
@@ -133,7 +138,7 @@ func (t *tx) MovedAfter(ctx context.Context, id int64, identifiers []string, fro
 		}
 	}
 	for _, b := range distinct(batchNumbers) {
-		err := t.tx.QueryRowContext(ctx, batchMovedAfterSQL, b, id, from.String()).Scan(&what, &requestID)
+		err := t.tx.QueryRowContext(ctx, batchMovedAfterSQL, id, b, from.String()).Scan(&what, &requestID)
 		if err == nil {
 			return what, requestID, true, nil
 		}

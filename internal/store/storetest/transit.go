@@ -146,9 +146,9 @@ func testArrivalsOn(t *testing.T, s store.Store) {
 	}
 }
 
-// testMovedAfter: a movement after another (a greater id) that moves or
-// holds one of its animals is found, by tag or by a batch leaving the
-// holding named; an undone, rejected or earlier movement, one awaiting its
+// testMovedAfter: a movement made after another (a greater id, or an
+// older one corrected since) that moves or holds one of its animals is
+// found, by tag or by a batch leaving the holding named; an undone, rejected or earlier movement, one awaiting its
 // source's consent, and a batch leaving elsewhere are not.
 func testMovedAfter(t *testing.T, s store.Store) {
 	move := func(state store.MovementState, from, to livestock.CPH, batchNumber string, tags ...string) int64 {
@@ -171,6 +171,7 @@ func testMovedAfter(t *testing.T, s store.Store) {
 		many = append(many, fmt.Sprintf("UK0100004 %05d", i))
 	}
 	earlier := move(store.MovementCompleted, farmB, farmA, "", tD)
+	older := move(store.MovementCompleted, farmB, market, "") // corrected after first to take tA onward
 	first := move(store.MovementCompleted, farmA, farmB, "UK010003", append([]string{tA, tB, tC, tD, tE}, many...)...)
 	move(store.MovementUndone, farmB, market, "UK010003", tB)
 	move(store.MovementRejected, farmB, market, "", tC)
@@ -197,6 +198,24 @@ func testMovedAfter(t *testing.T, s store.Store) {
 			t.Errorf("MovedAfter(the earlier move of %s) = %q %d %v %v; want request %d", tD, what, id, found, err, first)
 		}
 		return nil
+	})
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		m, err := tx.LockMovement(c, older)
+		if err != nil {
+			return err
+		}
+		if m.RequestID, err = tx.InsertRequest(c, transfer("keeper1", farmB, market)); err != nil {
+			return err
+		}
+		m.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, tA), PriorCPH: farmB}}
+		if err := tx.UpdateMovement(c, m); err != nil {
+			return err
+		}
+		if what, id, found, err := tx.MovedAfter(c, first, []string{tA}, farmB, nil); err != nil || !found || what != tA || id != m.RequestID {
+			t.Errorf("MovedAfter(a tag an older movement took in a correction since) = %q %d %v %v; want request %d", what, id, found, err, m.RequestID)
+		}
+		m.Devices = nil
+		return tx.UpdateMovement(c, m)
 	})
 	later := move(store.MovementPendingReview, farmB, market, "", many[1100])
 	onward := move(store.MovementAccepted, farmB, market, "UK010003")
