@@ -405,3 +405,32 @@ func TestServiceRoot(t *testing.T) {
 		t.Errorf("GET /v1.01/TransferRequests = %d, want 404", res.status)
 	}
 }
+
+// TestApprovedDepartureAsConsented: when the source keeper consents to an
+// on-move naming a sheep that has left their farm since, the sheep stays
+// where it is (CompletedWarning), and the Departure record lists what the
+// departure confirmed, as the Destination record lists what arrived.
+func TestApprovedDepartureAsConsented(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		b := setup(t, s, api.Config{})
+		k1, k2 := b.token("keeper1"), b.token("keeper2")
+		on := b.submit(k2, "TransferRequests", transfer(day(-2), farm1, farm2, farm2, sheep("130181", 6, 7), nil))
+		gone := b.submit(k1, "TransferRequests", transfer(day(-1), farm1, "01/100/0259", farm1, sheep("130181", 7), nil))
+		if !on.applied() || !gone.applied() {
+			t.Fatalf("on-move %+v, the sheep gone since %+v", on, gone)
+		}
+		consent := b.submit(k1, "ReviewHoldingMovementRequests", decide(farm1, on.RequestID, true, 2))
+		if consent.RequestStatus != "CompletedWarning" {
+			t.Fatalf("keeper1's consent: %s %+v %+v", consent.RequestStatus, consent.Errors, consent.Warnings)
+		}
+		for _, side := range []string{"Departure", "Destination"} {
+			token := map[string]string{"Departure": k1, "Destination": k2}[side]
+			var one approvedItem
+			b.do(http.MethodGet, fmt.Sprintf("/v1/ApprovedMovements(%d,%s)", on.RequestID, side), token, nil).decode(&one)
+			if one.AnimalTotal != 1 || len(one.Devices) != 1 || one.Devices[0].TagNumber != "UK0130181 00006" {
+				t.Errorf("the %s record: animalTotal %d, devices %+v; want the one sheep that left", side, one.AnimalTotal, one.Devices)
+			}
+		}
+	})
+}

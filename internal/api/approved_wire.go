@@ -14,9 +14,10 @@ import (
 )
 
 // approvedMovement is the live ApprovedMovement: one end's record of a
-// movement. A Departure record shows the animals as reported; a
-// Destination record the animals the destination has (all of them when
-// it reported the move, those it accepted when it reviewed it). What the
+// movement. A Departure record shows the animals as reported (those it
+// accepted, when its keeper consented to an on-move); a Destination
+// record the animals the destination has (all of them when it reported
+// the move, those it accepted when it reviewed it). What the
 // transfer did not say (a haulier, an idMark) is null.
 type approvedMovement struct {
 	Context            string             `json:"@odata.context,omitempty"`
@@ -134,11 +135,13 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 	if a.Haulier != "" || a.Vehicle != "" {
 		out.MovementDocument.TransportDetail = &approvedTransport{HaulierName: out.HaulierName, VehicleNo: out.VehicleNo}
 	}
-	// The destination's record holds what it has: what it accepted.
-	destination := a.RecordedBy == store.SideDestination
+	// The destination's record holds what it has: what it accepted; a
+	// departure's keeper who consented to an on-move confirmed only what
+	// it accepted, and its record holds that.
+	asAccepted := a.RecordedBy == store.SideDestination || a.SourceReviews()
 	received := 0
 	for i, d := range a.Devices {
-		if destination && d.Outcome != "accepted" {
+		if asAccepted && d.Outcome != "accepted" {
 			continue
 		}
 		out.Devices = append(out.Devices, approvedDevice{TagNumber: d.Identifier.String(), RFID: orNull(d.RFID.String()),
@@ -147,10 +150,10 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 	}
 	for i, b := range a.Batches {
 		total := b.AnimalTotal
-		if destination {
+		if asAccepted {
 			total = b.Accepted
 		}
-		if total > 0 || !destination {
+		if total > 0 || !asAccepted {
 			x := a.BatchDetails[i]
 			out.Batches = append(out.Batches, approvedBatch{BatchMovementID: b.ID, BatchNumber: orNull(b.BatchNumber.String()), AnimalTotal: total,
 				IDMark: orNull(x.IDMark), StockType: orNull(x.StockType), MovementID: a.ID, RecordedBy: a.RecordedBy})
@@ -161,7 +164,7 @@ func (s *Server) approvedRecord(a movements.Approved, context string) approvedMo
 		received += a.Unnamed() // deer known by a freeze brand arrived with the movement
 	}
 	out.AnimalTotal = a.AnimalCount
-	if destination {
+	if asAccepted {
 		out.AnimalTotal = received
 	}
 	if !a.ArrivalDate.IsZero() && a.State != store.MovementRejected {

@@ -68,6 +68,4 @@ func blind(f livestock.TransferFacts, t livestock.Transfer) livestock.TransferFa
 // sourceConsent reports whether movement m awaits, or awaited, the review
 // of its source's keeper: then it was recorded blind, and its animals are
 // checked when that keeper accepts it (sourceChecks).
-func sourceConsent(m store.Movement) bool {
-	return !m.ReviewHolding.IsZero() && m.ReviewHolding == m.Source
-}
+func sourceConsent(m store.Movement) bool { return m.SourceReviews() }
