@@ -52,7 +52,9 @@ func (m Movement) Settled() int64 { return max(m.ID, m.RequestID, m.ReviewID) }
 // SourceReviews reports whether m awaits, or awaited, the review of its
 // source's keeper: an on-move the destination reported, which that keeper
 // confirms in whole or in part.
-func (m Movement) SourceReviews() bool { return !m.ReviewHolding.IsZero() && m.ReviewHolding == m.Source }
+func (m Movement) SourceReviews() bool {
+	return !m.ReviewHolding.IsZero() && m.ReviewHolding == m.Source
+}
 
 // Unnamed is how many of m's animals no tag or batch line names: deer
 // known by a freeze brand alone, which the register does not hold. They go
