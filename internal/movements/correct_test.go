@@ -16,6 +16,128 @@ import (
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
+// desk submits the sandbox keepers' requests to the movements service and
+// runs each one's job, for the tests of undo and correction.
+type desk struct {
+	t     *testing.T
+	s     store.Store
+	svc   *movements.Service
+	run   func() // runs the next due job
+	today time.Time
+	users map[string]livestock.User
+}
+
+// newDesk seeds sheep of keeper1's flock 130181 on holding, each on it
+// since its date, and a runner the test may replace (desk.run).
+func newDesk(t *testing.T, s store.Store, holding livestock.CPH, since map[string]time.Time) *desk {
+	t.Helper()
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	var seed store.Seed
+	for id, on := range since {
+		seed.Animals = append(seed.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep,
+			Sex: livestock.SexFemale, BirthDate: today.AddDate(-1, 0, 0), CPH: holding, OnSince: on, State: livestock.StateRegistered})
+	}
+	svc, r, keeper1 := sandboxService(t, s, &seed)
+	keeper2, err := s.UserByName(context.Background(), "keeper2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &desk{t: t, s: s, svc: svc, today: today, users: map[string]livestock.User{"keeper1": keeper1, "keeper2": keeper2}}
+	d.run = func() {
+		t.Helper()
+		if ran, err := r.RunOne(context.Background(), []string{movements.JobKind}); !ran || err != nil {
+			t.Fatalf("RunOne = %v, %v", ran, err)
+		}
+	}
+	return d
+}
+
+// post submits content as user without running its job.
+func (d *desk) post(user string, typ store.RequestType, content string) int64 {
+	d.t.Helper()
+	var id int64
+	if _, err := d.svc.Submit(context.Background(), typ, movements.Posted{User: d.users[user], Body: []byte(`{"content": {` + content + `}}`),
+		Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }}); err != nil {
+		d.t.Fatal(err)
+	}
+	return id
+}
+
+// send submits content as user, runs its job and returns the request.
+func (d *desk) send(user string, typ store.RequestType, content string) store.Request {
+	d.t.Helper()
+	id := d.post(user, typ, content)
+	d.run()
+	return d.request(id)
+}
+
+func (d *desk) request(id int64) store.Request {
+	d.t.Helper()
+	req, err := d.s.Request(context.Background(), id)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return req
+}
+
+// ok is req, which must have been applied.
+func (d *desk) ok(what string, req store.Request) store.Request {
+	d.t.Helper()
+	if !req.Status.Applied() {
+		d.t.Fatalf("%s: %s %+v", what, req.Status, req.Errors)
+	}
+	return req
+}
+
+// refused checks that req failed with the one error code, saying says.
+func (d *desk) refused(what string, req store.Request, code livestock.Code, says string) {
+	d.t.Helper()
+	if req.Status != store.StatusFail || len(req.Errors) != 1 || req.Errors[0].Code != code || !strings.Contains(req.Errors[0].Message, says) {
+		d.t.Errorf("%s: %s %+v; want Fail with %s saying %q", what, req.Status, req.Errors, code, says)
+	}
+}
+
+// move is a transfer's content: tags from one holding to another, days
+// from today, reported by the keeper of userHolding.
+func (d *desk) move(userHolding, from, to livestock.CPH, days int, tags ...string) string {
+	devices := make([]string, len(tags))
+	for i, tag := range tags {
+		devices[i] = fmt.Sprintf(`{"tagNumber": %q}`, tag)
+	}
+	return fmt.Sprintf(`"transferDate": %q, "species": "Sheep", "userHolding": %q, "sourceHolding": %q, "destinationHolding": %q,
+		"animalCount": %d, "movementGroups": [{"devices": [%s]}]`, d.day(days), userHolding, from, to, len(tags), strings.Join(devices, ", "))
+}
+
+func (d *desk) day(days int) string { return d.today.AddDate(0, 0, days).Format(time.DateOnly) }
+
+// named adds the request a correction or an undo names.
+func named(target int64) string { return fmt.Sprintf(`"requestToBeUndone_ID": %d`, target) }
+
+// review is a review's content: accepted or rejected whole.
+func (d *desk) review(holding livestock.CPH, target int64, accept bool, days int) string {
+	return fmt.Sprintf(`"holding": %q, "reviewMovement": {"requestId": %d, "isAccepted": %v, "arrivalDate": %q}`, holding, target, accept, d.day(days))
+}
+
+// on checks where each tag's animal is, and since when when since has it.
+func (d *desk) on(what string, where map[string]livestock.CPH, since map[string]time.Time) {
+	d.t.Helper()
+	for tag, cph := range where {
+		a, err := d.s.Animal(context.Background(), tag)
+		if err != nil || a.CPH != cph || (since != nil && !a.OnSince.Equal(since[tag])) {
+			d.t.Errorf("%s: %s on %s since %s (%v); want %s since %s", what, tag, a.CPH, a.OnSince.Format(time.DateOnly), err,
+				cph, since[tag].Format(time.DateOnly))
+		}
+	}
+}
+
+var (
+	farm1  = livestock.MustCPH("01/100/0257") // keeper1's
+	own2   = livestock.MustCPH("01/100/0258") // keeper1's too: a move there needs no review
+	own3   = livestock.MustCPH("01/100/0259") // keeper1's too
+	other1 = livestock.MustCPH("01/100/0264") // keeper2's farm
+	other2 = livestock.MustCPH("01/100/0263") // keeper2's too
+)
+
 // TestCorrectCompleted: a transfer that needed no review can be corrected
 // as the live service allows (its 4076 names the case where it cannot):
 // the correction undoes the movement and applies again in one step, so
@@ -25,104 +147,45 @@ import (
 func TestCorrectCompleted(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
-		ctx := context.Background()
+		const a, b, c = "UK0130181 30001", "UK0130181 30002", "UK0130181 30003"
 		today := time.Now().UTC().Truncate(24 * time.Hour)
-		source, dest, onward := livestock.MustCPH("01/100/0257"), livestock.MustCPH("01/100/0258"), livestock.MustCPH("01/100/0259")
-		since := map[string]time.Time{ // sheep of keeper1's flock 130181 on the source, each since its day
-			"UK0130181 30001": today.AddDate(0, 0, -300),
-			"UK0130181 30002": today.AddDate(0, 0, -200),
-			"UK0130181 30003": today.AddDate(0, 0, -250),
-		}
-		var seed store.Seed
-		for id, on := range since {
-			seed.Animals = append(seed.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep,
-				Sex: livestock.SexFemale, BirthDate: today.AddDate(-1, 0, 0), CPH: source, OnSince: on, State: livestock.StateRegistered})
-		}
-		svc, r, keeper1 := sandboxService(t, s, &seed)
-		submit := func(typ store.RequestType, content string) store.Request {
-			t.Helper()
-			var id int64
-			_, err := svc.Submit(ctx, typ, movements.Posted{User: keeper1, Body: []byte(`{"content": {` + content + `}}`),
-				Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
-				t.Fatalf("RunOne = %v, %v", ran, err)
-			}
-			req, err := s.Request(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return req
-		}
-		move := func(from, to livestock.CPH, on time.Time, tags ...string) string {
-			devices := make([]string, len(tags))
-			for i, tag := range tags {
-				devices[i] = fmt.Sprintf(`{"tagNumber": %q}`, tag)
-			}
-			return fmt.Sprintf(`"transferDate": %q, "species": "Sheep", "userHolding": %q, "sourceHolding": %q, "destinationHolding": %q,
-				"animalCount": %d, "movementGroups": [{"devices": [%s]}]`, on.Format(time.DateOnly), from, from, to, len(tags), strings.Join(devices, ", "))
-		}
-		correct := func(target int64, body string) string {
-			return body + fmt.Sprintf(`, "requestToBeUndone_ID": %d`, target)
-		}
-		want := func(what string, where map[string]livestock.CPH, on map[string]time.Time) {
-			t.Helper()
-			for tag, cph := range where {
-				a, err := s.Animal(ctx, tag)
-				if err != nil || a.CPH != cph || !a.OnSince.Equal(on[tag]) {
-					t.Errorf("%s: %s on %s since %s (%v); want %s since %s", what, tag, a.CPH, a.OnSince.Format(time.DateOnly), err,
-						cph, on[tag].Format(time.DateOnly))
-				}
-			}
-		}
-		ok := func(what string, req store.Request) store.Request {
-			t.Helper()
-			if !req.Status.Applied() {
-				t.Fatalf("%s: %s %+v", what, req.Status, req.Errors)
-			}
-			return req
-		}
+		since := map[string]time.Time{a: today.AddDate(0, 0, -300), b: today.AddDate(0, 0, -200), c: today.AddDate(0, 0, -250)}
+		d := newDesk(t, s, farm1, since)
 
-		first := ok("the transfer", submit(store.RequestTransfer, move(source, dest, today.AddDate(0, 0, -2), "UK0130181 30001", "UK0130181 30002")))
-		moved := map[string]livestock.CPH{"UK0130181 30001": dest, "UK0130181 30002": dest, "UK0130181 30003": source}
-		movedOn := map[string]time.Time{"UK0130181 30001": today.AddDate(0, 0, -2), "UK0130181 30002": today.AddDate(0, 0, -2), "UK0130181 30003": since["UK0130181 30003"]}
-		want("after the transfer", moved, movedOn)
+		first := d.ok("the transfer", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -2, a, b)))
+		moved := map[string]livestock.CPH{a: own2, b: own2, c: farm1}
+		movedOn := map[string]time.Time{a: today.AddDate(0, 0, -2), b: today.AddDate(0, 0, -2), c: since[c]}
+		d.on("after the transfer", moved, movedOn)
 
 		// Refused by the rules (a tag the register does not hold): nothing is put back.
-		if bad := submit(store.RequestCorrection, correct(first.ID, move(source, dest, today, "UK0130181 30001", "UK0130181 39999"))); bad.Status != store.StatusFail {
+		if bad := d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, 0, a, "UK0130181 39999")+", "+named(first.ID)); bad.Status != store.StatusFail {
 			t.Errorf("a correction naming an unknown tag: %s, want Fail", bad.Status)
 		}
-		want("after a refused correction", moved, movedOn)
+		d.on("after a refused correction", moved, movedOn)
 
-		// 30002 dropped, 30003 added, a day later.
-		fixed := ok("the correction", submit(store.RequestCorrection, correct(first.ID, move(source, dest, today.AddDate(0, 0, -1), "UK0130181 30001", "UK0130181 30003"))))
-		fixedOn := map[string]time.Time{"UK0130181 30001": today.AddDate(0, 0, -1), "UK0130181 30002": since["UK0130181 30002"], "UK0130181 30003": today.AddDate(0, 0, -1)}
-		want("after the correction", map[string]livestock.CPH{"UK0130181 30001": dest, "UK0130181 30002": source, "UK0130181 30003": dest}, fixedOn)
-		if m, err := s.Movement(ctx, first.ID); err != nil || m.RequestID != fixed.ID || m.State != store.MovementCompleted ||
+		// b dropped, c added, a day later.
+		fixed := d.ok("the correction", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -1, a, c)+", "+named(first.ID)))
+		d.on("after the correction", map[string]livestock.CPH{a: own2, b: farm1, c: own2},
+			map[string]time.Time{a: today.AddDate(0, 0, -1), b: since[b], c: today.AddDate(0, 0, -1)})
+		if m, err := s.Movement(context.Background(), first.ID); err != nil || m.RequestID != fixed.ID || m.State != store.MovementCompleted ||
 			!m.TransferDate.Equal(today.AddDate(0, 0, -1)) || len(m.Devices) != 2 {
 			t.Errorf("the movement after the correction = %+v, %v", m, err)
 		}
-		if orig, _ := s.Request(ctx, first.ID); orig.UndoSupported || !fixed.UndoSupported {
+		if orig := d.request(first.ID); orig.UndoSupported || !fixed.UndoSupported {
 			t.Errorf("undoSupported: the corrected transfer %v, the correction %v; want false, true", orig.UndoSupported, fixed.UndoSupported)
 		}
 
-		// 30003 moves on; the movement can no longer be undone, so neither corrected.
-		onwards := ok("the onward move", submit(store.RequestTransfer, move(dest, onward, today, "UK0130181 30003")))
-		blocked := submit(store.RequestCorrection, correct(fixed.ID, move(source, dest, today.AddDate(0, 0, -1), "UK0130181 30001")))
-		if blocked.Status != store.StatusFail || len(blocked.Errors) != 1 || blocked.Errors[0].Code != livestock.CodeNotCorrectable ||
-			!strings.Contains(blocked.Errors[0].Message, fmt.Sprint(onwards.ID)) {
-			t.Errorf("correcting a movement whose animal moved on: %s %+v; want Fail with %s naming request %d", blocked.Status, blocked.Errors,
-				livestock.CodeNotCorrectable, onwards.ID)
-		}
-		want("after the blocked correction", map[string]livestock.CPH{"UK0130181 30001": dest, "UK0130181 30002": source, "UK0130181 30003": onward},
-			map[string]time.Time{"UK0130181 30001": today.AddDate(0, 0, -1), "UK0130181 30002": since["UK0130181 30002"], "UK0130181 30003": today})
+		// c moves on; the movement can no longer be undone, so neither corrected.
+		onwards := d.ok("the onward move", d.send("keeper1", store.RequestTransfer, d.move(own2, own2, own3, 0, c)))
+		d.refused("correcting a movement whose animal moved on", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -1, a)+", "+named(fixed.ID)),
+			livestock.CodeNotCorrectable, fmt.Sprintf("request %d", onwards.ID))
+		d.on("after the blocked correction", map[string]livestock.CPH{a: own2, b: farm1, c: own3},
+			map[string]time.Time{a: today.AddDate(0, 0, -1), b: since[b], c: today})
 
 		// Undone from the last, every sheep is back where it began.
-		ok("undoing the onward move", submit(store.RequestUndo, fmt.Sprintf(`"requestToBeUndone_ID": %d`, onwards.ID)))
-		ok("undoing the correction", submit(store.RequestUndo, fmt.Sprintf(`"requestToBeUndone_ID": %d`, fixed.ID)))
-		want("after the undos", map[string]livestock.CPH{"UK0130181 30001": source, "UK0130181 30002": source, "UK0130181 30003": source}, since)
+		d.ok("undoing the onward move", d.send("keeper1", store.RequestUndo, named(onwards.ID)))
+		d.ok("undoing the correction", d.send("keeper1", store.RequestUndo, named(fixed.ID)))
+		d.on("after the undos", map[string]livestock.CPH{a: farm1, b: farm1, c: farm1}, since)
 	})
 }
 
@@ -134,90 +197,76 @@ func TestCorrectCompleted(t *testing.T) {
 func TestCorrectCompletedRefused(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
-		ctx := context.Background()
-		today := time.Now().UTC().Truncate(24 * time.Hour)
-		source, dest, other := livestock.MustCPH("01/100/0257"), livestock.MustCPH("01/100/0258"), livestock.MustCPH("01/100/0264")
-		const a, b, c, d = "UK0130181 30011", "UK0130181 30012", "UK0130181 30013", "UK0130181 30014"
-		var seed store.Seed
-		for _, id := range []string{a, b, c, d} {
-			seed.Animals = append(seed.Animals, store.Animal{Identifier: livestock.MustTag(livestock.SpeciesSheep, id), Species: livestock.SpeciesSheep,
-				Sex: livestock.SexFemale, BirthDate: today.AddDate(-1, 0, 0), CPH: source, OnSince: today.AddDate(0, 0, -100), State: livestock.StateRegistered})
-		}
-		svc, r, keeper1 := sandboxService(t, s, &seed)
-		submit := func(typ store.RequestType, content string) store.Request {
-			t.Helper()
-			var id int64
-			_, err := svc.Submit(ctx, typ, movements.Posted{User: keeper1, Body: []byte(`{"content": {` + content + `}}`),
-				Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
-				t.Fatalf("RunOne = %v, %v", ran, err)
-			}
-			req, err := s.Request(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return req
-		}
-		move := func(from, to livestock.CPH, days int, tags ...string) string {
-			devices := make([]string, len(tags))
-			for i, tag := range tags {
-				devices[i] = fmt.Sprintf(`{"tagNumber": %q}`, tag)
-			}
-			return fmt.Sprintf(`"transferDate": %q, "species": "Sheep", "userHolding": %q, "sourceHolding": %q, "destinationHolding": %q,
-				"animalCount": %d, "movementGroups": [{"devices": [%s]}]`, today.AddDate(0, 0, days).Format(time.DateOnly), from, from, to, len(tags),
-				strings.Join(devices, ", "))
-		}
-		of := func(target int64) string { return fmt.Sprintf(`, "requestToBeUndone_ID": %d`, target) }
-		ok := func(what string, req store.Request) store.Request {
-			t.Helper()
-			if !req.Status.Applied() {
-				t.Fatalf("%s: %s %+v", what, req.Status, req.Errors)
-			}
-			return req
-		}
-		refused := func(what string, req store.Request, code livestock.Code, says string) {
-			t.Helper()
-			if req.Status != store.StatusFail || len(req.Errors) != 1 || req.Errors[0].Code != code || !strings.Contains(req.Errors[0].Message, says) {
-				t.Errorf("%s: %s %+v; want Fail with %s saying %q", what, req.Status, req.Errors, code, says)
-			}
-		}
-		on := func(what string, where map[string]livestock.CPH) {
-			t.Helper()
-			for tag, cph := range where {
-				if an, err := s.Animal(ctx, tag); err != nil || an.CPH != cph {
-					t.Errorf("%s: %s on %s (%v), want %s", what, tag, an.CPH, err, cph)
-				}
-			}
-		}
+		const a, b, c, e = "UK0130181 30011", "UK0130181 30012", "UK0130181 30013", "UK0130181 30014"
+		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
+		d := newDesk(t, s, farm1, map[string]time.Time{a: long, b: long, c: long, e: long})
 
 		// An older movement, corrected after t1 to take a onward to keeper2.
-		ok("b to the destination", submit(store.RequestTransfer, move(source, dest, -6, b)))
-		t2 := ok("b onward, awaiting keeper2", submit(store.RequestTransfer, move(dest, other, -1, b)))
-		t1 := ok("a and c to the destination", submit(store.RequestTransfer, move(source, dest, -3, a, c)))
-		c2 := ok("a added onward", submit(store.RequestCorrection, move(dest, other, -1, b, a)+of(t2.ID)))
-		refused("correcting t1 without a", submit(store.RequestCorrection, move(source, dest, -3, c)+of(t1.ID)), livestock.CodeNotCorrectable,
-			fmt.Sprintf("request %d", c2.ID))
-		refused("undoing t1", submit(store.RequestUndo, fmt.Sprintf(`"requestToBeUndone_ID": %d`, t1.ID)), livestock.CodeMovedLater,
-			fmt.Sprintf("request %d", c2.ID))
-		on("after the refusals", map[string]livestock.CPH{a: dest, b: dest, c: dest})
+		d.ok("b to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -6, b)))
+		t2 := d.ok("b onward, awaiting keeper2", d.send("keeper1", store.RequestTransfer, d.move(own2, own2, other1, -1, b)))
+		t1 := d.ok("a and c to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -3, a, c)))
+		c2 := d.ok("a added onward", d.send("keeper1", store.RequestCorrection, d.move(own2, own2, other1, -1, b, a)+", "+named(t2.ID)))
+		d.refused("correcting t1 without a", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -3, c)+", "+named(t1.ID)),
+			livestock.CodeNotCorrectable, fmt.Sprintf("request %d", c2.ID))
+		d.refused("undoing t1", d.send("keeper1", store.RequestUndo, named(t1.ID)), livestock.CodeMovedLater, fmt.Sprintf("request %d", c2.ID))
+		d.on("after the refusals", map[string]livestock.CPH{a: own2, b: own2, c: own2}, nil)
 
-		// keeper1 no longer acts for the destination.
-		t3 := ok("d to the destination", submit(store.RequestTransfer, move(source, dest, -2, d)))
+		// keeper1 no longer acts for own2.
+		t3 := d.ok("e to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -2, e)))
 		var kept []livestock.CPH
-		for _, h := range keeper1.Holdings {
-			if h.CPH != dest {
+		for _, h := range d.users["keeper1"].Holdings {
+			if h.CPH != own2 {
 				kept = append(kept, h.CPH)
 			}
 		}
-		if _, err := s.Seed(ctx, store.Seed{Update: true, Users: []store.SeedUser{{Name: "keeper1", Role: livestock.RoleKeeper, Holdings: kept}}}); err != nil {
+		if _, err := s.Seed(context.Background(), store.Seed{Update: true, Users: []store.SeedUser{{Name: "keeper1", Role: livestock.RoleKeeper, Holdings: kept}}}); err != nil {
 			t.Fatal(err)
 		}
-		refused("correcting t3", submit(store.RequestCorrection, move(source, dest, -1, d)+of(t3.ID)), livestock.CodeNotCorrectable, "no longer act for holding "+dest.String())
-		refused("undoing t3", submit(store.RequestUndo, fmt.Sprintf(`"requestToBeUndone_ID": %d`, t3.ID)), livestock.CodeNotUndoable, "no longer act for holding "+dest.String())
-		on("after the grant is gone", map[string]livestock.CPH{d: dest})
+		d.refused("correcting t3", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -1, e)+", "+named(t3.ID)),
+			livestock.CodeNotCorrectable, "no longer act for holding "+own2.String())
+		d.refused("undoing t3", d.send("keeper1", store.RequestUndo, named(t3.ID)), livestock.CodeNotUndoable, "no longer act for holding "+own2.String())
+		d.on("after the grant is gone", map[string]livestock.CPH{e: own2}, nil)
+	})
+}
+
+// TestUndoPastRejected: an animal a later movement's review rejected did
+// not move in it, so it does not stand in the way of undoing or
+// correcting the move that brought it: keeper2 reports a on-move of a and
+// b from farm1, keeper1 moves a elsewhere, then consents to keeper2's
+// report, which leaves a rejected (it had left).
+func TestUndoPastRejected(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		const a, b = "UK0130181 30051", "UK0130181 30052"
+		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
+		d := newDesk(t, s, farm1, map[string]time.Time{a: long, b: long})
+		x := d.ok("keeper2's on-move, awaiting keeper1", d.send("keeper2", store.RequestTransfer, d.move(other1, farm1, other1, -5, a, b)))
+		m := d.ok("keeper1 moves a to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -3, a)))
+		d.ok("keeper1 consents", d.send("keeper1", store.RequestReview, d.review(farm1, x.ID, true, -5)))
+		d.on("after the consent", map[string]livestock.CPH{a: own2, b: other1}, nil)
+		fixed := d.ok("correcting keeper1's move", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -2, a)+", "+named(m.ID)))
+		d.ok("undoing it", d.send("keeper1", store.RequestUndo, named(fixed.ID)))
+		d.on("after the undo", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: long})
+	})
+}
+
+// TestReviewUndoHeldElsewhere: undoing a rejection makes its movement hold
+// the rejected animal again, so it is refused while another movement
+// awaiting review holds it: else two movements would hold one animal, and
+// accepting both would move it off a holding its second never left from.
+func TestReviewUndoHeldElsewhere(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		const a = "UK0130181 30061"
+		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
+		d := newDesk(t, s, farm1, map[string]time.Time{a: long})
+		m := d.ok("a to keeper2's farm", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, other1, -5, a)))
+		r1 := d.ok("rejected", d.send("keeper2", store.RequestReview, d.review(other1, m.ID, false, -5)))
+		y := d.ok("a to keeper2's other farm", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, other2, -3, a)))
+		r2 := d.ok("rejected too", d.send("keeper2", store.RequestReview, d.review(other2, y.ID, false, -3)))
+		d.ok("undoing the first rejection", d.send("keeper2", store.RequestUndo, named(r1.ID)))
+		d.refused("undoing the second rejection", d.send("keeper2", store.RequestUndo, named(r2.ID)), livestock.CodeMovedLater, "moved in later requests")
+		d.on("after the refusal", map[string]livestock.CPH{a: farm1}, nil)
 	})
 }
 
@@ -228,15 +277,10 @@ func TestCorrectCompletedRefused(t *testing.T) {
 func TestUndoSeesLateJobs(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
-		ctx := context.Background()
-		today := time.Now().UTC().Truncate(24 * time.Hour)
 		const a = "UK0130181 30021"
-		svc, _, keeper1 := sandboxService(t, s, &store.Seed{Animals: []store.Animal{{Identifier: livestock.MustTag(livestock.SpeciesSheep, a),
-			Species: livestock.SpeciesSheep, Sex: livestock.SexFemale, BirthDate: today.AddDate(-1, 0, 0), CPH: livestock.MustCPH("01/100/0257"),
-			OnSince: today.AddDate(0, 0, -100), State: livestock.StateRegistered}}})
+		d := newDesk(t, s, farm1, map[string]time.Time{a: time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)})
 		clock := time.Now().Add(time.Minute) // the jobs are due as soon as submitted
 		r := jobs.New(s, jobs.Options{Now: func() time.Time { return clock }})
-		svc.Register(r)
 		var late int64 // the request whose first job fails
 		r.Register(movements.JobKind, func(ctx context.Context, tx store.Tx, j store.Job) error {
 			var p struct{ RequestID int64 }
@@ -246,45 +290,22 @@ func TestUndoSeesLateJobs(t *testing.T) {
 			if p.RequestID == late && j.Attempts == 0 {
 				return errors.New("tried again later")
 			}
-			return svc.Apply(ctx, tx, j)
+			return d.svc.Apply(ctx, tx, j)
 		})
-		submit := func(typ store.RequestType, content string) int64 {
+		d.run = func() {
 			t.Helper()
-			var id int64
-			if _, err := svc.Submit(ctx, typ, movements.Posted{User: keeper1, Body: []byte(`{"content": {` + content + `}}`),
-				Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }}); err != nil {
-				t.Fatal(err)
-			}
-			return id
-		}
-		run := func() {
-			t.Helper()
-			if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
+			if ran, err := r.RunOne(context.Background(), []string{movements.JobKind}); !ran || err != nil {
 				t.Fatalf("RunOne = %v, %v", ran, err)
 			}
 		}
-		move := func(from, to string, days int) string {
-			return fmt.Sprintf(`"transferDate": %q, "species": "Sheep", "userHolding": %q, "sourceHolding": %q, "destinationHolding": %q,
-				"animalCount": 1, "movementGroups": [{"devices": [{"tagNumber": %q}]}]`, today.AddDate(0, 0, days).Format(time.DateOnly), from, from, to, a)
-		}
-		late = submit(store.RequestTransfer, move("01/100/0258", "01/100/0264", 0)) // onward to keeper2's farm, awaiting review
-		run()
-		first := submit(store.RequestTransfer, move("01/100/0257", "01/100/0258", -1))
-		run()
+		late = d.post("keeper1", store.RequestTransfer, d.move(own2, own2, other1, 0, a)) // onward to keeper2's farm, awaiting review
+		d.run()
+		first := d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -1, a))
 		clock = clock.Add(time.Hour)
-		run()
-		for _, id := range []int64{first, late} {
-			if req, err := s.Request(ctx, id); err != nil || !req.Status.Applied() {
-				t.Fatalf("request %d: %+v, %v", id, req, err)
-			}
-		}
-		undo := submit(store.RequestUndo, fmt.Sprintf(`"requestToBeUndone_ID": %d`, first))
-		run()
-		if req, err := s.Request(ctx, undo); err != nil || req.Status != store.StatusFail || len(req.Errors) != 1 || req.Errors[0].Code != livestock.CodeMovedLater {
-			t.Errorf("undoing the first move = %+v, %v; want Fail with %s", req, err, livestock.CodeMovedLater)
-		}
-		if an, err := s.Animal(ctx, a); err != nil || an.CPH != livestock.MustCPH("01/100/0258") {
-			t.Errorf("%s on %s (%v), want 01/100/0258, where the movement awaiting review holds it", a, an.CPH, err)
-		}
+		d.run()
+		d.ok("the first move", first)
+		d.ok("the late onward move", d.request(late))
+		d.refused("undoing the first move", d.send("keeper1", store.RequestUndo, named(first.ID)), livestock.CodeMovedLater, "moved in later requests")
+		d.on("after the refusal", map[string]livestock.CPH{a: own2}, nil)
 	})
 }

@@ -219,6 +219,9 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement, user str
 	if no, err := movedLater(ctx, tx, m.Settled(), tags, livestock.CPH{}, nil, user); no.msg != "" || err != nil {
 		return no, err
 	}
+	if no, err := heldElsewhere(ctx, tx, tags, m.ID); no.msg != "" || err != nil {
+		return no, err
+	}
 	animals, err := tx.Animals(ctx, tags)
 	if err != nil {
 		return refusal{}, err
@@ -324,17 +327,8 @@ func canPutBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, us
 	if no, err := movedLater(ctx, tx, m.Settled(), tags, m.Destination, batches, user); no.msg != "" || err != nil {
 		return no, err
 	}
-	// A movement applied after m whose job ran late holds a tag of m's
-	// though made before it: the checks above see it only once it is
-	// decided.
-	moving, err := tx.InTransit(ctx, tags)
-	if err != nil {
-		return refusal{}, err
-	}
-	for _, id := range moving {
-		if id != m.ID {
-			return refusal{livestock.CodeMovedLater, laterMoves}, nil
-		}
+	if no, err := heldElsewhere(ctx, tx, tags, m.ID); no.msg != "" || err != nil {
+		return no, err
 	}
 	animals, err := tx.Animals(ctx, tags)
 	if err != nil {
@@ -346,6 +340,23 @@ func canPutBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, us
 			return refusal{}, livestock.Errorf(livestock.KindNotFound, "no animal wears %q", id)
 		}
 		if a.CPH != m.Destination || !a.OnSince.Equal(m.ArrivalDate) {
+			return refusal{livestock.CodeMovedLater, laterMoves}, nil
+		}
+	}
+	return refusal{}, nil
+}
+
+// heldElsewhere refuses when a movement other than id awaits review
+// holding one of tags: one whose job ran late, or whose review was undone
+// since, is not found by request ids, yet taking the animal back would
+// leave it held by two movements.
+func heldElsewhere(ctx context.Context, tx store.Tx, tags []string, id int64) (refusal, error) {
+	moving, err := tx.InTransit(ctx, tags)
+	if err != nil {
+		return refusal{}, err
+	}
+	for _, other := range moving {
+		if other != id {
 			return refusal{livestock.CodeMovedLater, laterMoves}, nil
 		}
 	}

@@ -196,10 +196,11 @@ type MovementTx interface {
 	// awaiting its source's consent holds no animals: its reporter does
 	// not answer for them, and the source's keeper still moves them.
 	InTransit(ctx context.Context, identifiers []string) (map[string]int64, error)
-	// MovedAfter finds a movement last made (by its transfer, a
-	// correction or a review) after request id, ids rising with time, that
-	// moves or holds one of identifiers, or of batchNumbers leaving from:
-	// one that is completed, accepted, or awaits its destination's review. It
+	// MovedAfter finds a movement that moves or holds one of identifiers
+	// (one last made by its transfer, a correction or a review after
+	// request id), or of batchNumbers leaving from (one made after request
+	// id): one that is completed, accepted (but for the animals its review
+	// rejected), or awaits its destination's review. It
 	// returns what it names (a tag or a batch number) and its request's
 	// id; found is false when there is none. Undoing an earlier movement of
 	// those animals would leave the later one moving them from where they

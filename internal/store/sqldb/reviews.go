@@ -39,15 +39,20 @@ const (
 	// animal holds it as a later one would.
 	settledAfterSQL = `(m.request_id > $1 OR m.review_id > $1)`
 	// devicesMovedAfterSQL: $1 is the request id, %s the identifiers
-	// from $2, on movement_devices_identifier.
+	// from $2, on movement_devices_identifier (a tag's history is short). A
+	// tag its movement's review rejected did not move in it.
 	devicesMovedAfterSQL = `SELECT d.identifier, m.request_id FROM movement_devices d
 		JOIN movements m ON m.id = d.movement_id
-		WHERE d.identifier IN (%s) AND ` + settledAfterSQL + ` AND ` + standingSQL + `
+		WHERE d.identifier IN (%s) AND ` + settledAfterSQL + ` AND d.outcome <> 'rejected' AND ` + standingSQL + `
 		ORDER BY d.movement_id LIMIT 1`
-	// batchMovedAfterSQL, on movement_batches_number.
+	// batchMovedAfterSQL, on movement_batches_number from the movement
+	// after request $1: a batch number's history is as long as its flock's,
+	// so only movements made after it are asked (not an older one
+	// corrected since). A line its review accepted none of did not move.
 	batchMovedAfterSQL = `SELECT b.batch_number, m.request_id FROM movement_batches b
 		JOIN movements m ON m.id = b.movement_id
-		WHERE b.batch_number = $2 AND m.source = $3 AND ` + settledAfterSQL + ` AND ` + standingSQL + `
+		WHERE b.batch_number = $2 AND b.movement_id > $1 AND m.source = $3
+		AND (m.state <> '` + string(store.MovementAccepted) + `' OR b.accepted > 0) AND ` + standingSQL + `
 		ORDER BY b.movement_id LIMIT 1`
 	// arrivalsSQL asks for the expression movements_arrivals indexes.
 	arrivalsSQL = `SELECT id, coalesce(arrival_date, transfer_date), species, flags, source FROM movements

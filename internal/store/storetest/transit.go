@@ -146,12 +146,14 @@ func testArrivalsOn(t *testing.T, s store.Store) {
 	}
 }
 
-// testMovedAfter: a movement made after another (a greater id, or an
-// older one corrected since) that moves or holds one of its animals is
-// found, by tag or by a batch leaving the holding named; an undone, rejected or earlier movement, one awaiting its
-// source's consent, and a batch leaving elsewhere are not.
+// testMovedAfter: a movement made after another (a greater id, or, for a
+// tag, an older one corrected since) that moves or holds one of its
+// animals is found, by tag or by a batch leaving the holding named; an
+// undone, rejected or earlier movement, one awaiting its source's
+// consent, an accepted one whose review rejected the tag or the batch
+// line, and a batch leaving elsewhere are not.
 func testMovedAfter(t *testing.T, s store.Store) {
-	move := func(state store.MovementState, from, to livestock.CPH, batchNumber string, tags ...string) int64 {
+	moveAs := func(state store.MovementState, outcome string, from, to livestock.CPH, batchNumber string, tags ...string) int64 {
 		m := pending(to, livestock.SpeciesSheep, ymd(2026, 4, 1))
 		m.State, m.Source, m.Batches = state, from, nil
 		if state != store.MovementPendingReview {
@@ -159,11 +161,21 @@ func testMovedAfter(t *testing.T, s store.Store) {
 		}
 		if batchNumber != "" {
 			m.Batches = []store.MovementBatch{{BatchNumber: batch(batchNumber), AnimalTotal: 3}}
+			if outcome == "accepted" {
+				m.Batches[0].Accepted = 3
+			}
 		}
 		for _, id := range tags {
-			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag(livestock.SpeciesSheep, id), PriorCPH: from})
+			m.Devices = append(m.Devices, store.MovementDevice{Identifier: tag(livestock.SpeciesSheep, id), PriorCPH: from, Outcome: outcome})
 		}
 		return addMovement(t, s, m)
+	}
+	move := func(state store.MovementState, from, to livestock.CPH, batchNumber string, tags ...string) int64 {
+		outcome := ""
+		if state == store.MovementCompleted || state == store.MovementAccepted {
+			outcome = "accepted"
+		}
+		return moveAs(state, outcome, from, to, batchNumber, tags...)
 	}
 	const tA, tB, tC, tD, tE = "UK0100003 00001", "UK0100003 00002", "UK0100003 00003", "UK0100003 00004", "UK0100003 00005"
 	var many []string
@@ -175,7 +187,8 @@ func testMovedAfter(t *testing.T, s store.Store) {
 	first := move(store.MovementCompleted, farmA, farmB, "UK010003", append([]string{tA, tB, tC, tD, tE}, many...)...)
 	move(store.MovementUndone, farmB, market, "UK010003", tB)
 	move(store.MovementRejected, farmB, market, "", tC)
-	consent := pending(farmB, livestock.SpeciesSheep, ymd(2026, 4, 2)) // awaits its source's consent: holds nothing
+	moveAs(store.MovementAccepted, "rejected", farmB, market, "UK010003", tC) // accepted, but not tC nor the batch line
+	consent := pending(farmB, livestock.SpeciesSheep, ymd(2026, 4, 2))        // awaits its source's consent: holds nothing
 	consent.Source, consent.ReviewHolding, consent.Batches = farmB, farmB, nil
 	consent.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, tE), PriorCPH: farmB}}
 	addMovement(t, s, consent)
@@ -187,7 +200,7 @@ func testMovedAfter(t *testing.T, s store.Store) {
 			batches []string
 		}{
 			{"undone, rejected, awaiting consent, earlier", []string{tB, tC, tE, tD}, nil},
-			{"a batch leaving elsewhere", nil, []string{"UK010003"}},
+			{"a batch leaving elsewhere, or rejected", nil, []string{"UK010003"}},
 			{"none asked", nil, nil},
 		} {
 			if what, id, found, err := tx.MovedAfter(c, first, tc.tags, farmB, tc.batches); err != nil || found {
