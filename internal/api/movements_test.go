@@ -182,16 +182,16 @@ func TestMovementLifecycle(t *testing.T) {
 		} else if _, code, target := liveRefusal(res); code != "4074" || target != "content.requestToBeUndone_ID" {
 			t.Errorf("a correction naming no request: %s at %s, want 4074 at content.requestToBeUndone_ID", code, target)
 		}
-		// A correction may not send the move elsewhere, or change its species
-		// (live 4077): to keeper1's own holding it would need no review.
-		redirect := transfer(day(0), farm1, "01/100/0259", farm1, sheep("130181", 6, 7), nil)
+		// A correction may not move the reporting end (another of keeper1's
+		// holdings as the source), or change the species (live 4077).
+		redirect := transfer(day(0), "01/100/0259", farm2, "01/100/0259", sheep("130181", 6, 7), nil)
 		redirect["requestToBeCorrected_ID"] = first.RequestID
 		goats := transfer(day(0), farm1, farm2, farm1, sheep("130181", 6, 7), nil)
 		goats["species"], goats["requestToBeCorrected_ID"] = "Goats", first.RequestID
 		for name, tc := range map[string]struct {
 			body   map[string]any
 			target string
-		}{"to another holding": {redirect, "content.destinationHolding"}, "of goats": {goats, "content.species"}} {
+		}{"from another holding": {redirect, "content.sourceHolding"}, "of goats": {goats, "content.species"}} {
 			if rec := b.submit(k1, "CorrectTransferRequests", tc.body); rec.RequestStatus != "Fail" || len(rec.Errors) == 0 ||
 				rec.Errors[0].Code != "4077" || rec.Errors[0].Target != tc.target {
 				t.Errorf("a correction %s: %s %+v, want Fail with 4077 at %s", name, rec.RequestStatus, rec.Errors, tc.target)

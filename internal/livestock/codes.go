@@ -161,7 +161,7 @@ const CodeSaleOnly Code = "V076"
 
 // Codes of corrections and undos that would leave the register untrue.
 const (
-	CodeCorrectionChanges Code = "V077" // live 4077: a correction changes the species, a holding or the reporting side
+	CodeCorrectionChanges Code = "V077" // live 4077: a correction changes the species, the reporting holding or its side
 	CodeMovedLater        Code = "V078" // live 14121: an animal of the movement has moved in a later request
 	CodeUndoneAlready     Code = "V079" // live 14012: the request is undone already
 	CodeJourneyLong       Code = "V080" // live 21502: the arrival is more than MaxJourneyDays after the transfer date
@@ -273,7 +273,7 @@ var Codes = []CodeInfo{
 	{CodeRejectTotal, KindInvalid, "A review that rejects the movement gives an animalTotal other than 0"},
 	{CodeDocumentTimes, KindInvalid, "The movement document's times are out of order"},
 	{CodeSaleOnly, KindInvalid, "Only a sale yard recording a move off itself gives saleDate, saleId or vendorHolding"},
-	{CodeCorrectionChanges, KindInvalid, "A correction keeps the species, the holdings and the side that reported the move"},
+	{CodeCorrectionChanges, KindInvalid, "A correction keeps the species, the reporting holding and its side of the move"},
 	{CodeMovedLater, KindInvalid, "An animal of the movement has moved in a later request"},
 	{CodeUndoneAlready, KindInvalid, "The request is undone already"},
 	{CodeJourneyLong, KindInvalid, "The arrival is more than a day after the transfer date"},

@@ -250,6 +250,28 @@ func TestUndoPastRejected(t *testing.T) {
 	})
 }
 
+// TestUndoKeepsReviewUndoable: an animal the destination's review
+// rejected stays where the move before it left it, and that review may
+// be undone only while it does; so the move before it is not undone
+// meanwhile, or one keeper's undo would take the other's away for good.
+func TestUndoKeepsReviewUndoable(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		const a, c = "UK0130181 30081", "UK0130181 30082"
+		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
+		d := newDesk(t, s, farm1, map[string]time.Time{a: long, c: long})
+		d.ok("c to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -6, c)))
+		m := d.ok("a to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -5, a)))
+		y := d.ok("a and c to keeper2", d.send("keeper1", store.RequestTransfer, d.move(own2, own2, other1, -3, a, c)))
+		r := d.ok("keeper2 takes c, rejects a", d.send("keeper2", store.RequestReview, fmt.Sprintf(
+			`"holding": %q, "reviewMovement": {"requestId": %d, "isAccepted": true, "arrivalDate": %q, "rejectedDevices": [{"tagNumber": %q}]}`,
+			other1, y.ID, d.day(-3), a)))
+		d.refused("keeper1 undoing the move of a", d.send("keeper1", store.RequestUndo, named(m.ID)), livestock.CodeMovedLater, fmt.Sprintf("request %d", y.ID))
+		d.ok("keeper2 undoing the review", d.send("keeper2", store.RequestUndo, named(r.ID)))
+		d.on("after the review undo", map[string]livestock.CPH{a: own2, c: own2}, nil)
+	})
+}
+
 // TestReviewUndoHeldElsewhere: undoing a rejection makes its movement hold
 // the rejected animal again, so it is refused while another movement
 // awaiting review holds it: else two movements would hold one animal, and
@@ -307,5 +329,50 @@ func TestUndoSeesLateJobs(t *testing.T) {
 		d.ok("the late onward move", d.request(late))
 		d.refused("undoing the first move", d.send("keeper1", store.RequestUndo, named(first.ID)), livestock.CodeMovedLater, "moved in later requests")
 		d.on("after the refusal", map[string]livestock.CPH{a: own2}, nil)
+	})
+}
+
+// TestCorrectRedirect: the live service keeps only the species and the
+// reporting end's holding through a correction (4077), so a move sent to
+// the wrong holding is corrected: awaiting review, it then awaits the new
+// holding's review (the old one can no longer review it), or none when
+// the sender acts for it; completed, its animals go back and on to the
+// new holding.
+func TestCorrectRedirect(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		const a = "UK0130181 30031"
+		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
+		d := newDesk(t, s, farm1, map[string]time.Time{a: long})
+		state := func(what string, id int64, want store.MovementState, reviewer livestock.CPH) {
+			t.Helper()
+			if m, err := s.Movement(context.Background(), id); err != nil || m.State != want || m.ReviewHolding != reviewer {
+				t.Errorf("%s: the movement is %s awaiting %q (%v); want %s awaiting %q", what, m.State, m.ReviewHolding, err, want, reviewer)
+			}
+		}
+		first := d.ok("to keeper2's farm", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, other1, -2, a)))
+		state("sent", first.ID, store.MovementPendingReview, other1)
+
+		elsewhere := d.ok("to keeper2's other farm", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, other2, -2, a)+", "+named(first.ID)))
+		state("redirected", first.ID, store.MovementPendingReview, other2)
+		if old := d.send("keeper2", store.RequestReview, d.review(other1, elsewhere.ID, true, -1)); old.Status != store.StatusFail {
+			t.Errorf("a review by the holding it was first sent to: %s, want Fail", old.Status)
+		}
+		d.on("awaiting review", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: long})
+
+		home := d.ok("to keeper1's own holding", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -2, a)+", "+named(elsewhere.ID)))
+		state("to an own holding", first.ID, store.MovementCompleted, livestock.CPH{})
+		// Nothing of it is about keeper2's holdings now: to keeper2 the
+		// requests that named them are ids not in use.
+		for _, id := range []int64{first.ID, elsewhere.ID} {
+			d.refused("keeper2 naming a request that once named their farm", d.send("keeper2", store.RequestReview, d.review(other1, id, true, -1)),
+				livestock.CodeTargetUnknown, "no such request")
+		}
+		d.on("at home", map[string]livestock.CPH{a: own2}, map[string]time.Time{a: d.today.AddDate(0, 0, -2)})
+
+		third := d.ok("to another own holding", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own3, -2, a)+", "+named(home.ID)))
+		d.on("moved on by the correction", map[string]livestock.CPH{a: own3}, nil)
+		d.ok("undone", d.send("keeper1", store.RequestUndo, named(third.ID)))
+		d.on("after the undo", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: long})
 	})
 }

@@ -103,8 +103,10 @@ func concerns(u livestock.User, r store.Request) bool {
 }
 
 // concernsNow is concerns, and for another's request, that the movement
-// it made stands: undoing a correction withdraws the movement, though the
-// transfer it corrected is not itself marked undone. movement reads a
+// it made stands and is still about a holding u acts for: undoing a
+// correction withdraws the movement, though the transfer it corrected is
+// not itself marked undone, and a correction may send the move to
+// another holding. movement reads a
 // movement: the store's read, or in a job its Tx's LockMovement (the
 // request is locked already: lockorder.go). The movement read, if one was
 // (another's request), is returned for the caller to go on with.
@@ -119,7 +121,7 @@ func concernsNow(ctx context.Context, rd store.MovementReader, movement func(con
 	id, err := movementOf(ctx, rd, r)
 	if err == nil {
 		if m, err = movement(ctx, id); err == nil {
-			return m, m.State != store.MovementUndone, nil
+			return m, m.State != store.MovementUndone && (u.CanActFor(m.Source) || u.CanActFor(m.Destination)), nil
 		}
 	}
 	if livestock.IsNotFound(err) {

@@ -216,10 +216,11 @@ func asBefore(f livestock.TransferFacts, prior store.Movement) {
 }
 
 // unchanged holds a correction to what the live service allows it to
-// change: the animals, the date and the details, never the species, the
-// holdings or the side that reported the move (live 4077). Else the
-// sender could turn a move awaiting the other keeper's review into one to
-// a holding of their own that needs none.
+// change (4077: "the species and user holding cannot be changed"): the
+// species, the reporting end's holding and that end itself stay; the
+// animals, the date, the details and the other end may change. A move
+// sent to the wrong holding is corrected as the live service does: the
+// movement then awaits the review the new holding needs, or none.
 func unchanged(prior store.Movement, t livestock.Transfer, f livestock.TransferFacts) []livestock.FieldError {
 	var errs []livestock.FieldError
 	bad := func(at, value, was string) {
@@ -229,14 +230,14 @@ func unchanged(prior store.Movement, t livestock.Transfer, f livestock.TransferF
 	if t.Species != prior.Species {
 		bad("/content/species", t.Species.String(), prior.Species.String())
 	}
-	if t.Source != prior.Source {
-		bad("/content/sourceHolding", t.Source.String(), prior.Source.String())
-	}
-	if f.Destination != nil && f.Destination.CPH != prior.Destination {
-		bad("/content/destinationHolding", f.Destination.CPH.String(), prior.Destination.String())
-	}
-	if side := reportedBy(t); side != prior.ReportedBy && len(errs) == 0 {
+	side := reportedBy(t)
+	switch {
+	case side != prior.ReportedBy:
 		bad("/content/userHolding", t.UserHolding.String(), "the "+strings.ToLower(string(prior.ReportedBy))+" holding")
+	case side == store.SideDeparture && t.Source != prior.Source:
+		bad("/content/sourceHolding", t.Source.String(), prior.Source.String())
+	case side == store.SideDestination && f.Destination != nil && f.Destination.CPH != prior.Destination:
+		bad("/content/destinationHolding", f.Destination.CPH.String(), prior.Destination.String())
 	}
 	return errs
 }

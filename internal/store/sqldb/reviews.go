@@ -40,15 +40,20 @@ const (
 	settledAfterSQL = `(m.request_id > $1 OR m.review_id > $1)`
 	// devicesMovedAfterSQL: $1 is the request id, %s the identifiers
 	// from $2, on movement_devices_identifier (a tag's history is short). A
-	// tag its movement's review rejected did not move in it.
+	// tag its source keeper's consent rejected did not move in it, and the
+	// undo of that consent does not look at it; one its destination
+	// rejected stays in the way, or the undo of that review could never
+	// be done.
 	devicesMovedAfterSQL = `SELECT d.identifier, m.request_id FROM movement_devices d
 		JOIN movements m ON m.id = d.movement_id
-		WHERE d.identifier IN (%s) AND ` + settledAfterSQL + ` AND d.outcome <> 'rejected' AND ` + standingSQL + `
+		WHERE d.identifier IN (%s) AND ` + settledAfterSQL + `
+		AND (d.outcome <> 'rejected' OR coalesce(m.review_holding, '') <> m.source) AND ` + standingSQL + `
 		ORDER BY d.movement_id LIMIT 1`
-	// batchMovedAfterSQL, on movement_batches_number from the movement
-	// after request $1: a batch number's history is as long as its flock's,
-	// so only movements made after it are asked (not an older one
-	// corrected since). A line its review accepted none of did not move.
+	// batchMovedAfterSQL, on the batch number's index from the movement
+	// after request $1 (SQLite's ends in movement_id, as the table has no
+	// rowid; PostgreSQL's names it): a batch number's history is as long as
+	// its flock's, so only movements made after it are asked (not an older
+	// one corrected since). A line its review accepted none of did not move.
 	batchMovedAfterSQL = `SELECT b.batch_number, m.request_id FROM movement_batches b
 		JOIN movements m ON m.id = b.movement_id
 		WHERE b.batch_number = $2 AND b.movement_id > $1 AND m.source = $3

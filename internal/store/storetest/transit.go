@@ -150,14 +150,15 @@ func testArrivalsOn(t *testing.T, s store.Store) {
 // tag, an older one corrected since) that moves or holds one of its
 // animals is found, by tag or by a batch leaving the holding named; an
 // undone, rejected or earlier movement, one awaiting its source's
-// consent, an accepted one whose review rejected the tag or the batch
-// line, and a batch leaving elsewhere are not.
+// consent, an accepted one whose source's consent rejected the tag or
+// the batch line, and a batch leaving elsewhere are not; a tag its
+// destination's review rejected is found.
 func testMovedAfter(t *testing.T, s store.Store) {
-	moveAs := func(state store.MovementState, outcome string, from, to livestock.CPH, batchNumber string, tags ...string) int64 {
+	moveAs := func(state store.MovementState, outcome string, reviewer, from, to livestock.CPH, batchNumber string, tags ...string) int64 {
 		m := pending(to, livestock.SpeciesSheep, ymd(2026, 4, 1))
 		m.State, m.Source, m.Batches = state, from, nil
 		if state != store.MovementPendingReview {
-			m.ReviewHolding = livestock.CPH{}
+			m.ReviewHolding = reviewer
 		}
 		if batchNumber != "" {
 			m.Batches = []store.MovementBatch{{BatchNumber: batch(batchNumber), AnimalTotal: 3}}
@@ -175,7 +176,7 @@ func testMovedAfter(t *testing.T, s store.Store) {
 		if state == store.MovementCompleted || state == store.MovementAccepted {
 			outcome = "accepted"
 		}
-		return moveAs(state, outcome, from, to, batchNumber, tags...)
+		return moveAs(state, outcome, livestock.CPH{}, from, to, batchNumber, tags...)
 	}
 	const tA, tB, tC, tD, tE = "UK0100003 00001", "UK0100003 00002", "UK0100003 00003", "UK0100003 00004", "UK0100003 00005"
 	var many []string
@@ -187,8 +188,8 @@ func testMovedAfter(t *testing.T, s store.Store) {
 	first := move(store.MovementCompleted, farmA, farmB, "UK010003", append([]string{tA, tB, tC, tD, tE}, many...)...)
 	move(store.MovementUndone, farmB, market, "UK010003", tB)
 	move(store.MovementRejected, farmB, market, "", tC)
-	moveAs(store.MovementAccepted, "rejected", farmB, market, "UK010003", tC) // accepted, but not tC nor the batch line
-	consent := pending(farmB, livestock.SpeciesSheep, ymd(2026, 4, 2))        // awaits its source's consent: holds nothing
+	moveAs(store.MovementAccepted, "rejected", farmB, farmB, market, "UK010003", tC) // its source consented, but not to tC nor the batch line
+	consent := pending(farmB, livestock.SpeciesSheep, ymd(2026, 4, 2))               // awaits its source's consent: holds nothing
 	consent.Source, consent.ReviewHolding, consent.Batches = farmB, farmB, nil
 	consent.Devices = []store.MovementDevice{{Identifier: tag(livestock.SpeciesSheep, tE), PriorCPH: farmB}}
 	addMovement(t, s, consent)
@@ -229,6 +230,20 @@ func testMovedAfter(t *testing.T, s store.Store) {
 		}
 		m.Devices = nil
 		return tx.UpdateMovement(c, m)
+	})
+	// A tag the destination's review rejected stays in the way: undoing
+	// that review must find it where it was.
+	refused := moveAs(store.MovementAccepted, "rejected", market, farmB, market, "", tB)
+	inTx(t, s, func(c context.Context, tx store.Tx) error {
+		if what, id, found, err := tx.MovedAfter(c, first, []string{tB}, farmB, nil); err != nil || !found || what != tB || id != refused {
+			t.Errorf("MovedAfter(a tag its destination rejected) = %q %d %v %v; want request %d", what, id, found, err, refused)
+		}
+		m, err := tx.LockMovement(c, refused)
+		if err == nil {
+			m.State = store.MovementUndone
+			err = tx.UpdateMovement(c, m)
+		}
+		return err
 	})
 	later := move(store.MovementPendingReview, farmB, market, "", many[1100])
 	onward := move(store.MovementAccepted, farmB, market, "UK010003")
