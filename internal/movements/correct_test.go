@@ -250,11 +250,12 @@ func TestUndoPastRejected(t *testing.T) {
 	})
 }
 
-// TestUndoKeepsReviewUndoable: an animal the destination's review
-// rejected stays where the move before it left it, and that review may
-// be undone only while it does; so the move before it is not undone
-// meanwhile, or one keeper's undo would take the other's away for good.
-func TestUndoKeepsReviewUndoable(t *testing.T) {
+// TestUndoPastDestinationRejection: an animal the destination's review
+// rejected did not move in that movement, so it does not keep its sender
+// from undoing the move that brought it; the review can then no longer be
+// undone (its rejected animal is not where it was), as after any later
+// move of the animal.
+func TestUndoPastDestinationRejection(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a, c = "UK0130181 30081", "UK0130181 30082"
@@ -266,9 +267,34 @@ func TestUndoKeepsReviewUndoable(t *testing.T) {
 		r := d.ok("keeper2 takes c, rejects a", d.send("keeper2", store.RequestReview, fmt.Sprintf(
 			`"holding": %q, "reviewMovement": {"requestId": %d, "isAccepted": true, "arrivalDate": %q, "rejectedDevices": [{"tagNumber": %q}]}`,
 			other1, y.ID, d.day(-3), a)))
-		d.refused("keeper1 undoing the move of a", d.send("keeper1", store.RequestUndo, named(m.ID)), livestock.CodeMovedLater, fmt.Sprintf("request %d", y.ID))
-		d.ok("keeper2 undoing the review", d.send("keeper2", store.RequestUndo, named(r.ID)))
-		d.on("after the review undo", map[string]livestock.CPH{a: own2, c: own2}, nil)
+		d.ok("keeper1 undoing the move of a", d.send("keeper1", store.RequestUndo, named(m.ID)))
+		d.refused("keeper2 undoing the review", d.send("keeper2", store.RequestUndo, named(r.ID)), livestock.CodeMovedLater, "moved in later requests")
+		d.on("after both", map[string]livestock.CPH{a: farm1, c: other1}, map[string]time.Time{a: long, c: d.today.AddDate(0, 0, -3)})
+	})
+}
+
+// TestCorrectReportedByBoth: a movement the other end's keeper reported
+// too carries their report, so a correction may change its animals but
+// not make it another move (another holding, another date): that would
+// leave their report standing on nothing, and the move undoable (V083).
+func TestCorrectReportedByBoth(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		const a, b = "UK0130181 30091", "UK0130181 30092"
+		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
+		d := newDesk(t, s, farm1, map[string]time.Time{a: long, b: long})
+		first := d.ok("sent", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, other1, -2, a)))
+		if again := d.send("keeper2", store.RequestTransfer, d.move(other1, farm1, other1, -2, a)); again.Status != store.StatusCompletedWarning {
+			t.Fatalf("keeper2's report of the same move: %s %+v", again.Status, again.Errors)
+		}
+		for what, body := range map[string]string{"to another holding": d.move(farm1, farm1, own3, -2, a), "to another date": d.move(farm1, farm1, other1, -1, a)} {
+			d.refused("correcting it "+what, d.send("keeper1", store.RequestCorrection, body+", "+named(first.ID)), livestock.CodeNotCorrectable, "reported this move too")
+		}
+		fixed := d.ok("adding b", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, other1, -2, a, b)+", "+named(first.ID)))
+		if m, err := s.Movement(context.Background(), first.ID); err != nil || len(m.Duplicates) != 1 || m.RequestID != fixed.ID {
+			t.Errorf("the movement after the correction = %+v, %v; want keeper2's report still on it", m, err)
+		}
+		d.refused("undoing it", d.send("keeper1", store.RequestUndo, named(fixed.ID)), livestock.CodeReportedByBoth, "reported this move too")
 	})
 }
 

@@ -84,8 +84,14 @@ func (s *Service) applyTransfer(ctx context.Context, tx store.Tx, req *store.Req
 	for _, b := range t.Batches() {
 		m.Batches = append(m.Batches, store.MovementBatch{BatchNumber: b.Value.Number, AnimalTotal: b.Value.Total})
 	}
-	if prior != nil && sameMove(*prior, m) {
-		m.Duplicates = prior.Duplicates // the reports of the move it corrects are still of this move
+	if prior != nil && len(prior.Duplicates) > 0 {
+		// The other end's report stands on this movement (V083): a
+		// correction may change its animals, not make it another move.
+		if !sameMove(*prior, m) {
+			return failed(livestock.FieldError{Code: livestock.CodeNotCorrectable, Source: "/content/" + correctionTarget, Value: fmt.Sprint(req.TargetID),
+				Message: reportedByBoth + ": a correction keeps its holdings and date, and at least one of its animals"})
+		}
+		m.Duplicates = prior.Duplicates
 	}
 	if prior != nil && prior.State == store.MovementCompleted {
 		if err := moveBack(ctx, tx, *prior, true); err != nil { // correctable checked that it may

@@ -40,14 +40,11 @@ const (
 	settledAfterSQL = `(m.request_id > $1 OR m.review_id > $1)`
 	// devicesMovedAfterSQL: $1 is the request id, %s the identifiers
 	// from $2, on movement_devices_identifier (a tag's history is short). A
-	// tag its source keeper's consent rejected did not move in it, and the
-	// undo of that consent does not look at it; one its destination
-	// rejected stays in the way, or the undo of that review could never
-	// be done.
+	// tag its movement's review rejected did not move in it (an undo of
+	// that review needs it where it was, which any later move may end).
 	devicesMovedAfterSQL = `SELECT d.identifier, m.request_id FROM movement_devices d
 		JOIN movements m ON m.id = d.movement_id
-		WHERE d.identifier IN (%s) AND ` + settledAfterSQL + `
-		AND (d.outcome <> 'rejected' OR coalesce(m.review_holding, '') <> m.source) AND ` + standingSQL + `
+		WHERE d.identifier IN (%s) AND ` + settledAfterSQL + ` AND d.outcome <> 'rejected' AND ` + standingSQL + `
 		ORDER BY d.movement_id LIMIT 1`
 	// batchMovedAfterSQL, on the batch number's index from the movement
 	// after request $1 (SQLite's ends in movement_id, as the table has no
