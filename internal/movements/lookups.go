@@ -105,11 +105,11 @@ func concerns(u livestock.User, r store.Request) bool {
 // concernsNow is concerns, and for another's request, that the movement
 // it made stands and is still about a holding u acts for: undoing a
 // correction withdraws the movement, though the transfer it corrected is
-// not itself marked undone, and a correction may send the move to
-// another holding. movement reads a
-// movement: the store's read, or in a job its Tx's LockMovement (the
-// request is locked already: lockorder.go). The movement read, if one was
-// (another's request), is returned for the caller to go on with.
+// not itself marked undone, and a correction may send the move to another
+// holding. movement reads a movement: the store's read, or in a job its
+// Tx's LockMovement (the request is locked already: lockorder.go). The
+// movement read, if one was (another's request), is returned for the
+// caller to go on with.
 func concernsNow(ctx context.Context, rd store.MovementReader, movement func(context.Context, int64) (store.Movement, error),
 	u livestock.User, r store.Request) (m store.Movement, ok bool, err error) {
 	if !concerns(u, r) {

@@ -248,9 +248,9 @@ func unchanged(prior store.Movement, t livestock.Transfer, f livestock.TransferF
 	return errs
 }
 
-// instead says what a sender may do with a movement it can no longer
-// correct: the reviewer undoes the review first (V029), or it is undone
-// already and is sent again.
+// instead says what a sender may do with a movement it cannot correct:
+// ask its reviewer to undo the review, send again one undone already, or
+// else undo it and send it again.
 func instead(state store.MovementState) string {
 	switch state {
 	case store.MovementAccepted, store.MovementRejected:
