@@ -2,7 +2,6 @@ package movements
 
 import (
 	"github.com/drover-registry/drover/internal/livestock"
-	"github.com/drover-registry/drover/internal/store"
 )
 
 // A movement is final once both of its ends agree. Its reporter speaks for
@@ -64,8 +63,3 @@ func blind(f livestock.TransferFacts, t livestock.Transfer) livestock.TransferFa
 	}
 	return f
 }
-
-// sourceConsent reports whether movement m awaits, or awaited, the review
-// of its source's keeper: then it was recorded blind, and its animals are
-// checked when that keeper accepts it (sourceChecks).
-func sourceConsent(m store.Movement) bool { return m.SourceReviews() }

@@ -24,7 +24,21 @@ type desk struct {
 	svc   *movements.Service
 	run   func() // runs the next due job
 	today time.Time
+	long  time.Time // since when herd's sheep are on farm1
 	users map[string]livestock.User
+}
+
+// herd is newDesk with each of tags on farm1 since 100 days ago (d.long).
+func herd(t *testing.T, s store.Store, tags ...string) *desk {
+	t.Helper()
+	long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
+	since := map[string]time.Time{}
+	for _, tag := range tags {
+		since[tag] = long
+	}
+	d := newDesk(t, s, farm1, since)
+	d.long = long // the seed's own day, should midnight fall between
+	return d
 }
 
 // newDesk seeds sheep of keeper1's flock 130181 on holding, each on it
@@ -198,8 +212,7 @@ func TestCorrectCompletedRefused(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a, b, c, e = "UK0130181 30011", "UK0130181 30012", "UK0130181 30013", "UK0130181 30014"
-		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
-		d := newDesk(t, s, farm1, map[string]time.Time{a: long, b: long, c: long, e: long})
+		d := herd(t, s, a, b, c, e)
 
 		// An older movement, corrected after t1 to take a onward to keeper2.
 		d.ok("b to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -6, b)))
@@ -238,15 +251,14 @@ func TestUndoPastRejected(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a, b = "UK0130181 30051", "UK0130181 30052"
-		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
-		d := newDesk(t, s, farm1, map[string]time.Time{a: long, b: long})
+		d := herd(t, s, a, b)
 		x := d.ok("keeper2's on-move, awaiting keeper1", d.send("keeper2", store.RequestTransfer, d.move(other1, farm1, other1, -5, a, b)))
 		m := d.ok("keeper1 moves a to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -3, a)))
 		d.ok("keeper1 consents", d.send("keeper1", store.RequestReview, d.review(farm1, x.ID, true, -5)))
 		d.on("after the consent", map[string]livestock.CPH{a: own2, b: other1}, nil)
 		fixed := d.ok("correcting keeper1's move", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -2, a)+", "+named(m.ID)))
 		d.ok("undoing it", d.send("keeper1", store.RequestUndo, named(fixed.ID)))
-		d.on("after the undo", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: long})
+		d.on("after the undo", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: d.long})
 	})
 }
 
@@ -259,8 +271,7 @@ func TestUndoPastDestinationRejection(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a, c = "UK0130181 30081", "UK0130181 30082"
-		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
-		d := newDesk(t, s, farm1, map[string]time.Time{a: long, c: long})
+		d := herd(t, s, a, c)
 		d.ok("c to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -6, c)))
 		m := d.ok("a to own2", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, own2, -5, a)))
 		y := d.ok("a and c to keeper2", d.send("keeper1", store.RequestTransfer, d.move(own2, own2, other1, -3, a, c)))
@@ -269,7 +280,7 @@ func TestUndoPastDestinationRejection(t *testing.T) {
 			other1, y.ID, d.day(-3), a)))
 		d.ok("keeper1 undoing the move of a", d.send("keeper1", store.RequestUndo, named(m.ID)))
 		d.refused("keeper2 undoing the review", d.send("keeper2", store.RequestUndo, named(r.ID)), livestock.CodeMovedLater, "moved in later requests")
-		d.on("after both", map[string]livestock.CPH{a: farm1, c: other1}, map[string]time.Time{a: long, c: d.today.AddDate(0, 0, -3)})
+		d.on("after both", map[string]livestock.CPH{a: farm1, c: other1}, map[string]time.Time{a: d.long, c: d.today.AddDate(0, 0, -3)})
 	})
 }
 
@@ -281,8 +292,7 @@ func TestCorrectReportedByBoth(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a, b = "UK0130181 30091", "UK0130181 30092"
-		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
-		d := newDesk(t, s, farm1, map[string]time.Time{a: long, b: long})
+		d := herd(t, s, a, b)
 		first := d.ok("sent", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, other1, -2, a)))
 		if again := d.send("keeper2", store.RequestTransfer, d.move(other1, farm1, other1, -2, a)); again.Status != store.StatusCompletedWarning {
 			t.Fatalf("keeper2's report of the same move: %s %+v", again.Status, again.Errors)
@@ -306,8 +316,7 @@ func TestReviewUndoHeldElsewhere(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a = "UK0130181 30061"
-		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
-		d := newDesk(t, s, farm1, map[string]time.Time{a: long})
+		d := herd(t, s, a)
 		m := d.ok("a to keeper2's farm", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, other1, -5, a)))
 		r1 := d.ok("rejected", d.send("keeper2", store.RequestReview, d.review(other1, m.ID, false, -5)))
 		y := d.ok("a to keeper2's other farm", d.send("keeper1", store.RequestTransfer, d.move(farm1, farm1, other2, -3, a)))
@@ -326,7 +335,7 @@ func TestUndoSeesLateJobs(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a = "UK0130181 30021"
-		d := newDesk(t, s, farm1, map[string]time.Time{a: time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)})
+		d := herd(t, s, a)
 		clock := time.Now().Add(time.Minute) // the jobs are due as soon as submitted
 		r := jobs.New(s, jobs.Options{Now: func() time.Time { return clock }})
 		var late int64 // the request whose first job fails
@@ -368,8 +377,7 @@ func TestCorrectRedirect(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		const a = "UK0130181 30031"
-		long := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -100)
-		d := newDesk(t, s, farm1, map[string]time.Time{a: long})
+		d := herd(t, s, a)
 		state := func(what string, id int64, want store.MovementState, reviewer livestock.CPH) {
 			t.Helper()
 			if m, err := s.Movement(context.Background(), id); err != nil || m.State != want || m.ReviewHolding != reviewer {
@@ -384,7 +392,7 @@ func TestCorrectRedirect(t *testing.T) {
 		if old := d.send("keeper2", store.RequestReview, d.review(other1, elsewhere.ID, true, -1)); old.Status != store.StatusFail {
 			t.Errorf("a review by the holding it was first sent to: %s, want Fail", old.Status)
 		}
-		d.on("awaiting review", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: long})
+		d.on("awaiting review", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: d.long})
 
 		home := d.ok("to keeper1's own holding", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -2, a)+", "+named(elsewhere.ID)))
 		state("to an own holding", first.ID, store.MovementCompleted, livestock.CPH{})
@@ -399,6 +407,6 @@ func TestCorrectRedirect(t *testing.T) {
 		third := d.ok("to another own holding", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own3, -2, a)+", "+named(home.ID)))
 		d.on("moved on by the correction", map[string]livestock.CPH{a: own3}, nil)
 		d.ok("undone", d.send("keeper1", store.RequestUndo, named(third.ID)))
-		d.on("after the undo", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: long})
+		d.on("after the undo", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: d.long})
 	})
 }

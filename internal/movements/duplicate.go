@@ -76,7 +76,7 @@ func (s *Service) reportedAgain(ctx context.Context, tx store.Tx, req *store.Req
 		return outcome{}, false, err
 	}
 	for _, found := range same {
-		if sourceConsent(found) != blind || !reportsAgain(report, found) {
+		if found.SourceReviews() != blind || !reportsAgain(report, found) {
 			continue
 		}
 		m, err := tx.LockMovement(ctx, found.ID)

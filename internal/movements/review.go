@@ -69,7 +69,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 	if arrivalMissing(r, m) {
 		return failed(missingArrival())
 	}
-	if !r.ArrivalGiven || sourceConsent(m) {
+	if !r.ArrivalGiven || m.SourceReviews() {
 		// A source keeper's consent ends no journey of theirs: the live
 		// catalogue forbids its arrivalDate (21505), which Drover takes
 		// and does not use. The animals arrived as the destination
@@ -95,7 +95,7 @@ func (s *Service) applyReview(ctx context.Context, tx store.Tx, req *store.Reque
 		return failed(errs...)
 	}
 	var warns []livestock.FieldError
-	if r.IsAccepted && sourceConsent(m) {
+	if r.IsAccepted && m.SourceReviews() {
 		if warns, err = s.sourceChecks(ctx, tx, &m, decided.Accepted); err != nil {
 			return outcome{}, err
 		}
@@ -215,7 +215,7 @@ func (s *Service) checkMovement(ctx context.Context, u livestock.User, r livesto
 // animals arrived. The source's keeper confirming what left does not know
 // (the animals arrive on the transfer date), nor does a rejection need one.
 func arrivalMissing(r livestock.Review, m store.Movement) bool {
-	return !r.ArrivalGiven && r.IsAccepted && !sourceConsent(m)
+	return !r.ArrivalGiven && r.IsAccepted && !m.SourceReviews()
 }
 
 func missingArrival() livestock.FieldError {

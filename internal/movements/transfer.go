@@ -194,10 +194,7 @@ func (s *Service) correctable(ctx context.Context, tx store.Tx, req *store.Reque
 	case m.State == store.MovementCompleted && len(m.Duplicates) > 0:
 		return refuse(reportedByBoth + ": it stands as both reported it")
 	case m.State == store.MovementCompleted:
-		no, err := reviewedNow(ctx, tx, m, req.UserName)
-		if err == nil && no.msg == "" {
-			no, err = canPutBack(ctx, tx, m, true, req.UserName)
-		}
+		no, err := takenBack(ctx, tx, m, req.UserName)
 		if err != nil {
 			return nil, nil, outcome{}, err
 		}

@@ -141,11 +141,11 @@ func (s *Service) undoTransfer(ctx context.Context, tx store.Tx, target store.Re
 	switch m.State {
 	case store.MovementPendingReview:
 	case store.MovementCompleted:
-		if no, err := reviewedNow(ctx, tx, m, user); no.msg != "" || err != nil {
+		if no, err := takenBack(ctx, tx, m, user); no.msg != "" || err != nil {
 			return no, err
 		}
-		if no, err := s.putBack(ctx, tx, m, true, user); no.msg != "" || err != nil {
-			return no, err
+		if err := moveBack(ctx, tx, m, true); err != nil {
+			return refusal{}, err
 		}
 	default:
 		return cannot("the movement is " + string(m.State)), nil
@@ -175,7 +175,7 @@ func (s *Service) undoReview(ctx context.Context, tx store.Tx, target store.Requ
 	// A movement awaiting its source's consent holds no animals: the next
 	// acceptance checks them again (sourceChecks), so the rejected may
 	// have moved since.
-	if !sourceConsent(m) {
+	if !m.SourceReviews() {
 		if no, err := stayedRejected(ctx, tx, m, user); no.msg != "" || err != nil {
 			return no, err
 		}
@@ -216,10 +216,7 @@ func stayedRejected(ctx context.Context, tx store.Tx, m store.Movement, user str
 	if len(tags) == 0 {
 		return refusal{}, nil
 	}
-	if no, err := movedLater(ctx, tx, m.Settled(), tags, livestock.CPH{}, nil, user); no.msg != "" || err != nil {
-		return no, err
-	}
-	if no, err := heldElsewhere(ctx, tx, tags, m.ID); no.msg != "" || err != nil {
+	if no, err := movedLater(ctx, tx, m, tags, livestock.CPH{}, nil, user); no.msg != "" || err != nil {
 		return no, err
 	}
 	animals, err := tx.Animals(ctx, tags)
@@ -251,15 +248,29 @@ const reportedByBoth = "the keeper at the other end has reported this move too, 
 // another keeper's request or in one that cannot be named.
 const laterMoves = "one or more animals of this movement have moved in later requests: undo those first"
 
-// movedLater refuses an undo when a movement made after request since
-// moves or holds one of its animals (tags, or batches leaving from):
-// putting them back would leave that movement moving animals from where
-// they never were. It names the later request only when it is the
-// undoer's own: another keeper's moves are not theirs to learn.
-func movedLater(ctx context.Context, tx store.Tx, since int64, tags []string, from livestock.CPH, batches []string, user string) (refusal, error) {
-	what, rid, found, err := tx.MovedAfter(ctx, since, tags, from, batches)
-	if err != nil || !found {
+// movedLater refuses an undo of m when another movement moves or holds
+// one of its animals (tags, or batches leaving from) since: one made or
+// decided after it, or any other awaiting review (a job that ran late, a
+// review undone since, which request ids do not tell). Putting them back
+// would leave that movement moving animals from where they never were. It
+// names the later request only when it is the undoer's own: another
+// keeper's moves are not theirs to learn.
+func movedLater(ctx context.Context, tx store.Tx, m store.Movement, tags []string, from livestock.CPH, batches []string, user string) (refusal, error) {
+	what, rid, found, err := tx.MovedAfter(ctx, m.Settled(), tags, from, batches)
+	if err != nil {
 		return refusal{}, err
+	}
+	if !found {
+		moving, err := tx.InTransit(ctx, tags)
+		if err != nil {
+			return refusal{}, err
+		}
+		for _, other := range moving {
+			if other != m.ID {
+				return refusal{livestock.CodeMovedLater, laterMoves}, nil
+			}
+		}
+		return refusal{}, nil
 	}
 	later, err := tx.Request(ctx, rid)
 	if err != nil && !livestock.IsNotFound(err) {
@@ -319,15 +330,22 @@ func reviewedNow(ctx context.Context, tx store.Tx, m store.Movement, user string
 	return refusal{}, nil
 }
 
+// takenBack says why completed movement m cannot be taken back (undone,
+// or undone to be corrected) by user: its animals are another keeper's
+// to answer for now, or cannot be put back.
+func takenBack(ctx context.Context, tx store.Tx, m store.Movement, user string) (refusal, error) {
+	if no, err := reviewedNow(ctx, tx, m, user); no.msg != "" || err != nil {
+		return no, err
+	}
+	return canPutBack(ctx, tx, m, true, user)
+}
+
 // canPutBack says why m's animals cannot be put back, if they cannot:
 // one has moved on since, another movement holds it, or it is no longer
 // where m left it.
 func canPutBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, user string) (refusal, error) {
 	tags, batches := returning(m, all)
-	if no, err := movedLater(ctx, tx, m.Settled(), tags, m.Destination, batches, user); no.msg != "" || err != nil {
-		return no, err
-	}
-	if no, err := heldElsewhere(ctx, tx, tags, m.ID); no.msg != "" || err != nil {
+	if no, err := movedLater(ctx, tx, m, tags, m.Destination, batches, user); no.msg != "" || err != nil {
 		return no, err
 	}
 	animals, err := tx.Animals(ctx, tags)
@@ -340,23 +358,6 @@ func canPutBack(ctx context.Context, tx store.Tx, m store.Movement, all bool, us
 			return refusal{}, livestock.Errorf(livestock.KindNotFound, "no animal wears %q", id)
 		}
 		if a.CPH != m.Destination || !a.OnSince.Equal(m.ArrivalDate) {
-			return refusal{livestock.CodeMovedLater, laterMoves}, nil
-		}
-	}
-	return refusal{}, nil
-}
-
-// heldElsewhere refuses when a movement other than id awaits review
-// holding one of tags: one whose job ran late, or whose review was undone
-// since, is not found by request ids, yet taking the animal back would
-// leave it held by two movements.
-func heldElsewhere(ctx context.Context, tx store.Tx, tags []string, id int64) (refusal, error) {
-	moving, err := tx.InTransit(ctx, tags)
-	if err != nil {
-		return refusal{}, err
-	}
-	for _, other := range moving {
-		if other != id {
 			return refusal{livestock.CodeMovedLater, laterMoves}, nil
 		}
 	}

@@ -51,7 +51,8 @@ func (m Movement) Settled() int64 { return max(m.ID, m.RequestID, m.ReviewID) }
 
 // SourceReviews reports whether m awaits, or awaited, the review of its
 // source's keeper: an on-move the destination reported, which that keeper
-// confirms in whole or in part.
+// confirms in whole or in part. It was recorded blind, and its animals are
+// checked when that keeper accepts it.
 func (m Movement) SourceReviews() bool {
 	return !m.ReviewHolding.IsZero() && m.ReviewHolding == m.Source
 }
