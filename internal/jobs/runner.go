@@ -10,7 +10,8 @@
 // SQLite's one writer rather than queueing behind them a commit each.
 //
 // A handler that fails is retried with exponential backoff; an error marked
-// Permanent, or the last allowed attempt, fails the job for good. Several
+// Permanent, or the last allowed attempt, fails the job for good, and its
+// kind's Abandon ends the work it stood for. Several
 // replicas can run runners on one PostgreSQL store: each job is held by
 // one of them at a time (SKIP LOCKED).
 package jobs
@@ -34,10 +35,11 @@ import (
 type Handler func(ctx context.Context, tx store.Tx, j store.Job) error
 
 // Abandon ends, in a transaction of its own, the work a job stands for
-// when its Handler panicked: the panic's writes were rolled back, and the
-// request the job was to decide must not stay pending for ever. It must
-// leave work that is already decided alone, since another replica may
-// have taken the job meanwhile.
+// when its Handler failed for good (a panic, a Permanent error or the last
+// attempt): that attempt's writes were rolled back, and the request the
+// job was to decide must not stay pending for ever. It must leave work
+// that is already decided alone, since another replica may have taken the
+// job meanwhile.
 type Abandon func(ctx context.Context, tx store.Tx, j store.Job, cause error) error
 
 // Options configure a Runner.
@@ -63,7 +65,7 @@ type Options struct {
 
 // Store is what a Runner uses of store.Store: claiming and retrying jobs
 // (store.JobStore), and a shared transaction in which to abandon a job
-// whose handler panicked (store.TxStore).
+// that failed for good (store.TxStore).
 type Store interface {
 	RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx store.Tx, j store.Job) error) (ran bool, err error)
 	RetryJob(ctx context.Context, id int64, runAt time.Time, lastError string, final bool) error
@@ -127,7 +129,8 @@ func (r *Runner) Register(kind string, h Handler) {
 	r.handlers[kind] = h
 }
 
-// RegisterAbandon sets what ends a job of kind whose handler panicked.
+// RegisterAbandon sets what ends the work of a job of kind that failed for
+// good.
 func (r *Runner) RegisterAbandon(kind string, a Abandon) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -240,6 +243,8 @@ func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
 		if errors.As(jobErr, &p) {
 			r.opts.Log.Error("job panicked", slog.Int64("job", failed.ID), slog.String("kind", failed.Kind),
 				slog.Any("panic", p.value), slog.String("stack", string(p.stack)))
+		}
+		if lastAttempt(*failed, jobErr) {
 			r.abandon(jctx, *failed, jobErr)
 		}
 		return true, r.retry(jctx, *failed, jobErr)
@@ -278,8 +283,14 @@ func safeCall(ctx context.Context, h Handler, tx store.Tx, j store.Job) (err err
 	return h(ctx, tx, j)
 }
 
-// abandon ends the work of a job whose handler panicked, before the job
-// is failed: a crash between the two leaves the job due, and its next run
+// lastAttempt reports whether the attempt of j that failed with cause is its
+// last.
+func lastAttempt(j store.Job, cause error) bool {
+	return IsPermanent(cause) || j.Attempts+1 >= j.MaxAttempts
+}
+
+// abandon ends the work of a job that failed for good, before the job is
+// failed: a crash between the two leaves the job due, and its next run
 // finds the work decided. A failure here is logged; the job fails anyway.
 func (r *Runner) abandon(ctx context.Context, j store.Job, cause error) {
 	r.mu.Lock()
@@ -305,8 +316,7 @@ func (r *Runner) abandon(ctx context.Context, j store.Job, cause error) {
 // retry records a failed attempt: due again after a backoff, or failed for
 // good when the error is permanent or the attempts are used up.
 func (r *Runner) retry(ctx context.Context, j store.Job, cause error) error {
-	attempt := j.Attempts + 1
-	final := IsPermanent(cause) || attempt >= j.MaxAttempts
+	attempt, final := j.Attempts+1, lastAttempt(j, cause)
 	runAt := r.opts.Now().Add(Backoff(attempt))
 	lvl := slog.LevelWarn
 	if final {

@@ -212,6 +212,52 @@ func TestPanicAbandonsWork(t *testing.T) {
 	})
 }
 
+// TestLastAttemptAbandons: a handler that fails after writing is retried
+// with its writes rolled back each time; its last attempt calls its kind's
+// Abandon, in a transaction of its own, and fails the job. Attempts before
+// the last are not abandoned.
+func TestLastAttemptAbandons(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		var id int64
+		err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
+			id, err = tx.EnqueueJob(ctx, store.NewJob{Kind: "test.flaky", Payload: []byte(`{}`), MaxAttempts: 2})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock := time.Now()
+		r := jobs.New(s, jobs.Options{Now: func() time.Time { return clock }})
+		r.Register("test.flaky", func(ctx context.Context, tx store.Tx, j store.Job) error {
+			if err := apply(ctx, tx, j); err != nil {
+				return err
+			}
+			return errors.New("store went away after the write")
+		})
+		var abandoned int
+		r.RegisterAbandon("test.flaky", func(ctx context.Context, tx store.Tx, j store.Job, cause error) error {
+			abandoned++
+			return tx.Audit(ctx, store.AuditEntry{At: time.Now(), Action: "abandoned", Subject: fmt.Sprintf("job:%d", j.ID)})
+		})
+		for attempt := 1; attempt <= 2; attempt++ {
+			if ran, err := r.RunOne(context.Background(), []string{"test.flaky"}); !ran || err != nil {
+				t.Fatalf("attempt %d: RunOne = %v, %v", attempt, ran, err)
+			}
+			if abandoned != attempt-1 || effects(t, s, id) != attempt-1 {
+				t.Errorf("after attempt %d: abandoned %d times, %d audit lines; want %d of each", attempt, abandoned, effects(t, s, id), attempt-1)
+			}
+			clock = clock.Add(time.Hour) // past the backoff
+		}
+		if j, _ := storetest.Inspect(s).Job(context.Background(), id); j.State != store.JobFailed {
+			t.Errorf("job = %+v, want failed", j)
+		}
+		if got := r.Stats(); got != (jobs.Stats{Retried: 1, Failed: 1}) {
+			t.Errorf("Stats = %+v, want one retried, one failed", got)
+		}
+	})
+}
+
 // TestConcurrentRunners runs two runners, as two replicas would, over one
 // store: every job is applied exactly once.
 func TestConcurrentRunners(t *testing.T) {

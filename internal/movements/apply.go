@@ -81,12 +81,7 @@ func (s *Service) apply(ctx context.Context, tx store.Tx, j store.Job) error {
 		err = jobs.Permanent(fmt.Errorf("request %d: unknown type %q", req.ID, req.Type))
 	}
 	if err != nil {
-		if j.Attempts+1 < j.MaxAttempts && !jobs.IsPermanent(err) {
-			return err // retried with backoff; nothing of this attempt is kept
-		}
-		// The last attempt: end the request rather than leave it Pending.
-		out = outcome{errs: []livestock.FieldError{{Code: livestock.CodeInternal,
-			Message: "the request could not be processed; please submit it again"}}, queueFail: true}
+		return err // nothing of this attempt is kept: retried, or on the last abandoned
 	}
 	req.Status = out.status()
 	if !req.Status.Applied() {
@@ -115,20 +110,24 @@ func boundErrors(errs []livestock.FieldError) []livestock.FieldError {
 		Message: fmt.Sprintf("there have been too many validation errors in this request: %d more are not listed; resolve these and submit it again", more)})
 }
 
-// abandon ends Fail a request whose job panicked (jobs.Abandon): the
-// panic's writes were rolled back, so nothing of it was applied.
+// abandon ends QueueFail a request whose job failed for good
+// (jobs.Abandon): the attempt's writes were rolled back, so nothing of it
+// was applied, and the fault is the service's, not the request's.
 func (s *Service) abandon(ctx context.Context, tx store.Tx, j store.Job, _ error) error {
 	var p jobPayload
 	if err := json.Unmarshal(j.Payload, &p); err != nil {
 		return fmt.Errorf("job %d: payload: %w", j.ID, err)
 	}
 	req, err := tx.LockRequest(ctx, p.RequestID)
+	if livestock.IsNotFound(err) {
+		return nil // nothing to end; the job's own error says why
+	}
 	if err != nil || req.Status != store.StatusPending {
 		return err
 	}
-	req.Status, req.UndoSupported, req.Warnings = store.StatusFail, false, nil
-	req.Errors = []livestock.FieldError{{Code: livestock.CodeInternal,
-		Message: "the request could not be processed; please submit it again"}}
+	out := outcome{errs: []livestock.FieldError{{Code: livestock.CodeInternal,
+		Message: "the request could not be processed; please submit it again"}}, queueFail: true}
+	req.Status, req.UndoSupported, req.Warnings, req.Errors = out.status(), false, nil, out.errs
 	req.UpdatedDate = s.stamp()
 	return tx.UpdateRequest(ctx, req)
 }

@@ -36,10 +36,7 @@ func (s *Service) applyJob(ctx context.Context, tx store.Tx, j store.Job) error 
 	} else {
 		errs, warns, err = s.register(ctx, tx, r, w, reg.UserName, reg.RequestDate)
 		if err != nil {
-			if j.Attempts+1 < j.MaxAttempts && !jobs.IsPermanent(err) {
-				return err
-			}
-			errs = []livestock.FieldError{{Code: livestock.CodeInternal, Message: "the registration could not be processed; please submit it again"}}
+			return err // nothing of this attempt is kept: retried, or on the last abandoned
 		}
 	}
 	reg.Status, reg.Warnings, reg.UpdatedDate = store.RegistrationCompleted, warns, s.now().UTC()
@@ -51,14 +48,18 @@ func (s *Service) applyJob(ctx context.Context, tx store.Tx, j store.Job) error 
 	return tx.UpdateRegistration(ctx, reg)
 }
 
-// abandonJob ends Failed a registration whose job panicked (jobs.Abandon):
-// the panic's writes were rolled back, so no animal was registered.
+// abandonJob ends Failed a registration whose job failed for good
+// (jobs.Abandon): the attempt's writes were rolled back, so no animal was
+// registered.
 func (s *Service) abandonJob(ctx context.Context, tx store.Tx, j store.Job, _ error) error {
 	var p jobPayload
 	if err := json.Unmarshal(j.Payload, &p); err != nil {
 		return fmt.Errorf("job %d: payload: %w", j.ID, err)
 	}
 	reg, err := tx.LockRegistration(ctx, p.RegistrationID)
+	if livestock.IsNotFound(err) {
+		return nil // nothing to end; the job's own error says why
+	}
 	if err != nil || reg.Status != store.RegistrationPending {
 		return err
 	}

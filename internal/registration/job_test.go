@@ -3,12 +3,14 @@ package registration
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -182,6 +184,44 @@ func TestPanickingJobFails(t *testing.T) {
 			t.Errorf("job counts = %v, want one failed, one done", c)
 		}
 	})
+}
+
+// TestLastAttemptKeepsNothing: a job whose last attempt fails after it has
+// registered the animal (the write done, the call then reporting an error)
+// ends its registration Failed with an internal error, and the animal is
+// not registered: the attempt's writes are not committed with the status.
+func TestLastAttemptKeepsNothing(t *testing.T) {
+	t.Parallel()
+	each(t, func(t *testing.T, b *bundle) {
+		k1, id := b.user("keeper1"), tag(t, "442501", 101)
+		a := b.mustSubmit(k1, calf(id, tag(t, "442501", 1), "2026-06-07"), true, "", 202)
+		b.runner.Register(JobKind, func(ctx context.Context, tx store.Tx, j store.Job) error {
+			return b.svc.applyJob(ctx, registersThenFails{tx}, j)
+		})
+		b.runJob()
+		r := b.registration(a.RequestID)
+		if diff := cmp.Diff([]livestock.Code{livestock.CodeInternal}, codes(r.Errors)); r.Status != store.RegistrationFailed || diff != "" {
+			t.Errorf("after the last attempt: %s, errors (-want +got):\n%s", r.Status, diff)
+		}
+		if _, err := b.store.Animal(b.ctx, id); !livestock.IsNotFound(err) {
+			t.Errorf("animal after the last attempt failed: %v, want not found", err)
+		}
+		if c := b.jobCounts(); c[store.JobFailed] != 1 {
+			t.Errorf("job counts = %v, want one failed", c)
+		}
+	})
+}
+
+// registersThenFails registers the animal and then reports a failure, as
+// a connection lost after the write would; the failure is permanent, so
+// the attempt is the job's last.
+type registersThenFails struct{ store.Tx }
+
+func (f registersThenFails) RegisterAnimal(ctx context.Context, a store.Animal) error {
+	if err := f.Tx.RegisterAnimal(ctx, a); err != nil {
+		return err
+	}
+	return jobs.Permanent(errors.New("injected failure after the write"))
 }
 
 func codes(fs []livestock.FieldError) []livestock.Code {
