@@ -239,15 +239,20 @@ func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
 		return jobErr
 	})
 	if failed != nil {
+		// The attempt may have used up jctx; recording its failure has a
+		// deadline of its own, or a job slower than JobTimeout would run
+		// again at once, its attempts never counted.
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.JobTimeout)
+		defer rcancel()
 		var p *panicked
 		if errors.As(jobErr, &p) {
 			r.opts.Log.Error("job panicked", slog.Int64("job", failed.ID), slog.String("kind", failed.Kind),
 				slog.Any("panic", p.value), slog.String("stack", string(p.stack)))
 		}
 		if lastAttempt(*failed, jobErr) {
-			r.abandon(jctx, *failed, jobErr)
+			r.abandon(rctx, *failed, jobErr)
 		}
-		return true, r.retry(jctx, *failed, jobErr)
+		return true, r.retry(rctx, *failed, jobErr)
 	}
 	if err != nil {
 		return ran, err

@@ -258,6 +258,28 @@ func TestLastAttemptAbandons(t *testing.T) {
 	})
 }
 
+// TestSlowAttemptRecorded: an attempt that fails after using up its
+// JobTimeout still has its failure recorded, so that a job too slow for
+// its deadline counts its attempts and ends, rather than running again
+// at once, uncounted, for ever.
+func TestSlowAttemptRecorded(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ids := enqueue(t, s, "test.slow", 1)
+		r := jobs.New(s, jobs.Options{JobTimeout: 200 * time.Millisecond})
+		r.Register("test.slow", func(ctx context.Context, tx store.Tx, j store.Job) error {
+			time.Sleep(300 * time.Millisecond)
+			return errors.New("too slow")
+		})
+		if ran, err := r.RunOne(context.Background(), []string{"test.slow"}); !ran || err != nil {
+			t.Fatalf("RunOne = %v, %v; want the failure recorded", ran, err)
+		}
+		if j, _ := storetest.Inspect(s).Job(context.Background(), ids[0]); j.Attempts != 1 || j.LastError == "" {
+			t.Errorf("job = %+v, want one attempt recorded with its error", j)
+		}
+	})
+}
+
 // TestConcurrentRunners runs two runners, as two replicas would, over one
 // store: every job is applied exactly once.
 func TestConcurrentRunners(t *testing.T) {
