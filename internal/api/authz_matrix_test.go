@@ -47,8 +47,8 @@ func getCall(path string) func(*authzFixture) authzCall {
 // registration status is a 404, a registration at another keeper's
 // holding a 400 (V047). Another keeper's animal or movement request, asked
 // for by tag or id, is the 404 of one not there, and an undo naming
-// another keeper's request is taken as one naming an id not in use (201,
-// then Fail V024): a 403 told which were in use (issue 20). keeper1
+// another keeper's request is answered as one naming an id not in use
+// (400 V024): a 403 told which were in use (issue 20). keeper1
 // withdrawn from every holding still reads their own requests and acts
 // for nothing. Cases that are not another principal have small tables of
 // their own: crossKeeperMatrix (a keeper reporting another's animals moved
@@ -114,10 +114,10 @@ func authzMatrix() map[string]authzRow {
 			fix := transfer(day(0), farm1, farm2, farm1, sheep("130181", 3), nil)
 			fix["requestToBeCorrected_ID"] = f.correction.RequestID
 			return envelopeCall("CorrectTransferRequests", fix)
-		}, owner: st201, stranger: st403, inspector: st403, withdrawn: st403},
+		}, owner: st201, stranger: st400, inspector: st403, withdrawn: st403}, // as the undo below
 		"POST /v1/UndoRequests": {build: func(f *authzFixture) authzCall {
 			return envelopeCall("UndoRequests", map[string]any{"requestToBeUndone_ID": f.toUndo.RequestID})
-		}, owner: st201, stranger: st201, inspector: st403, withdrawn: st403}, // the inspector may see it: not theirs to undo
+		}, owner: st201, stranger: st400, inspector: st403, withdrawn: st403}, // the stranger is told an id not in use (V024), the inspector, who may see it, that it is not theirs to undo
 		"POST /v1/ReviewHoldingMovementRequests": {build: func(f *authzFixture) authzCall {
 			return envelopeCall("ReviewHoldingMovementRequests", f.reviewOf(f.toReview.RequestID))
 		}, owner: st201, stranger: st403, inspector: st403, withdrawn: st403},

@@ -69,6 +69,10 @@ func TestKeeperIsolationOfWrites(t *testing.T) {
 				t.Errorf("keeper2 POST %s naming %d shows keeper1's %s: %s", tc.collection, private, m, res.body)
 			}
 			switch res.status {
+			case http.StatusBadRequest: // an id not in use (V024), word for word (TestNotYoursWritesAreNotThere)
+				if errs := res.problem().Errors; len(errs) != 1 || errs[0].Code != "V024" {
+					t.Errorf("keeper2 POST %s naming keeper1's request: %s, want V024 alone", tc.collection, res.body)
+				}
 			case http.StatusForbidden:
 			case http.StatusCreated:
 				var rec record

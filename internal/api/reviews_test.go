@@ -218,11 +218,12 @@ func TestReviewRefusedAtOnce(t *testing.T) {
 		}
 	}
 	// A rejection with animalTotal 0, as a client generated from the live
-	// definition sends it, is no refusal (the movement 7 does not exist:
-	// the job decides that).
+	// definition sends it, is no refusal of its animalTotal: its one error
+	// is that request 7 does not exist.
 	ok := map[string]any{"requestId": 7, "isAccepted": false, "animalTotal": 0, "arrivalDate": day(0)}
-	if res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": map[string]any{"holding": farm2, "reviewMovement": ok}}); res.status == http.StatusBadRequest {
-		t.Errorf("a rejection with animalTotal 0: %d %s", res.status, res.body)
+	res := b.post(k2, "ReviewHoldingMovementRequests", map[string]any{"content": map[string]any{"holding": farm2, "reviewMovement": ok}})
+	if _, code, _ := liveRefusal(res); res.status != http.StatusBadRequest || code != "21373" || strings.Contains(string(res.body), "animalTotal") {
+		t.Errorf("a rejection with animalTotal 0: %d %s, want only 21373 (no such request)", res.status, res.body)
 	}
 }
 

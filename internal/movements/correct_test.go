@@ -77,6 +77,18 @@ func (d *desk) post(user string, typ store.RequestType, content string) int64 {
 	return id
 }
 
+// refusedAtOnce checks that content, submitted as user, is refused at
+// submission with the one error code, saying says.
+func (d *desk) refusedAtOnce(what, user string, typ store.RequestType, content string, code livestock.Code, says string) {
+	d.t.Helper()
+	_, err := d.svc.Submit(context.Background(), typ, movements.Posted{User: d.users[user], Body: []byte(`{"content": {` + content + `}}`),
+		Render: func(store.Request) (int, []byte, error) { return 201, nil, nil }})
+	var e *livestock.Error
+	if !errors.As(err, &e) || e.Kind != livestock.KindInvalid || len(e.Fields) != 1 || e.Fields[0].Code != code || !strings.Contains(e.Fields[0].Message, says) {
+		d.t.Errorf("%s: %v; want a 400 with %s saying %q", what, err, code, says)
+	}
+}
+
 // send submits content as user, runs its job and returns the request.
 func (d *desk) send(user string, typ store.RequestType, content string) store.Request {
 	d.t.Helper()
@@ -394,12 +406,20 @@ func TestCorrectRedirect(t *testing.T) {
 		}
 		d.on("awaiting review", map[string]livestock.CPH{a: farm1}, map[string]time.Time{a: d.long})
 
-		home := d.ok("to keeper1's own holding", d.send("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -2, a)+", "+named(elsewhere.ID)))
+		// keeper2's review, submitted while the move still awaited it and
+		// decided after the correction below: to its job, too, the request
+		// is by then an id not in use.
+		homeID := d.post("keeper1", store.RequestCorrection, d.move(farm1, farm1, own2, -2, a)+", "+named(elsewhere.ID))
+		lateID := d.post("keeper2", store.RequestReview, d.review(other2, elsewhere.ID, true, -1))
+		d.run()
+		d.run()
+		home := d.ok("to keeper1's own holding", d.request(homeID))
+		d.refused("a review of the move before it was sent home", d.request(lateID), livestock.CodeTargetUnknown, "no such request")
 		state("to an own holding", first.ID, store.MovementCompleted, livestock.CPH{})
 		// Nothing of it is about keeper2's holdings now: to keeper2 the
 		// requests that named them are ids not in use.
 		for _, id := range []int64{first.ID, elsewhere.ID} {
-			d.refused("keeper2 naming a request that once named their farm", d.send("keeper2", store.RequestReview, d.review(other1, id, true, -1)),
+			d.refusedAtOnce("keeper2 naming a request that once named their farm", "keeper2", store.RequestReview, d.review(other1, id, true, -1),
 				livestock.CodeTargetUnknown, "no such request")
 		}
 		d.on("at home", map[string]livestock.CPH{a: own2}, map[string]time.Time{a: d.today.AddDate(0, 0, -2)})

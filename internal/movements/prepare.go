@@ -126,7 +126,7 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 	case err != nil:
 		return req, err
 	case !found:
-		return req, nil // the job fails it with V024
+		return req, noSuchRequest(undoTarget, w.UndoRequestID)
 	case target.UserName != u.Name:
 		return req, notSubmitter(undoTarget, w.UndoRequestID, "undo")
 	case !s.actsForTarget(u, target):
@@ -140,15 +140,15 @@ func (s *Service) prepareUndo(ctx context.Context, u livestock.User, content []b
 const correctionTarget = "requestToBeUndone_ID"
 
 // ownTarget refuses (403) a correction of another user's request that
-// the caller may see; one they may not see is an id not in use
-// (notyours.go).
+// the caller may see; one they may not see is an id not in use (400,
+// notyours.go).
 func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
 	target, _, found, err := s.namedRequest(ctx, u, id)
 	switch {
 	case err != nil:
 		return err
 	case !found:
-		return nil // the job fails it with V024
+		return noSuchRequest("/content/"+correctionTarget, id)
 	case target.UserName != u.Name:
 		return notSubmitter("/content/"+correctionTarget, id, verb)
 	case !s.actsForTarget(u, target):

@@ -184,8 +184,11 @@ func staleReview(named, current int64) livestock.FieldError {
 // a correction may come between the two.
 func (s *Service) checkMovement(ctx context.Context, u livestock.User, r livestock.Review) error {
 	reviewed, m, found, err := s.namedRequest(ctx, u, r.RequestID)
-	if err != nil || !found {
-		return err // one not found is an id not in use: notyours.go
+	if err != nil {
+		return err
+	}
+	if !found {
+		return noSuchRequest("/content/reviewMovement/requestId", r.RequestID)
 	}
 	if m.ID == 0 { // the caller's own request: namedRequest read no movement
 		id, err := movementOf(ctx, s.store, reviewed)
