@@ -238,7 +238,7 @@ func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
 		}
 		return jobErr
 	})
-	if failed != nil {
+	if failed != nil && ran { // not ran: the pass that failed was undone, and its rerun claimed no job
 		// The attempt may have used up jctx; recording its failure has a
 		// deadline of its own, or a job slower than JobTimeout would run
 		// again at once, its attempts never counted.
@@ -249,10 +249,11 @@ func (r *Runner) RunOne(ctx context.Context, kinds []string) (bool, error) {
 			r.opts.Log.Error("job panicked", slog.Int64("job", failed.ID), slog.String("kind", failed.Kind),
 				slog.Any("panic", p.value), slog.String("stack", string(p.stack)))
 		}
-		if lastAttempt(*failed, jobErr) {
-			r.abandon(rctx, *failed, jobErr)
+		final := lastAttempt(*failed, jobErr)
+		if final && !r.abandon(rctx, *failed, jobErr) {
+			final = false // its work not ended: due again after a backoff, to be ended then
 		}
-		return true, r.retry(rctx, *failed, jobErr)
+		return true, r.retry(rctx, *failed, jobErr, final)
 	}
 	if err != nil {
 		return ran, err
@@ -296,13 +297,15 @@ func lastAttempt(j store.Job, cause error) bool {
 
 // abandon ends the work of a job that failed for good, before the job is
 // failed: a crash between the two leaves the job due, and its next run
-// finds the work decided. A failure here is logged; the job fails anyway.
-func (r *Runner) abandon(ctx context.Context, j store.Job, cause error) {
+// finds the work decided. It reports whether the work was ended; when it
+// was not (logged), the job must not fail, or its request would stay
+// pending for ever.
+func (r *Runner) abandon(ctx context.Context, j store.Job, cause error) bool {
 	r.mu.Lock()
 	a := r.abandons[j.Kind]
 	r.mu.Unlock()
 	if a == nil {
-		return
+		return true
 	}
 	err := r.store.InSharedTx(ctx, func(ctx context.Context, tx store.Tx) (err error) {
 		defer func() {
@@ -316,12 +319,13 @@ func (r *Runner) abandon(ctx context.Context, j store.Job, cause error) {
 		r.opts.Log.Error("job's work could not be ended", slog.Int64("job", j.ID), slog.String("kind", j.Kind),
 			slog.Any("error", err))
 	}
+	return err == nil
 }
 
 // retry records a failed attempt: due again after a backoff, or failed for
-// good when the error is permanent or the attempts are used up.
-func (r *Runner) retry(ctx context.Context, j store.Job, cause error) error {
-	attempt, final := j.Attempts+1, lastAttempt(j, cause)
+// good when final.
+func (r *Runner) retry(ctx context.Context, j store.Job, cause error, final bool) error {
+	attempt := j.Attempts + 1
 	runAt := r.opts.Now().Add(Backoff(attempt))
 	lvl := slog.LevelWarn
 	if final {

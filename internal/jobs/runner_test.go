@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/drover-registry/drover/internal/jobs"
+	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
 	"github.com/drover-registry/drover/internal/store/sqlite"
 	"github.com/drover-registry/drover/internal/store/storetest"
@@ -256,6 +257,88 @@ func TestLastAttemptAbandons(t *testing.T) {
 			t.Errorf("Stats = %+v, want one retried, one failed", got)
 		}
 	})
+}
+
+// blipStore fails its first InSharedTx, as a connection reset would: the
+// abandon of a job's last attempt, in the tests that use it.
+type blipStore struct {
+	store.Store
+	blipped atomic.Bool
+}
+
+func (b *blipStore) InSharedTx(ctx context.Context, fn func(ctx context.Context, tx store.Tx) error) error {
+	if b.blipped.CompareAndSwap(false, true) {
+		return livestock.Errorf(livestock.KindUnavailable, "connection reset by peer")
+	}
+	return b.Store.InSharedTx(ctx, fn)
+}
+
+// TestAbandonFailedIsRetried: when the abandon of a job's last attempt
+// fails, the job is not failed (nothing would ever end its work): it is
+// due again after a backoff, and its next failure abandons it.
+func TestAbandonFailedIsRetried(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		var id int64
+		err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
+			id, err = tx.EnqueueJob(ctx, store.NewJob{Kind: "test.last", Payload: []byte(`{}`), MaxAttempts: 1})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock := time.Now()
+		r := jobs.New(&blipStore{Store: s}, jobs.Options{Now: func() time.Time { return clock }})
+		r.Register("test.last", func(context.Context, store.Tx, store.Job) error { return errors.New("boom") })
+		ended := 0
+		r.RegisterAbandon("test.last", func(ctx context.Context, tx store.Tx, j store.Job, _ error) error {
+			ended++
+			return nil
+		})
+		for attempt, want := range []store.JobState{store.JobAvailable, store.JobFailed} {
+			if ran, err := r.RunOne(context.Background(), []string{"test.last"}); !ran || err != nil {
+				t.Fatalf("attempt %d: RunOne = %v, %v", attempt+1, ran, err)
+			}
+			if j, _ := storetest.Inspect(s).Job(context.Background(), id); j.State != want || ended != attempt {
+				t.Errorf("after attempt %d: job %s, ended %d times; want %s, %d", attempt+1, j.State, ended, want, attempt)
+			}
+			clock = clock.Add(time.Hour)
+		}
+	})
+}
+
+// rerunStore runs fn as a group's two passes would when the first fails
+// and the second, with savepoints, finds the job taken meanwhile: the
+// first pass's failure was undone, and no job ran. It counts the writes
+// asked of it after.
+type rerunStore struct{ writes int }
+
+func (*rerunStore) RunJob(ctx context.Context, _ []string, _ time.Time, fn func(context.Context, store.Tx, store.Job) error) (bool, error) {
+	_ = fn(ctx, nil, store.Job{ID: 7, Kind: "test.k", MaxAttempts: 1})
+	return false, nil
+}
+
+func (r *rerunStore) RetryJob(context.Context, int64, time.Time, string, bool) error { r.writes++; return nil }
+
+func (r *rerunStore) InSharedTx(context.Context, func(context.Context, store.Tx) error) error {
+	r.writes++
+	return nil
+}
+
+// TestUndonePassIsNoFailure: a failure from a pass of the group that was
+// undone, whose rerun claimed no job, is not recorded or abandoned.
+func TestUndonePassIsNoFailure(t *testing.T) {
+	t.Parallel()
+	s := &rerunStore{}
+	r := jobs.New(s, jobs.Options{})
+	r.Register("test.k", func(context.Context, store.Tx, store.Job) error { return errors.New("first pass") })
+	r.RegisterAbandon("test.k", func(context.Context, store.Tx, store.Job, error) error { return nil })
+	if ran, err := r.RunOne(context.Background(), []string{"test.k"}); ran || err != nil || s.writes != 0 {
+		t.Errorf("RunOne = %v, %v, %d writes after; want false, nil, none", ran, err, s.writes)
+	}
+	if got := r.Stats(); got != (jobs.Stats{}) {
+		t.Errorf("Stats = %+v, want nothing counted", got)
+	}
 }
 
 // TestSlowAttemptRecorded: an attempt that fails after using up its

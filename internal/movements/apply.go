@@ -116,7 +116,7 @@ func boundErrors(errs []livestock.FieldError) []livestock.FieldError {
 func (s *Service) abandon(ctx context.Context, tx store.Tx, j store.Job, _ error) error {
 	var p jobPayload
 	if err := json.Unmarshal(j.Payload, &p); err != nil {
-		return fmt.Errorf("job %d: payload: %w", j.ID, err)
+		return nil // it names nothing to end; the job's own error says why
 	}
 	req, err := tx.LockRequest(ctx, p.RequestID)
 	if livestock.IsNotFound(err) {

@@ -54,7 +54,7 @@ func (s *Service) applyJob(ctx context.Context, tx store.Tx, j store.Job) error 
 func (s *Service) abandonJob(ctx context.Context, tx store.Tx, j store.Job, _ error) error {
 	var p jobPayload
 	if err := json.Unmarshal(j.Payload, &p); err != nil {
-		return fmt.Errorf("job %d: payload: %w", j.ID, err)
+		return nil // it names nothing to end; the job's own error says why
 	}
 	reg, err := tx.LockRegistration(ctx, p.RegistrationID)
 	if livestock.IsNotFound(err) {
