@@ -318,7 +318,10 @@ func (*rerunStore) RunJob(ctx context.Context, _ []string, _ time.Time, fn func(
 	return false, nil
 }
 
-func (r *rerunStore) RetryJob(context.Context, int64, time.Time, string, bool) error { r.writes++; return nil }
+func (r *rerunStore) RetryJob(context.Context, int64, time.Time, string, bool) error {
+	r.writes++
+	return nil
+}
 
 func (r *rerunStore) InSharedTx(context.Context, func(context.Context, store.Tx) error) error {
 	r.writes++
