@@ -267,17 +267,22 @@ func sites(at string, s *site, p *problems) []livestock.SiteID {
 }
 
 // parent reads a parent's identifier. A birth registration's parents are
-// on the system, so they must be well formed; an import's may be anything.
+// on the system, so they must be well formed; an import's may be anything,
+// but one that reads as a tag of the species is written as the registry
+// writes it, so that the parent rules find the animal however it was
+// spaced or cased.
 func parent(sp livestock.Species, x *ref, at, category string, p *problems) string {
 	if x == nil || x.Identifier == "" {
 		return ""
 	}
-	if category != livestock.CategoryBirth || sp.IsZero() {
+	if sp.IsZero() {
 		return x.Identifier
 	}
 	t, err := livestock.ParseTag(sp, x.Identifier)
 	if err != nil {
-		p.add(at, err)
+		if category == livestock.CategoryBirth {
+			p.add(at, err)
+		}
 		return x.Identifier
 	}
 	x.Identifier = t.String()

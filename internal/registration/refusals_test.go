@@ -119,6 +119,13 @@ func TestRefusals(t *testing.T) {
 				livestock.KindInvalid, p("V048", "/registration/geneticDam/identifier"), false},
 			{"sire not male", k1, calf(id, cow, born).set("registration.sire", map[string]any{"identifier": cow2}), livestock.KindInvalid,
 				p("V044", "/registration/sire/identifier"), false},
+			// An import's parents may be anything, but one that reads as a
+			// tag of the species is that animal, however written.
+			{"an import's sire the animal itself, spaced", k1, other(id, "cattle", "male").set("registration.sire",
+				map[string]any{"identifier": spaced(id)}), livestock.KindInvalid,
+				p("V044", "/registration/sire/identifier"), false},
+			{"an import's dam not female, spaced", k1, other(id, "cattle", "male").set("registration.birthDam",
+				map[string]any{"identifier": spaced(bull)}), livestock.KindInvalid, p("V041", "/registration/birthDam/identifier"), false},
 			{"original identifier on a birth", k1, calf(id, cow, born).set("OriginalIdentifier", "DE0123456789"), livestock.KindInvalid,
 				p("V045", "/OriginalIdentifier"), false},
 			{"import parents on a birth", k1, calf(id, cow, born).set("importParents.sire", map[string]any{"identifier": "x"}), livestock.KindInvalid,
@@ -181,3 +188,6 @@ func TestRefusals(t *testing.T) {
 		}
 	})
 }
+
+// spaced is a cattle tag as printed on the tag, spaced: UK 442501 2 00147.
+func spaced(tag string) string { return tag[:2] + " " + tag[2:8] + " " + tag[8:9] + " " + tag[9:] }
