@@ -165,7 +165,7 @@ func (g *generator) Read(p []byte) (int, error) {
 // answer comes, and the generator never runs to its end. ("Prompt" is
 // measured in bytes, not time.) The registration interface answers 400
 // instead, in its own shape with LI-Request-Id: its live definition
-// declares no 413.
+// declares no 413. Either names the body as the field.
 func TestHostileHugeBody(t *testing.T) {
 	t.Parallel()
 	b := setup(t, storetest.OpenSQLite(t), api.Config{})
@@ -203,6 +203,10 @@ func TestHostileHugeBody(t *testing.T) {
 			}
 			if res.StatusCode != want || !strings.Contains(string(body), `"S011"`) {
 				t.Errorf("status %d, want %d with S011: %s", res.StatusCode, want, body)
+			}
+			// The field named is the body, whether its length was declared or not.
+			if !strings.Contains(string(body), `"source":"body"`) && !strings.Contains(string(body), `"target":"body"`) {
+				t.Errorf("S011 names no field: %s", body)
 			}
 			if sent := gen.read.Load(); sent >= size {
 				t.Errorf("the whole body was sent (%d bytes) before the answer", sent)

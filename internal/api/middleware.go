@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/drover-registry/drover/internal/livestock"
 )
 
 // The middleware chain, outermost first. routes.go applies it in this
@@ -88,8 +87,7 @@ func (s *Server) deadline(next http.Handler) http.Handler {
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.cfg.MaxBody {
-			writeProblemFor(w, r, &livestock.Error{Kind: livestock.KindTooLarge,
-				Detail: fmt.Sprintf("the request body is over the limit of %d bytes", s.cfg.MaxBody)})
+			writeProblemFor(w, r, tooLarge(s.cfg.MaxBody, nil))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)

@@ -89,10 +89,17 @@ func asDomainError(err error) *livestock.Error {
 	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return &livestock.Error{Kind: livestock.KindTooLarge, Detail: "the request body is over the limit of " +
-			strconv.FormatInt(tooBig.Limit, 10) + " bytes", Err: err}
+		return tooLarge(tooBig.Limit, err)
 	}
 	return &livestock.Error{Kind: livestock.KindInternal, Detail: "an internal fault; the request can be sent again", Err: err}
+}
+
+// tooLarge is the refusal of a body over limit bytes, naming the body as
+// its field, whether its length was declared or found while reading.
+func tooLarge(limit int64, cause error) *livestock.Error {
+	detail := "the request body is over the limit of " + strconv.FormatInt(limit, 10) + " bytes"
+	return &livestock.Error{Kind: livestock.KindTooLarge, Detail: detail, Err: cause,
+		Fields: []livestock.FieldError{{Code: livestock.CodeTooLarge, Source: "body", Message: detail}}}
 }
 
 // writeProblem writes err as the problem body. A timeout answers 504, as

@@ -1,6 +1,9 @@
 package livestock
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // CheckRegistration applies the registration rules of the interface and
 // domain-notes §2–4. Every broken rule is an error; a birth registration
@@ -196,13 +199,15 @@ func checkBirthRegistration(r Registration, f RegistrationFacts, bad func(Code, 
 		bad(CodeImportOnly, "/importParents", "", "importParents belong to category registration (imports)")
 	}
 	born := false
+	var given []string // the birth site as sent, for the error's value
 	for _, s := range r.BirthSite {
 		if s.Type == SiteHolding && s.Identifier == r.RegistrationSite.String() {
 			born = true
 		}
+		given = append(given, s.Identifier)
 	}
 	if !born {
-		bad(CodeBornElsewhere, "/birth/site", r.RegistrationSite.String(), "a birth registration is made on the holding of birth: the birth site must be holding %s", r.RegistrationSite)
+		bad(CodeBornElsewhere, "/birth/site", strings.Join(given, ", "), "a birth registration is made on the holding of birth: the birth site must be holding %s", r.RegistrationSite)
 	}
 	// The dam's holding is checked before anything else about her: a dam
 	// on another holding may be another keeper's animal, and her sex,

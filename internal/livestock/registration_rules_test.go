@@ -248,3 +248,15 @@ func TestFutureDateNamesItsField(t *testing.T) {
 		}
 	}
 }
+
+// TestBornElsewhereNamesWhatWasSent: V039's value is the birth site as
+// sent, not the registration holding it should have been.
+func TestBornElsewhereNamesWhatWasSent(t *testing.T) {
+	t.Parallel()
+	r, f := validBirth(t)
+	r.BirthSite = []SiteID{{Identifier: other.String(), Type: SiteHolding}}
+	_, errs, _ := CheckRegistration(r, f)
+	if len(errs) != 1 || errs[0].Code != CodeBornElsewhere || errs[0].Value != other.String() {
+		t.Errorf("errors = %+v, want V039 with value %s", errs, other)
+	}
+}

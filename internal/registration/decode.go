@@ -253,6 +253,11 @@ func sites(at string, s *site, p *problems) []livestock.SiteID {
 		if id.Type == "" {
 			id.Type = livestock.SiteHolding
 		}
+		if strings.TrimSpace(id.Identifier) == "" { // spaces are no more an identifier than "" is
+			*p = append(*p, livestock.FieldError{Code: livestock.CodeBadLength, Source: fmt.Sprintf("%s/identifiers/%d/identifier", at, i),
+				Value: id.Identifier, Message: "must not be empty"})
+			continue
+		}
 		if id.Type == livestock.SiteHolding {
 			cph, err := livestock.ParseCPH(id.Identifier)
 			if err != nil {

@@ -75,6 +75,9 @@ func TestRefusals(t *testing.T) {
 			// the deadline, W003 and the movement restriction.
 			{"born here, registered as an import", k1, other(id, "cattle", "male").set("birth.site", holdingSite(farm1)),
 				livestock.KindInvalid, p("V049", "/birth/site/identifiers/0/identifier"), false},
+			{"a port of birth that is only spaces", k1, other(id, "cattle", "male").set("birth.site.identifiers", []any{
+				map[string]any{"identifier": "   ", "type": "portNumber"}}), livestock.KindInvalid,
+				p("S007", "/birth/site/identifiers/0/identifier"), true},
 			{"born on two holdings", k1, calf(id, cow, born).set("birth.site.identifiers", []any{
 				map[string]any{"identifier": "01/100/0264"}, map[string]any{"identifier": farm1}}),
 				livestock.KindInvalid, p("S008", "/birth/site/identifiers/1/identifier"), true},
