@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
-
 )
 
 // The middleware chain, outermost first. routes.go applies it in this
