@@ -15,6 +15,7 @@ import (
 	"github.com/drover-registry/drover/internal/jobs"
 	"github.com/drover-registry/drover/internal/livestock"
 	"github.com/drover-registry/drover/internal/store"
+	"github.com/drover-registry/drover/internal/store/postgres"
 	"github.com/drover-registry/drover/internal/store/sqlite"
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
@@ -344,6 +345,32 @@ func TestUndonePassIsNoFailure(t *testing.T) {
 	}
 }
 
+// TestFailedJobWaitsItsBackoff: while a failed attempt's failure is being
+// recorded, the other workers, busy with a stream of jobs, do not take
+// the job again: it runs once in the first second, its backoff.
+func TestFailedJobWaitsItsBackoff(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		bad := enqueue(t, s, "test.bad", 1)[0]
+		enqueue(t, s, "test.ok", 200)
+		r := jobs.New(s, jobs.Options{Workers: 4, Poll: 2 * time.Millisecond})
+		r.Register("test.bad", func(context.Context, store.Tx, store.Job) error {
+			time.Sleep(2 * time.Millisecond)
+			return errors.New("always fails")
+		})
+		r.Register("test.ok", func(context.Context, store.Tx, store.Job) error {
+			time.Sleep(time.Millisecond)
+			return nil
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
+		defer cancel()
+		_ = r.Run(ctx)
+		if j, _ := storetest.Inspect(s).Job(context.Background(), bad); j.Attempts != 1 {
+			t.Errorf("the failing job: %d attempts in 800 ms; want 1 (its backoff is 1 s)", j.Attempts)
+		}
+	})
+}
+
 // TestSlowAttemptRecorded: an attempt that fails after using up its
 // JobTimeout still has its failure recorded, so that a job too slow for
 // its deadline counts its attempts and ends, rather than running again
@@ -512,11 +539,13 @@ func TestIdleWorkersLookLessOften(t *testing.T) {
 }
 
 // cutStore is a store whose job transaction is cut after its handler ran:
-// the attempt is undone with it, and another worker then takes the job
-// and finishes it before the first can record its failure.
+// the attempt is undone with it, and another replica (other, on the same
+// database) then takes the job and finishes it before the first can
+// record its failure.
 type cutStore struct {
 	store.Store
-	cut error
+	other store.Store
+	cut   error
 }
 
 func (c cutStore) RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx store.Tx, j store.Job) error) (bool, error) {
@@ -524,10 +553,46 @@ func (c cutStore) RunJob(ctx context.Context, kinds []string, now time.Time, fn 
 	if !ran || err == nil {
 		return ran, fmt.Errorf("the attempt did not fail: %v, %v", ran, err)
 	}
-	if ran, err := c.Store.RunJob(ctx, kinds, now, apply); !ran || err != nil { // the other worker
-		return false, fmt.Errorf("the other worker: %v, %v", ran, err)
+	if ran, err := c.other.RunJob(ctx, kinds, now, apply); !ran || err != nil { // the other replica
+		return false, fmt.Errorf("the other replica: %v, %v", ran, err)
 	}
 	return true, c.cut
+}
+
+// replicas runs body with two stores on one database, as two replicas
+// would be, on each dialect.
+func replicas(t *testing.T, body func(t *testing.T, a, b store.Store)) {
+	open := map[string]func(t *testing.T) (store.Store, store.Store){
+		"sqlite": func(t *testing.T) (store.Store, store.Store) {
+			path := storetest.SQLitePath(t)
+			return openOn(t, func() (store.Store, error) { return sqlite.Open(context.Background(), path) })
+		},
+		"postgres": func(t *testing.T) (store.Store, store.Store) {
+			u := storetest.PostgresURL(t)
+			return openOn(t, func() (store.Store, error) { return postgres.Open(context.Background(), u) })
+		},
+	}
+	for name, o := range open {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a, b := o(t)
+			body(t, a, b)
+		})
+	}
+}
+
+// openOn opens two stores with open, closed when the test ends.
+func openOn(t *testing.T, open func() (store.Store, error)) (store.Store, store.Store) {
+	var two [2]store.Store
+	for i := range two {
+		s, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		two[i] = s
+	}
+	return two[0], two[1]
 }
 
 // A failed attempt whose job another worker has finished since is no
@@ -535,11 +600,11 @@ func (c cutStore) RunJob(ctx context.Context, kinds []string, now time.Time, fn 
 // the queue, and the job stays done, its work applied once.
 func TestFailedAttemptOfAJobFinishedElsewhere(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, func(t *testing.T, s store.Store) {
+	replicas(t, func(t *testing.T, s, other store.Store) {
 		ids := enqueue(t, s, "test.cut", 1)
 		cut := errors.New("FATAL: terminating connection due to administrator command")
 		var logs bytes.Buffer
-		r := jobs.New(cutStore{Store: s, cut: cut}, jobs.Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
+		r := jobs.New(cutStore{Store: s, other: other, cut: cut}, jobs.Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 		r.Register("test.cut", func(ctx context.Context, tx store.Tx, j store.Job) error { return cut })
 		if ran, err := r.RunOne(context.Background(), []string{"test.cut"}); !ran || err != nil {
 			t.Fatalf("RunOne = %v, %v; want a job run and no error", ran, err)

@@ -14,7 +14,9 @@ type JobStore interface {
 	// committed together: a job is applied exactly once, whatever crashes.
 	// When fn returns nil the job is marked done; when it returns an error
 	// fn's writes are rolled back, the job is left as it was, and the error
-	// is returned. ran is false when no job was due. The claim, fn and the
+	// is returned: the caller then records the failure (RetryJob), and
+	// until it does this store's claims pass over the job, so that it is
+	// not taken again before its backoff. ran is false when no job was due. The claim, fn and the
 	// completion run as one InSharedTx call, with its contract: they may
 	// share a transaction and its commit with other jobs and submissions,
 	// RunJob returns only after that commit, fn is given ctx's values but

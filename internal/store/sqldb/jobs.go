@@ -46,14 +46,19 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 	if len(kinds) == 0 {
 		return false, nil
 	}
+	var held int64 // the job this call failed under a savepoint (jobheld.go)
 	err = s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		t := stx.(*tx)
 		ran = false // this may be the group's second run (package groupcommit)
+		if held != 0 { // that pass is undone: the job is no longer this call's failure
+			s.held.release(held)
+			held = 0
+		}
 		j, found, err := t.claim(ctx, kinds, now)
 		if err != nil {
 			return s.d.Error("RunJob: claim", err)
 		}
-		if !found {
+		if !found || s.held.has(j.ID) { // held: another call's failure not yet recorded (jobheld.go)
 			return nil
 		}
 		// ran is written here, on the committer, before InSharedTx hands
@@ -65,6 +70,13 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 			// before the caller has recorded the failure.
 			if err != nil {
 				t.failedJobs = append(t.failedJobs, j.ID)
+				// A pass with savepoints (or of one call) is the group's
+				// last: the failure stands once it commits, and the job
+				// waits for RetryJob.
+				if !t.tx.Optimistic() {
+					s.held.hold(j.ID)
+					held = j.ID
+				}
 			}
 		}()
 		if err := fn(ctx, t, j); err != nil {
@@ -85,6 +97,7 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 // claimQuery is the claim of the limit oldest due jobs of kinds, but none
 // of skip; fromFloor says it starts from the claim floor (claimfloor.go).
 func (s *Store) claimQuery(kinds []string, now time.Time, skip []int64, limit int) (query string, args []any, fromFloor bool) {
+	skip = s.held.appendTo(skip)
 	args = []any{s.at(now)}
 	mark := func(v any) string {
 		args = append(args, v)
@@ -118,6 +131,7 @@ func (s *Store) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr
 	if final {
 		state, finished = store.JobFailed, s.at(time.Now())
 	}
+	defer s.held.release(id) // recorded, or the store is failing: claims may take it again
 	return s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		defer s.wrap(&err, "RetryJob")
 		t := stx.(*tx)

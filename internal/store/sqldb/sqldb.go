@@ -98,6 +98,7 @@ type Store struct {
 	group   *groupcommit.Group[store.Tx] // the committers of InSharedTx (group.go)
 	queue   queueStats                   // refreshes of the job queue's statistics (queuestats.go)
 	floor   claimFloor                   // where a claim starts (claimfloor.go)
+	held    heldJobs                     // failed attempts not yet recorded (jobheld.go)
 }
 
 var _ store.Store = (*Store)(nil)

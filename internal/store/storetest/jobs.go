@@ -56,7 +56,7 @@ func testJobDone(t *testing.T, s store.Store) {
 }
 
 // testJobError checks that a failing job's effects are rolled back and the
-// job is left as it was, to be claimed again.
+// job is left as it was, to be claimed again once its failure is recorded.
 func testJobError(t *testing.T, s store.Store) {
 	c := ctx(t)
 	id := enqueue(t, s, store.NewJob{Kind: "k", Payload: []byte(`{}`), RunAt: now, MaxAttempts: 3})
@@ -77,13 +77,22 @@ func testJobError(t *testing.T, s store.Store) {
 	if got := Audit(t, s, fmt.Sprintf("job:%d", id)); len(got) != 0 {
 		t.Errorf("audit of the failed job = %+v; want none", got)
 	}
-	var again int64
-	ran, err = s.RunJob(c, []string{"k"}, now, func(_ context.Context, _ store.Tx, j store.Job) error {
-		again = j.ID
-		return nil
-	})
-	if err != nil || !ran || again != id {
-		t.Errorf("RunJob again = %v, %v, job %d; want the same job", ran, err, again)
+	// Until its failure is recorded, this store's claims pass over it: the
+	// next claim must not take it again at once, its backoff skipped.
+	take := func() (int64, error) {
+		var again int64
+		_, err := s.RunJob(c, []string{"k"}, now, func(_ context.Context, _ store.Tx, j store.Job) error {
+			again = j.ID
+			return nil
+		})
+		return again, err
+	}
+	if again, err := take(); err != nil || again != 0 {
+		t.Errorf("RunJob before the failure is recorded = job %d, %v; want none", again, err)
+	}
+	must(t, "RetryJob", s.RetryJob(c, id, now, errFn.Error(), false))
+	if again, err := take(); err != nil || again != id {
+		t.Errorf("RunJob once the failure is recorded = job %d, %v; want the same job", again, err)
 	}
 }
 
