@@ -49,7 +49,7 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 	var held int64 // the job this call failed under a savepoint (jobheld.go)
 	err = s.inSharedTx(ctx, func(ctx context.Context, stx store.Tx) (err error) {
 		t := stx.(*tx)
-		ran = false // this may be the group's second run (package groupcommit)
+		ran = false    // this may be the group's second run (package groupcommit)
 		if held != 0 { // that pass is undone: the job is no longer this call's failure
 			s.held.release(held)
 			held = 0
