@@ -128,9 +128,16 @@ func TestNotYoursWritesAreNotThere(t *testing.T) {
 			}
 		}
 
+		// The refusal names the member as the client sent it.
+		named := with(transfer(day(0), strangerCPH, farm2, strangerCPH, sheep("130181", 1), nil), "requestToBeCorrected_ID", unused)
+		res := b.post(k3, "CorrectTransferRequests", map[string]any{"content": named})
+		if _, code, target := liveRefusal(res); code != "4075" || target != "content.requestToBeCorrected_ID" {
+			t.Errorf("a correction naming an unused id by requestToBeCorrected_ID: %d %s", res.status, res.body)
+		}
+
 		// keeper2 may see keeper1's move to farm2: undoing it is refused
 		// as not theirs to undo.
-		res := b.post(f.k2, "UndoRequests", map[string]any{"content": map[string]any{"requestToBeUndone_ID": f.correction.RequestID}})
+		res = b.post(f.k2, "UndoRequests", map[string]any{"content": map[string]any{"requestToBeUndone_ID": f.correction.RequestID}})
 		if res.status != http.StatusForbidden {
 			t.Errorf("keeper2 undoing keeper1's move to farm2: %d %s, want 403", res.status, res.body)
 		}

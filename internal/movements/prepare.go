@@ -32,7 +32,7 @@ func (s *Service) prepareTransfer(ctx context.Context, typ store.RequestType, u 
 				Source: at, Message: "the id of the transfer request to correct is required"})
 		}
 		req.TargetID = d.target
-		if err := s.ownTarget(ctx, u, req.TargetID, "correct"); err != nil {
+		if err := s.ownTarget(ctx, u, req.TargetID, "/content/"+cmpOr(d.named, correctionTarget), "correct"); err != nil {
 			return req, err
 		}
 	} else if d.named != "" {
@@ -141,18 +141,18 @@ const correctionTarget = "requestToBeUndone_ID"
 
 // ownTarget refuses (403) a correction of another user's request that
 // the caller may see; one they may not see is an id not in use (400,
-// notyours.go).
-func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, verb string) error {
+// notyours.go). at is the member that named it, as the client sent it.
+func (s *Service) ownTarget(ctx context.Context, u livestock.User, id int64, at, verb string) error {
 	target, _, found, err := s.namedRequest(ctx, u, id)
 	switch {
 	case err != nil:
 		return err
 	case !found:
-		return noSuchRequest("/content/"+correctionTarget, id)
+		return noSuchRequest(at, id)
 	case target.UserName != u.Name:
-		return notSubmitter("/content/"+correctionTarget, id, verb)
+		return notSubmitter(at, id, verb)
 	case !s.actsForTarget(u, target):
-		return forbidden("/content/"+correctionTarget, fmt.Sprint(id), "you do not act now for "+targetHolding(target))
+		return forbidden(at, fmt.Sprint(id), "you do not act now for "+targetHolding(target))
 	}
 	return nil
 }

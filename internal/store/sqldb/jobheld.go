@@ -8,40 +8,37 @@ import (
 
 // heldJobs are the jobs whose attempt failed in a group and whose failure
 // RetryJob has not recorded yet. Rolled back with its attempt, such a job
-// is due as before, and the oldest: the next group's claim took it again
-// at once, skipping its backoff, counting the attempt twice, and running
-// a last attempt again beside its abandon. This store's claims pass over
-// them until RetryJob. Another replica's claims do not know of them; on
-// PostgreSQL that window is from the group's commit to RetryJob's.
+// is due as before, and the oldest: without the hold, the next claim would
+// take it again at once, skipping its backoff, counting the attempt twice,
+// and running a last attempt again beside its abandon. This store's claims
+// pass over held jobs until RetryJob. Another replica's claims do not know
+// of them: on PostgreSQL, from the rollback to the failed call's savepoint
+// (which lets its row go) to RetryJob's commit, another replica may take
+// the job.
 type heldJobs struct {
 	n   atomic.Int32 // len(ids), read without the lock by every claim
 	mu  sync.Mutex
-	ids map[int64]int // a job's holds: a rerun may hold it again before RunJob returns
+	ids map[int64]struct{}
 }
 
 func (h *heldJobs) hold(id int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ids == nil {
-		h.ids = map[int64]int{}
+		h.ids = map[int64]struct{}{}
 	}
-	h.ids[id]++
+	h.ids[id] = struct{}{}
 	h.n.Store(int32(len(h.ids)))
 }
 
-// release lets go of one hold of id, if it has any.
+// release lets go of id, if it is held.
 func (h *heldJobs) release(id int64) {
 	if h.n.Load() == 0 {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch n := h.ids[id]; {
-	case n > 1:
-		h.ids[id] = n - 1
-	case n == 1:
-		delete(h.ids, id)
-	}
+	delete(h.ids, id)
 	h.n.Store(int32(len(h.ids)))
 }
 
@@ -53,7 +50,8 @@ func (h *heldJobs) has(id int64) bool {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.ids[id] > 0
+	_, ok := h.ids[id]
+	return ok
 }
 
 // appendTo is skip with the jobs held, in a new slice when there are any.

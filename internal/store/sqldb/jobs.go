@@ -55,10 +55,17 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 			held = 0
 		}
 		j, found, err := t.claim(ctx, kinds, now)
+		for err == nil && found && s.held.has(j.ID) {
+			// Another call's failure, not yet recorded (jobheld.go): its
+			// claim query ran before the hold. Passed over as a failure
+			// of this transaction is.
+			t.failedJobs = append(t.failedJobs, j.ID)
+			j, found, err = t.claim(ctx, kinds, now)
+		}
 		if err != nil {
 			return s.d.Error("RunJob: claim", err)
 		}
-		if !found || s.held.has(j.ID) { // held: another call's failure not yet recorded (jobheld.go)
+		if !found {
 			return nil
 		}
 		// ran is written here, on the committer, before InSharedTx hands
@@ -66,20 +73,19 @@ func (s *Store) RunJob(ctx context.Context, kinds []string, now time.Time,
 		ran = true
 		defer func() {
 			// Rolled back to the savepoint, the job is due as before: the
-			// calls after this one in the group must not take it again
-			// before the caller has recorded the failure.
+			// calls after this one in the group must not take it again.
 			if err != nil {
 				t.failedJobs = append(t.failedJobs, j.ID)
-				// A pass with savepoints (or of one call) is the group's
-				// last: the failure stands once it commits, and the job
-				// waits for RetryJob.
-				if !t.tx.Optimistic() {
-					s.held.hold(j.ID)
-					held = j.ID
-				}
 			}
 		}()
 		if err := fn(ctx, t, j); err != nil {
+			// A pass with savepoints (or of one call) is the group's last:
+			// the failure stands once it commits, and until the caller
+			// records it (RetryJob) this store's claims pass over the job.
+			if !t.tx.Optimistic() {
+				s.held.hold(j.ID)
+				held = j.ID
+			}
 			return err
 		}
 		if t.tx.Deferring() {

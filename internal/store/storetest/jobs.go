@@ -96,6 +96,30 @@ func testJobError(t *testing.T, s store.Store) {
 	}
 }
 
+// testJobFinishFails checks that a job whose fn succeeded but whose
+// completion failed (on PostgreSQL the fn's refused write, its error
+// ignored, aborted the transaction) is claimed again: only a failure of fn
+// waits for RetryJob.
+func testJobFinishFails(t *testing.T, s store.Store) {
+	c := ctx(t)
+	id := enqueue(t, s, store.NewJob{Kind: "k", RunAt: now})
+	_, _ = s.RunJob(c, []string{"k"}, now, func(c context.Context, tx store.Tx, j store.Job) error {
+		_ = tx.Audit(c, store.AuditEntry{At: now, Action: "bad bytes", Subject: "job", Detail: "\xff"}) // PostgreSQL refuses them
+		return nil
+	})
+	if j, err := Inspect(s).Job(c, id); err != nil || j.State == store.JobDone {
+		return // SQLite stores the bytes: the job finished
+	}
+	var again int64
+	_, err := s.RunJob(c, []string{"k"}, now, func(_ context.Context, _ store.Tx, j store.Job) error {
+		again = j.ID
+		return nil
+	})
+	if err != nil || again != id {
+		t.Errorf("RunJob after a failed completion = job %d, %v; want the same job", again, err)
+	}
+}
+
 // testJobDue checks which job is claimed: the oldest due one of the kinds
 // asked for.
 func testJobDue(t *testing.T, s store.Store) {

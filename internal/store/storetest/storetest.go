@@ -59,6 +59,7 @@ func Exercise(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Times", testTimes},
 		{"JobDone", testJobDone},
 		{"JobError", testJobError},
+		{"JobFinishFails", testJobFinishFails},
 		{"JobDue", testJobDue},
 		{"JobRetry", testJobRetry},
 		{"JobCounts", testJobCounts},
