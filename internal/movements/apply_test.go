@@ -213,40 +213,57 @@ func TestUndoFlagsChangeUpdatedDate(t *testing.T) {
 
 // TestLastAttemptKeepsNothing: a transfer whose job fails for good after
 // it has moved the animal (the write done, the call then reporting an
-// error) ends QueueFail with the live internal-error code, and the animal
-// stays where it was: the attempt's writes are not committed with the
-// status.
+// error), or panics after it, ends QueueFail with the live internal-error
+// code rather than staying Pending, and the animal stays where it was:
+// the attempt's writes are not committed with the status.
 func TestLastAttemptKeepsNothing(t *testing.T) {
 	t.Parallel()
-	storetest.Each(t, func(t *testing.T, s store.Store) {
-		ctx := context.Background()
-		svc, r, keeper1 := sandboxService(t, s, nil)
-		body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
-			"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
-			"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
-		var id int64
-		_, err := svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
-			Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Register(movements.JobKind, func(ctx context.Context, tx store.Tx, j store.Job) error {
-			return svc.Apply(ctx, movesThenFails{tx}, j)
+	for name, handler := range map[string]func(*movements.Service) jobs.Handler{
+		"a write then a failure": func(svc *movements.Service) jobs.Handler {
+			return func(ctx context.Context, tx store.Tx, j store.Job) error {
+				return svc.Apply(ctx, movesThenFails{tx}, j)
+			}
+		},
+		"a panic after the job": func(svc *movements.Service) jobs.Handler {
+			return func(ctx context.Context, tx store.Tx, j store.Job) error {
+				if err := svc.Apply(ctx, tx, j); err != nil {
+					return err
+				}
+				panic("handler bug")
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			storetest.Each(t, func(t *testing.T, s store.Store) {
+				ctx := context.Background()
+				svc, r, keeper1 := sandboxService(t, s, nil)
+				body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
+					"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
+					"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
+				var id int64
+				_, err := svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
+					Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Register(movements.JobKind, handler(svc))
+				if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
+					t.Fatalf("RunOne = %v, %v", ran, err)
+				}
+				req, err := s.Request(ctx, id)
+				if err != nil || req.Status != store.StatusQueueFail || req.UndoSupported || len(req.Errors) != 1 || req.Errors[0].Code != livestock.CodeInternal {
+					t.Errorf("request after its job was given up = %+v, %v; want QueueFail with %s", req, err, livestock.CodeInternal)
+				}
+				if a, _ := s.Animal(ctx, "UK0130181 00001"); a.CPH != livestock.MustCPH("01/100/0257") {
+					t.Errorf("animal on %s, want 01/100/0257", a.CPH)
+				}
+				if _, err := s.Movement(ctx, id); !livestock.IsNotFound(err) {
+					t.Errorf("movement after the job was given up: %v, want not found", err)
+				}
+			})
 		})
-		if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
-			t.Fatalf("RunOne = %v, %v", ran, err)
-		}
-		req, err := s.Request(ctx, id)
-		if err != nil || req.Status != store.StatusQueueFail || req.UndoSupported || len(req.Errors) != 1 || req.Errors[0].Code != livestock.CodeInternal {
-			t.Errorf("request after its last attempt failed = %+v, %v; want QueueFail with %s", req, err, livestock.CodeInternal)
-		}
-		if a, _ := s.Animal(ctx, "UK0130181 00001"); a.CPH != livestock.MustCPH("01/100/0257") {
-			t.Errorf("animal on %s, want 01/100/0257", a.CPH)
-		}
-		if _, err := s.Movement(ctx, id); !livestock.IsNotFound(err) {
-			t.Errorf("movement after the last attempt failed: %v, want not found", err)
-		}
-	})
+	}
 }
 
 // movesThenFails moves the animals and then reports a failure, as a
@@ -259,40 +276,4 @@ func (f movesThenFails) MoveAnimals(ctx context.Context, ids []string, cph lives
 		return err
 	}
 	return jobs.Permanent(errors.New("injected failure after the write"))
-}
-
-// TestPanickingJobFails: a transfer whose job panics, after it has moved
-// the animal, ends QueueFail with the live internal-error code rather than
-// staying Pending for ever, and the animal stays where it was.
-func TestPanickingJobFails(t *testing.T) {
-	t.Parallel()
-	storetest.Each(t, func(t *testing.T, s store.Store) {
-		ctx := context.Background()
-		svc, r, keeper1 := sandboxService(t, s, nil)
-		body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
-			"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
-			"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
-		var id int64
-		_, err := svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
-			Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Register(movements.JobKind, func(ctx context.Context, tx store.Tx, j store.Job) error {
-			if err := svc.Apply(ctx, tx, j); err != nil {
-				return err
-			}
-			panic("handler bug")
-		})
-		if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
-			t.Fatalf("RunOne = %v, %v", ran, err)
-		}
-		req, err := s.Request(ctx, id)
-		if err != nil || req.Status != store.StatusQueueFail || len(req.Errors) != 1 || req.Errors[0].Code != livestock.CodeInternal {
-			t.Errorf("request after a panicking job = %+v, %v; want QueueFail with %s", req, err, livestock.CodeInternal)
-		}
-		if a, _ := s.Animal(ctx, "UK0130181 00001"); a.CPH != livestock.MustCPH("01/100/0257") {
-			t.Errorf("animal on %s, want 01/100/0257", a.CPH)
-		}
-	})
 }
