@@ -38,6 +38,19 @@ func enqueue(t *testing.T, s store.Store, kind string, n int) []int64 {
 	return ids
 }
 
+// enqueueWith writes one job, j, and returns its id.
+func enqueueWith(t *testing.T, s store.Store, j store.NewJob) (id int64) {
+	t.Helper()
+	err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
+		id, err = tx.EnqueueJob(ctx, j)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // effects counts the audit lines a job's handler wrote: its visible effect.
 func effects(t *testing.T, s store.Store, id int64) int {
 	t.Helper()
@@ -221,14 +234,7 @@ func TestPanicAbandonsWork(t *testing.T) {
 func TestLastAttemptAbandons(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
-		var id int64
-		err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
-			id, err = tx.EnqueueJob(ctx, store.NewJob{Kind: "test.flaky", Payload: []byte(`{}`), MaxAttempts: 2})
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := enqueueWith(t, s, store.NewJob{Kind: "test.flaky", Payload: []byte(`{}`), MaxAttempts: 2})
 		clock := time.Now()
 		r := jobs.New(s, jobs.Options{Now: func() time.Time { return clock }})
 		r.Register("test.flaky", func(ctx context.Context, tx store.Tx, j store.Job) error {
@@ -280,14 +286,7 @@ func (b *blipStore) InSharedTx(ctx context.Context, fn func(ctx context.Context,
 func TestAbandonFailedIsRetried(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, s store.Store) {
-		var id int64
-		err := s.InTx(context.Background(), func(ctx context.Context, tx store.Tx) (err error) {
-			id, err = tx.EnqueueJob(ctx, store.NewJob{Kind: "test.last", Payload: []byte(`{}`), MaxAttempts: 1})
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := enqueueWith(t, s, store.NewJob{Kind: "test.last", Payload: []byte(`{}`), MaxAttempts: 1})
 		clock := time.Now()
 		r := jobs.New(&blipStore{Store: s}, jobs.Options{Now: func() time.Time { return clock }})
 		r.Register("test.last", func(context.Context, store.Tx, store.Job) error { return errors.New("boom") })
