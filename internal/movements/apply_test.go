@@ -20,6 +20,22 @@ import (
 	"github.com/drover-registry/drover/internal/store/storetest"
 )
 
+// sendOneSheep submits keeper1's transfer of one sheep from 01/100/0257
+// to 01/100/0258 today, without running its job, and returns its id.
+func sendOneSheep(t *testing.T, svc *movements.Service, keeper1 livestock.User) int64 {
+	t.Helper()
+	body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
+		"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
+		"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
+	var id int64
+	_, err := svc.Submit(context.Background(), store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
+		Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // TestAppliedExactlyOnce runs a transfer's job, then runs a second job
 // for the same request (as a crash between commit and acknowledgement, or
 // a duplicate enqueue, would): the second changes nothing.
@@ -28,15 +44,7 @@ func TestAppliedExactlyOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s store.Store) {
 		ctx := context.Background()
 		svc, r, keeper1 := sandboxService(t, s, nil)
-		body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
-			"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
-			"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
-		var id int64
-		_, err := svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
-			Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := sendOneSheep(t, svc, keeper1)
 		kinds := []string{movements.JobKind}
 		if ran, err := r.RunOne(ctx, kinds); !ran || err != nil {
 			t.Fatalf("RunOne = %v, %v", ran, err)
@@ -238,15 +246,7 @@ func TestLastAttemptKeepsNothing(t *testing.T) {
 			storetest.Each(t, func(t *testing.T, s store.Store) {
 				ctx := context.Background()
 				svc, r, keeper1 := sandboxService(t, s, nil)
-				body := fmt.Sprintf(`{"content": {"transferDate": %q, "species": "Sheep", "userHolding": "01/100/0257",
-					"sourceHolding": "01/100/0257", "destinationHolding": "01/100/0258", "animalCount": 1,
-					"movementGroups": [{"devices": [{"tagNumber": "UK013018100001"}]}]}}`, time.Now().Format(time.DateOnly))
-				var id int64
-				_, err := svc.Submit(ctx, store.RequestTransfer, movements.Posted{User: keeper1, Body: []byte(body),
-					Render: func(req store.Request) (int, []byte, error) { id = req.ID; return 201, nil, nil }})
-				if err != nil {
-					t.Fatal(err)
-				}
+				id := sendOneSheep(t, svc, keeper1)
 				r.Register(movements.JobKind, handler(svc))
 				if ran, err := r.RunOne(ctx, []string{movements.JobKind}); !ran || err != nil {
 					t.Fatalf("RunOne = %v, %v", ran, err)

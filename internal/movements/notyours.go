@@ -12,8 +12,9 @@ import (
 // not their own, and no standing movement about a holding they act for)
 // is answered as one naming an id not in use, word for word: a 400 with
 // V024 "no such request" at submission, as the live catalogue has it
-// (403, 4075, 21373 are immediate errors), or, when it stopped concerning
-// them before its job ran, the same error in the request's record.
+// (403, 4075, 21373 are immediate errors), or, for a review whose
+// movement stopped concerning them before its job ran, the same error in
+// the request's record.
 // Request ids are sequential, and any other answer told a keeper which
 // ids were other keepers' requests and what became of them. A request
 // that concerns the submitter keeps its own refusals (only its submitter

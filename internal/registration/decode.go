@@ -275,7 +275,7 @@ func sites(at string, s *site, p *problems) []livestock.SiteID {
 // on the system, so they must be well formed; an import's may be anything,
 // but one that reads as a tag of the species is written as the registry
 // writes it, so that the parent rules find the animal however it was
-// spaced or cased.
+// spaced.
 func parent(sp livestock.Species, x *ref, at, category string, p *problems) string {
 	if x == nil || x.Identifier == "" {
 		return ""

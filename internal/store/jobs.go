@@ -16,12 +16,12 @@ type JobStore interface {
 	// fn's writes are rolled back, the job is left as it was, and the error
 	// is returned: the caller then records the failure (RetryJob), and
 	// until it does this store's claims pass over the job, so that it is
-	// not taken again before its backoff. ran is false when no job was due. The claim, fn and the
-	// completion run as one InSharedTx call, with its contract: they may
-	// share a transaction and its commit with other jobs and submissions,
-	// RunJob returns only after that commit, fn is given ctx's values but
-	// not its cancellation, and fn must not call other methods of the store
-	// that write. As with InSharedTx, fn may be called more than once, for
+	// not taken again before its backoff. ran is false when no job was
+	// due. The claim, fn and the completion run as one InSharedTx call,
+	// with its contract: they may share a transaction and its commit with
+	// other jobs and submissions, RunJob returns only after that commit, fn
+	// is given ctx's values but not its cancellation, and fn must not call
+	// other methods of the store that write. As with InSharedTx, fn may be called more than once, for
 	// the same job or, on PostgreSQL, another; only the last call stands.
 	// Replicas on PostgreSQL skip jobs another holds.
 	RunJob(ctx context.Context, kinds []string, now time.Time, fn func(ctx context.Context, tx Tx, j Job) error) (ran bool, err error)
